@@ -1,0 +1,40 @@
+// perfdx: performance diagnosis for AI training profiles.
+#include <cstdio>
+#include <exception>
+#include <new>
+
+#include <CLI/CLI.hpp>
+
+#include "perfdx/cli/common.h"
+#include "perfdx/cli/info_command.h"
+#include "perfdx/version.h"
+
+int main(int argc, char** argv) {
+  using perfdx::cli::kExitBadInput;
+  CLI::App app{"perfdx " PERFDX_VERSION
+               " — performance diagnosis for AI training on Ascend NPUs and NVIDIA GPUs"};
+  app.name("perfdx");
+  app.set_version_flag("--version", PERFDX_VERSION);
+  app.require_subcommand(1);
+  int exit_code = 0;
+  perfdx::cli::RegisterInfoCommand(app, &exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "perfdx: error: out of memory\n");
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "perfdx: error: %s\n", e.what());
+    return kExitBadInput;
+  }
+  return exit_code;
+}

@@ -1,0 +1,64 @@
+// Streaming reader for the Chrome trace event format (the JSON written by
+// PyTorch Kineto, torch.autograd.profiler, torch_npu and MindSpore).
+//
+// The file is read in chunks and never held whole. Within a chunk, complete
+// events are handed to simdjson On-Demand as one array (the fast path). Where
+// that fails — a malformed event, invalid UTF-8, a chunk cut in the wrong
+// place — the affected events are re-read one at a time with an exact byte
+// scanner (JsonScanner) and, if needed, repaired or skipped. Both paths
+// produce the same events; tests run both.
+//
+// Accepted: {"traceEvents": [...], ...} with other keys before or after the
+// array, a bare array with or without its closing ']', trailing commas, a UTF-8
+// BOM. Errors (returned Status) only for input that is not a trace at all; a
+// damaged event is reported to the sink and skipped.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perfdx/base/status.h"
+#include "perfdx/io/byte_source.h"
+#include "perfdx/model/trace_builder.h"
+
+namespace perfdx::formats {
+
+struct ChromeJsonOptions {
+  size_t chunk_bytes = size_t{8} << 20;
+  // A single event larger than this is skipped (counted as event_too_large).
+  size_t max_event_bytes = size_t{64} << 20;
+  // Top-level values other than the event array (deviceProperties, ...).
+  size_t max_top_level_value_bytes = size_t{16} << 20;
+  // Off: every event goes through the exact scalar path (tests, debugging).
+  bool fast_path = true;
+};
+
+// Keys of the top-level object other than "traceEvents".
+struct TraceEnvelope {
+  bool object_form = false;
+  bool has_schema_version = false;
+  std::optional<int64_t> rank;
+  std::optional<int64_t> world_size;
+  std::string backend;
+  std::optional<int64_t> base_time_ns;
+  std::string display_time_unit;
+  std::vector<model::DeviceProperties> devices;
+};
+
+class ChromeEventSink {
+ public:
+  virtual ~ChromeEventSink() = default;
+  virtual void OnEvent(model::RawEvent& event) = 0;
+  // An element of the event array that could not be decoded.
+  virtual void OnBadEvent(model::LoadStat why) = 0;
+  // Repairs and other notes that do not drop an event.
+  virtual void OnStat(model::LoadStat stat) = 0;
+  virtual void OnWarning(std::string message) = 0;
+};
+
+Status ParseChromeJson(io::ByteSource& source, const ChromeJsonOptions& options,
+                       ChromeEventSink& sink, TraceEnvelope* envelope);
+
+}  // namespace perfdx::formats

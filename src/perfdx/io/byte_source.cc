@@ -1,0 +1,344 @@
+#include "perfdx/io/byte_source.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace perfdx::io {
+namespace {
+
+constexpr size_t kInputChunk = size_t{1} << 20;
+
+// Where compressed input comes from: a file descriptor or memory.
+class RawInput {
+ public:
+  virtual ~RawInput() = default;
+  virtual Result<size_t> Read(char* dst, size_t capacity) = 0;
+};
+
+class FdInput final : public RawInput {
+ public:
+  FdInput(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  ~FdInput() override { ::close(fd_); }
+  FdInput(const FdInput&) = delete;
+  FdInput& operator=(const FdInput&) = delete;
+
+  Result<size_t> Read(char* dst, size_t capacity) override {
+    for (;;) {
+      const ssize_t n = ::read(fd_, dst, capacity);
+      if (n >= 0) return static_cast<size_t>(n);
+      if (errno == EINTR) continue;
+      return IoError(fmt::format("{}: read failed: {}", path_, std::strerror(errno)));
+    }
+  }
+
+ private:
+  int fd_;
+  std::string path_;
+};
+
+class MemoryInput final : public RawInput {
+ public:
+  explicit MemoryInput(std::string data) : data_(std::move(data)) {}
+  Result<size_t> Read(char* dst, size_t capacity) override {
+    const size_t n = std::min(capacity, data_.size() - pos_);
+    std::memcpy(dst, data_.data() + pos_, n);
+    pos_ += n;
+    return n;
+  }
+
+ private:
+  std::string data_;
+  size_t pos_ = 0;
+};
+
+// Bytes sniffed from the start of the input are replayed before the rest.
+class PeekedInput {
+ public:
+  PeekedInput(std::unique_ptr<RawInput> input, std::string head)
+      : input_(std::move(input)), head_(std::move(head)) {}
+  Result<size_t> Read(char* dst, size_t capacity) {
+    if (head_pos_ < head_.size()) {
+      const size_t n = std::min(capacity, head_.size() - head_pos_);
+      std::memcpy(dst, head_.data() + head_pos_, n);
+      head_pos_ += n;
+      return n;
+    }
+    return input_->Read(dst, capacity);
+  }
+
+ private:
+  std::unique_ptr<RawInput> input_;
+  std::string head_;
+  size_t head_pos_ = 0;
+};
+
+class LimitedSource : public ByteSource {
+ protected:
+  LimitedSource(std::string path, Compression c, PeekedInput input, const ReadLimits& limits)
+      : ByteSource(std::move(path), c), input_(std::move(input)), limits_(limits) {}
+
+  Status CheckLimits() const {
+    if (bytes_out_ > limits_.max_decompressed_bytes) {
+      return LimitExceeded(fmt::format(
+          "{}: more than {} bytes after decompression (raise the limit with --max-decompressed)",
+          path_, limits_.max_decompressed_bytes));
+    }
+    if (compression_ != Compression::kNone && bytes_out_ > limits_.ratio_floor_bytes &&
+        static_cast<double>(bytes_out_) >
+            limits_.max_compression_ratio * static_cast<double>(std::max<uint64_t>(bytes_in_, 1))) {
+      return LimitExceeded(fmt::format(
+          "{}: compression ratio above {:.0f}:1 at byte {} of the compressed input (a "
+          "decompression bomb? raise the limit with --max-ratio)",
+          path_, limits_.max_compression_ratio, bytes_in_));
+    }
+    return Status::Ok();
+  }
+
+  PeekedInput input_;
+  ReadLimits limits_;
+  uint64_t bytes_in_ = 0;
+};
+
+class PlainSource final : public LimitedSource {
+ public:
+  PlainSource(std::string path, PeekedInput input, const ReadLimits& limits)
+      : LimitedSource(std::move(path), Compression::kNone, std::move(input), limits) {}
+
+  Result<size_t> Read(char* dst, size_t capacity) override {
+    PERFDX_ASSIGN_OR_RETURN(size_t n, input_.Read(dst, capacity));
+    bytes_out_ += n;
+    bytes_in_ += n;
+    PERFDX_RETURN_IF_ERROR(CheckLimits());
+    return n;
+  }
+};
+
+class GzipSource final : public LimitedSource {
+ public:
+  GzipSource(std::string path, PeekedInput input, const ReadLimits& limits)
+      : LimitedSource(std::move(path), Compression::kGzip, std::move(input), limits),
+        in_buf_(kInputChunk) {
+    std::memset(&zs_, 0, sizeof(zs_));
+    // 15 + 32: a gzip or zlib header, detected automatically.
+    init_ok_ = inflateInit2(&zs_, 15 + 32) == Z_OK;
+  }
+  ~GzipSource() override { inflateEnd(&zs_); }
+  GzipSource(const GzipSource&) = delete;
+  GzipSource& operator=(const GzipSource&) = delete;
+
+  Result<size_t> Read(char* dst, size_t capacity) override {
+    if (!init_ok_) return Internal("zlib initialisation failed");
+    if (done_ || capacity == 0) return size_t{0};
+    zs_.next_out = reinterpret_cast<Bytef*>(dst);
+    zs_.avail_out = static_cast<uInt>(std::min<size_t>(capacity, UINT32_MAX));
+    while (zs_.avail_out > 0) {
+      if (zs_.avail_in == 0) {
+        PERFDX_ASSIGN_OR_RETURN(size_t n, input_.Read(in_buf_.data(), in_buf_.size()));
+        if (n == 0) {
+          // The input ended; a complete stream would have reported Z_STREAM_END.
+          if (!at_member_boundary_) {
+            if (bytes_out_ + (capacity - zs_.avail_out) == 0) {
+              return InvalidInput(fmt::format("{}: at compressed byte {}: gzip stream ends before any data",
+                                              path_, bytes_in_));
+            }
+            truncation_ = fmt::format("gzip stream ends early (after {} compressed bytes)", bytes_in_);
+          }
+          done_ = true;
+          break;
+        }
+        bytes_in_ += n;
+        zs_.next_in = reinterpret_cast<Bytef*>(in_buf_.data());
+        zs_.avail_in = static_cast<uInt>(n);
+      }
+      if (at_member_boundary_) {
+        // Another gzip member may follow (concatenated .gz files are valid);
+        // anything else after a complete member is ignored.
+        if (zs_.avail_in >= 1 && zs_.next_in[0] != 0x1f) {
+          done_ = true;
+          break;
+        }
+        inflateReset(&zs_);
+        at_member_boundary_ = false;
+      }
+      const int rc = inflate(&zs_, Z_NO_FLUSH);
+      if (rc == Z_STREAM_END) {
+        at_member_boundary_ = true;
+        continue;
+      }
+      if (rc == Z_OK) continue;
+      if (rc == Z_BUF_ERROR && zs_.avail_in == 0) continue;  // needs more input
+      const uint64_t at = bytes_in_ - zs_.avail_in;
+      const size_t produced = capacity - zs_.avail_out;
+      if (bytes_out_ + produced == 0) {
+        return InvalidInput(fmt::format("{}: at compressed byte {}: corrupt gzip data ({})", path_,
+                                        at, zs_.msg ? zs_.msg : "inflate error"));
+      }
+      truncation_ = fmt::format("corrupt gzip data at compressed byte {} ({})", at,
+                                zs_.msg ? zs_.msg : "inflate error");
+      done_ = true;
+      break;
+    }
+    const size_t produced = capacity - zs_.avail_out;
+    bytes_out_ += produced;
+    PERFDX_RETURN_IF_ERROR(CheckLimits());
+    return produced;
+  }
+
+ private:
+  z_stream zs_;
+  bool init_ok_ = false;
+  bool done_ = false;
+  bool at_member_boundary_ = false;
+  std::vector<char> in_buf_;
+};
+
+class ZstdSource final : public LimitedSource {
+ public:
+  ZstdSource(std::string path, PeekedInput input, const ReadLimits& limits)
+      : LimitedSource(std::move(path), Compression::kZstd, std::move(input), limits),
+        in_buf_(kInputChunk) {
+    dctx_ = ZSTD_createDCtx();
+    // Caps the decoder's window allocation at 128 MiB whatever the frame asks.
+    if (dctx_) ZSTD_DCtx_setParameter(dctx_, ZSTD_d_windowLogMax, 27);
+  }
+  ~ZstdSource() override { ZSTD_freeDCtx(dctx_); }
+  ZstdSource(const ZstdSource&) = delete;
+  ZstdSource& operator=(const ZstdSource&) = delete;
+
+  Result<size_t> Read(char* dst, size_t capacity) override {
+    if (!dctx_) return Internal("zstd initialisation failed");
+    if (done_ || capacity == 0) return size_t{0};
+    ZSTD_outBuffer out{dst, capacity, 0};
+    while (out.pos < out.size) {
+      if (in_.pos == in_.size) {
+        PERFDX_ASSIGN_OR_RETURN(size_t n, input_.Read(in_buf_.data(), in_buf_.size()));
+        if (n == 0) {
+          if (last_rc_ != 0) {
+            if (bytes_out_ + out.pos == 0) {
+              return InvalidInput(fmt::format("{}: at compressed byte {}: zstd stream ends before any data",
+                                              path_, bytes_in_));
+            }
+            truncation_ = fmt::format("zstd stream ends early (after {} compressed bytes)", bytes_in_);
+          }
+          done_ = true;
+          break;
+        }
+        bytes_in_ += n;
+        in_ = ZSTD_inBuffer{in_buf_.data(), n, 0};
+      }
+      const size_t rc = ZSTD_decompressStream(dctx_, &out, &in_);
+      if (ZSTD_isError(rc)) {
+        const uint64_t at = bytes_in_ - (in_.size - in_.pos);
+        if (bytes_out_ + out.pos == 0) {
+          return InvalidInput(fmt::format("{}: at compressed byte {}: corrupt zstd data ({})",
+                                          path_, at, ZSTD_getErrorName(rc)));
+        }
+        truncation_ = fmt::format("corrupt zstd data at compressed byte {} ({})", at,
+                                  ZSTD_getErrorName(rc));
+        done_ = true;
+        break;
+      }
+      last_rc_ = rc;
+    }
+    bytes_out_ += out.pos;
+    PERFDX_RETURN_IF_ERROR(CheckLimits());
+    return out.pos;
+  }
+
+ private:
+  ZSTD_DCtx* dctx_ = nullptr;
+  bool done_ = false;
+  size_t last_rc_ = 0;
+  std::vector<char> in_buf_;
+  ZSTD_inBuffer in_{nullptr, 0, 0};
+};
+
+Result<std::unique_ptr<ByteSource>> Wrap(std::unique_ptr<RawInput> raw, std::string name,
+                                         const ReadLimits& limits) {
+  // Sniff the magic number.
+  std::string head(4, '\0');
+  size_t have = 0;
+  while (have < head.size()) {
+    PERFDX_ASSIGN_OR_RETURN(size_t n, raw->Read(head.data() + have, head.size() - have));
+    if (n == 0) break;
+    have += n;
+  }
+  head.resize(have);
+  const auto* u = reinterpret_cast<const unsigned char*>(head.data());
+  Compression c = Compression::kNone;
+  if (have >= 2 && u[0] == 0x1f && u[1] == 0x8b) c = Compression::kGzip;
+  if (have >= 4 && u[0] == 0x28 && u[1] == 0xb5 && u[2] == 0x2f && u[3] == 0xfd) {
+    c = Compression::kZstd;
+  }
+  PeekedInput input(std::move(raw), std::move(head));
+  switch (c) {
+    case Compression::kGzip:
+      return std::unique_ptr<ByteSource>(new GzipSource(std::move(name), std::move(input), limits));
+    case Compression::kZstd:
+      return std::unique_ptr<ByteSource>(new ZstdSource(std::move(name), std::move(input), limits));
+    case Compression::kNone:
+      break;
+  }
+  return std::unique_ptr<ByteSource>(new PlainSource(std::move(name), std::move(input), limits));
+}
+
+}  // namespace
+
+const char* CompressionName(Compression c) {
+  switch (c) {
+    case Compression::kNone: return "none";
+    case Compression::kGzip: return "gzip";
+    case Compression::kZstd: return "zstd";
+  }
+  return "none";
+}
+
+Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::string& path, const ReadLimits& limits) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    const int err = errno;
+    if (err == ENOENT) return NotFound(fmt::format("{}: no such file", path));
+    return IoError(fmt::format("{}: cannot open: {}", path, std::strerror(err)));
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return InvalidInput(fmt::format("{}: is a directory", path));
+  }
+#ifdef POSIX_FADV_SEQUENTIAL
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+  return Wrap(std::make_unique<FdInput>(fd, path), path, limits);
+}
+
+Result<std::unique_ptr<ByteSource>> OpenMemoryByteSource(std::string data, std::string name,
+                                                         const ReadLimits& limits) {
+  return Wrap(std::make_unique<MemoryInput>(std::move(data)), std::move(name), limits);
+}
+
+Result<std::string> ReadAll(ByteSource& source, uint64_t max_bytes) {
+  std::string out;
+  constexpr size_t kStep = 1 << 16;
+  for (;;) {
+    const size_t old = out.size();
+    out.resize(old + kStep);
+    PERFDX_ASSIGN_OR_RETURN(size_t n, source.Read(out.data() + old, kStep));
+    out.resize(old + n);
+    if (n == 0) break;
+    if (out.size() > max_bytes) {
+      return LimitExceeded(fmt::format("{}: larger than {} bytes", source.path(), max_bytes));
+    }
+  }
+  return out;
+}
+
+}  // namespace perfdx::io

@@ -1,0 +1,63 @@
+// Reading bytes: a file, gzip or zstd (detected by magic number, not name),
+// always as a stream of chunks so that no reader holds a whole trace.
+//
+// Limits guard against decompression bombs: the total decompressed size and,
+// past a floor, the ratio of decompressed to compressed bytes. Hitting one is
+// an error (kLimitExceeded), not a truncation. A compressed stream that simply
+// ends early is a truncation: Read returns what there was, then 0, and
+// truncated() says so.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "perfdx/base/status.h"
+
+namespace perfdx::io {
+
+struct ReadLimits {
+  uint64_t max_decompressed_bytes = uint64_t{16} << 30;  // 16 GiB
+  double max_compression_ratio = 200.0;
+  // The ratio is only enforced once this much has been produced: tiny files
+  // of repeated events legitimately compress very well.
+  uint64_t ratio_floor_bytes = uint64_t{64} << 20;
+};
+
+enum class Compression { kNone, kGzip, kZstd };
+const char* CompressionName(Compression c);
+
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  // Reads up to `capacity` bytes into dst; 0 means the end of the stream.
+  virtual Result<size_t> Read(char* dst, size_t capacity) = 0;
+
+  const std::string& path() const { return path_; }
+  Compression compression() const { return compression_; }
+  // Decompressed bytes returned so far.
+  uint64_t bytes_out() const { return bytes_out_; }
+  // Set when the stream ended before its format said it would.
+  bool truncated() const { return !truncation_.empty(); }
+  const std::string& truncation() const { return truncation_; }
+
+ protected:
+  ByteSource(std::string path, Compression compression)
+      : path_(std::move(path)), compression_(compression) {}
+  std::string path_;
+  Compression compression_;
+  uint64_t bytes_out_ = 0;
+  std::string truncation_;
+};
+
+Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::string& path,
+                                                   const ReadLimits& limits = {});
+
+// For tests and in-memory inputs; `data` may itself be gzip/zstd.
+Result<std::unique_ptr<ByteSource>> OpenMemoryByteSource(std::string data, std::string name,
+                                                         const ReadLimits& limits = {});
+
+// Reads a whole (small) source into a string, bounded by `max_bytes`.
+Result<std::string> ReadAll(ByteSource& source, uint64_t max_bytes);
+
+}  // namespace perfdx::io

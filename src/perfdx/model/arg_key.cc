@@ -1,0 +1,67 @@
+#include "perfdx/model/arg_key.h"
+
+#include <array>
+#include <cstring>
+
+namespace perfdx::model {
+namespace {
+
+struct Spelling {
+  std::string_view text;
+  ArgKey key;
+};
+
+// Spellings bucketed by length: a lookup compares against the few spellings of
+// the same length (this runs for every argument of every event).
+constexpr size_t kMaxSpelling = 32;
+
+struct SpellingTable {
+  std::array<std::array<Spelling, 12>, kMaxSpelling + 1> by_length{};
+  std::array<uint8_t, kMaxSpelling + 1> count{};
+
+  SpellingTable() {
+    auto add = [this](ArgKey key, std::initializer_list<std::string_view> spellings) {
+      for (std::string_view s : spellings) {
+        if (s.size() > kMaxSpelling) continue;
+        auto& n = count[s.size()];
+        if (n == by_length[s.size()].size()) continue;  // caught by arg_key_test
+        by_length[s.size()][n++] = Spelling{s, key};
+      }
+    };
+#define PERFDX_ARG_ADD(e, canonical, ...) add(ArgKey::e, {__VA_ARGS__});
+    PERFDX_ARG_KEYS(PERFDX_ARG_ADD)
+#undef PERFDX_ARG_ADD
+  }
+};
+
+const SpellingTable& Table() {
+  static const SpellingTable table;
+  return table;
+}
+
+}  // namespace
+
+std::string_view ArgKeyName(ArgKey key) {
+  static constexpr std::string_view kNames[] = {
+#define PERFDX_ARG_NAME(e, canonical, ...) canonical,
+      PERFDX_ARG_KEYS(PERFDX_ARG_NAME)
+#undef PERFDX_ARG_NAME
+  };
+  return kNames[static_cast<size_t>(key)];
+}
+
+bool LookupArgKey(std::string_view spelling, ArgKey* key) {
+  if (spelling.size() > kMaxSpelling) return false;
+  const SpellingTable& table = Table();
+  const size_t n = table.count[spelling.size()];
+  const auto& bucket = table.by_length[spelling.size()];
+  for (size_t i = 0; i < n; ++i) {
+    if (std::memcmp(bucket[i].text.data(), spelling.data(), spelling.size()) == 0) {
+      *key = bucket[i].key;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace perfdx::model

@@ -1,0 +1,50 @@
+// Interned strings: every name, category and string argument in a Trace is
+// stored once and referred to by a 32-bit StringId. Views returned by Get()
+// stay valid for the pool's lifetime (storage is never moved).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+namespace perfdx::model {
+
+using StringId = uint32_t;
+inline constexpr StringId kEmptyString = 0;  // the id of ""
+
+class StringPool {
+ public:
+  StringPool();
+  StringPool(StringPool&&) noexcept = default;
+  StringPool& operator=(StringPool&&) noexcept = default;
+  StringPool(const StringPool&) = delete;
+  StringPool& operator=(const StringPool&) = delete;
+
+  StringId Intern(std::string_view s);
+  // Returns the id if `s` was interned, kNotInterned otherwise.
+  static constexpr StringId kNotInterned = UINT32_MAX;
+  StringId Find(std::string_view s) const;
+
+  std::string_view Get(StringId id) const { return views_[id]; }
+  size_t size() const { return views_.size(); }
+  size_t memory_bytes() const;
+
+ private:
+  struct Slot {
+    uint32_t hash_tag;  // upper hash bits, to skip most string compares
+    StringId id;        // kNotInterned = empty slot
+  };
+  const char* Store(std::string_view s);
+  void Grow();
+
+  std::vector<std::string_view> views_;
+  std::vector<Slot> slots_;
+  size_t mask_ = 0;
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  char* block_cursor_ = nullptr;
+  size_t block_left_ = 0;
+  size_t stored_bytes_ = 0;
+};
+
+}  // namespace perfdx::model

@@ -1,0 +1,718 @@
+#include "perfdx/model/trace_builder.h"
+
+#include <algorithm>
+#include <bit>
+#include <numeric>
+#include <string>
+#include <tuple>
+
+#include "perfdx/base/hash.h"
+
+namespace perfdx::model {
+namespace {
+
+constexpr size_t kMaxArgsPerSlice = 255;
+constexpr size_t kMaxCategoriesPerTrack = 16;
+
+uint64_t HashRawId(const RawId& id) {
+  return HashMix(static_cast<uint64_t>(id.number) * 31 + id.text * 7 + (id.is_text ? 1 : 0));
+}
+
+template <typename T>
+void Permute(std::vector<T>& column, const std::vector<uint32_t>& order) {
+  std::vector<T> out(column.size());
+  for (size_t i = 0; i < order.size(); ++i) out[i] = column[order[i]];
+  column.swap(out);
+}
+
+// Phases of the trace event format that perfdx reads but does not model.
+bool IsIgnoredKnownPhase(char ph) {
+  switch (ph) {
+    case 'P':  // samples
+    case 'O':  // object snapshot
+    case 'N':  // object created
+    case 'D':  // object destroyed
+    case 'T':  // legacy async step
+    case 'p':  // legacy async step past
+    case '(':  // context enter
+    case ')':  // context leave
+    case 'c':  // clock sync
+    case 'V':  // memory dump (global)
+    case 'v':  // memory dump (process)
+    case 'L':  // mark (legacy)
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+void RawEvent::Clear() {
+  phase = {};
+  name = {};
+  category = {};
+  pid = {};
+  tid = {};
+  ts_state = FieldState::kMissing;
+  ts_ns = 0;
+  dur_state = FieldState::kMissing;
+  dur_ns = 0;
+  id = {};
+  binding = {};
+  args.clear();
+  numeric_args.clear();
+  meta_name = {};
+  meta_labels = {};
+  is_memory_event = false;
+}
+
+size_t TraceBuilder::TrackKeyHash::operator()(const TrackKey& k) const {
+  return HashMix(HashRawId(k.pid) ^ (HashRawId(k.tid) * 3) ^ (uint64_t{k.space} << 40));
+}
+size_t TraceBuilder::AsyncKeyHash::operator()(const AsyncKey& k) const {
+  return HashMix(HashRawId(k.pid) ^ (HashRawId(k.id) * 3) ^ (uint64_t{k.category} << 20) ^
+                 (uint64_t{k.name} << 42));
+}
+size_t TraceBuilder::RawIdHash::operator()(const RawId& id) const { return HashRawId(id); }
+size_t TraceBuilder::ThreadKeyHash::operator()(const std::pair<RawId, RawId>& k) const {
+  return HashMix(HashRawId(k.first) ^ (HashRawId(k.second) * 3));
+}
+
+TraceBuilder::TraceBuilder(RankInfo info) {
+  trace_.info = std::move(info);
+  async_space_ = trace_.strings.Intern("\x01" "async");
+}
+
+RawId TraceBuilder::Intern(const RawIdView& id) {
+  RawId out;
+  if (!id.present) return out;
+  out.is_text = id.is_text;
+  if (id.is_text) {
+    out.text = trace_.strings.Intern(id.text);
+  } else {
+    out.number = id.number;
+  }
+  return out;
+}
+
+TrackId TraceBuilder::GetTrack(const RawId& pid, const RawId& tid, StringId space) {
+  TrackKey key{pid, tid, space};
+  if (last_track_ != UINT32_MAX && key == last_key_) return last_track_;
+  auto [it, inserted] = track_ids_.try_emplace(key, static_cast<TrackId>(trace_.tracks.size()));
+  if (inserted) {
+    Track track;
+    track.pid = pid;
+    track.tid = tid;
+    trace_.tracks.push_back(track);
+    open_begins_.emplace_back();
+  }
+  last_key_ = key;
+  last_track_ = it->second;
+  return it->second;
+}
+
+void TraceBuilder::CountPhase(std::string_view phase) {
+  // Only phases of the format get their own bucket: bad input must not grow
+  // this map without bound.
+  static constexpr std::string_view kKnown = "XBEiIRCMstfbenPONDTp()cVvLSF";
+  std::string key = phase.empty() ? "missing" : "unknown";
+  if (phase.size() == 1 && kKnown.find(phase[0]) != std::string_view::npos) key.assign(phase);
+  ++trace_.raw.by_phase[key];
+}
+
+void TraceBuilder::AddBadEvent(LoadStat why) {
+  ++trace_.raw.events;
+  trace_.load_stats.Add(why);
+}
+
+uint32_t TraceBuilder::AppendSlice(TrackId track, int64_t ts, int64_t dur, StringId name,
+                                   StringId cat, uint8_t flags, const RawEvent& event) {
+  SliceTable& s = trace_.slices;
+  const auto index = static_cast<uint32_t>(s.ts_ns.size());
+  s.ts_ns.push_back(ts);
+  s.dur_ns.push_back(dur);
+  s.track.push_back(track);
+  s.name.push_back(name);
+  s.category.push_back(cat);
+  s.flags.push_back(flags);
+  int64_t correlation = kNoCorrelation;
+  int64_t external_id = kNoCorrelation;
+  const auto args_begin = static_cast<uint32_t>(trace_.args.key.size());
+  size_t count = 0;
+  for (const RawArg& arg : event.args) {
+    switch (arg.key) {
+      case ArgKey::kCorrelation:
+      case ArgKey::kConnectionId:
+        if (arg.type == ArgType::kInt) correlation = arg.int_value;
+        continue;
+      case ArgKey::kExternalId:
+        if (arg.type == ArgType::kInt) external_id = arg.int_value;
+        continue;
+      default:
+        break;
+    }
+    if (count == kMaxArgsPerSlice) break;
+    trace_.args.key.push_back(arg.key);
+    trace_.args.type.push_back(arg.type);
+    switch (arg.type) {
+      case ArgType::kInt: trace_.args.bits.push_back(arg.int_value); break;
+      case ArgType::kDouble: trace_.args.bits.push_back(std::bit_cast<int64_t>(arg.double_value)); break;
+      case ArgType::kString: trace_.args.bits.push_back(trace_.strings.Intern(arg.string_value)); break;
+    }
+    ++count;
+  }
+  s.correlation.push_back(correlation);
+  s.external_id.push_back(external_id);
+  s.args_begin.push_back(args_begin);
+  s.args_count.push_back(static_cast<uint8_t>(count));
+  max_ts_ns_ = std::max(max_ts_ns_, ts + std::max<int64_t>(dur, 0));
+  return index;
+}
+
+void TraceBuilder::AddEvent(const RawEvent& event) {
+  ++trace_.raw.events;
+  CountPhase(event.phase);
+  if (event.phase.empty()) {
+    trace_.load_stats.Add(LoadStat::kEventMissingPhase);
+    return;
+  }
+  const char ph = event.phase.size() == 1 ? event.phase[0] : '\0';
+  const RawId pid = Intern(event.pid);
+  const RawId tid = event.tid.present ? Intern(event.tid) : pid;
+
+  if (ph == 'M') {
+    AddMetadata(event, pid, tid);
+    return;
+  }
+  if (ph == '\0') {
+    trace_.load_stats.Add(LoadStat::kEventUnknownPhase);
+    return;
+  }
+  if (IsIgnoredKnownPhase(ph)) return;
+  static constexpr std::string_view kModelled = "XBEiIRCstfbenSF";
+  if (kModelled.find(ph) == std::string_view::npos) {
+    trace_.load_stats.Add(LoadStat::kEventUnknownPhase);
+    return;
+  }
+  if (event.ts_state != FieldState::kOk) {
+    trace_.load_stats.Add(event.ts_state == FieldState::kMissing ? LoadStat::kEventMissingTs
+                                                                 : LoadStat::kEventInvalidTs);
+    return;
+  }
+  const int64_t ts = event.ts_ns;
+
+  switch (ph) {
+    case 'X': {
+      if (event.dur_state != FieldState::kOk) {
+        trace_.load_stats.Add(LoadStat::kEventInvalidDur);
+        return;
+      }
+      if (event.dur_ns < 0) {
+        trace_.load_stats.Add(LoadStat::kEventNegativeDur);
+        return;
+      }
+      if (event.dur_ns > INT64_MAX - ts) {
+        trace_.load_stats.Add(LoadStat::kEventInvalidDur);
+        return;
+      }
+      const TrackId track = GetTrack(pid, tid, kEmptyString);
+      AppendSlice(track, ts, event.dur_ns, trace_.strings.Intern(event.name),
+                  trace_.strings.Intern(event.category), 0, event);
+      return;
+    }
+    case 'B': {
+      const TrackId track = GetTrack(pid, tid, kEmptyString);
+      const uint32_t index = AppendSlice(track, ts, 0, trace_.strings.Intern(event.name),
+                                         trace_.strings.Intern(event.category),
+                                         kSliceFromBeginEnd, event);
+      open_begins_[track].push_back(index);
+      return;
+    }
+    case 'E': {
+      const TrackId track = GetTrack(pid, tid, kEmptyString);
+      auto& open = open_begins_[track];
+      if (open.empty()) {
+        trace_.load_stats.Add(LoadStat::kEndWithoutBegin);
+        return;
+      }
+      const uint32_t index = open.back();
+      open.pop_back();
+      trace_.slices.dur_ns[index] = std::max<int64_t>(0, ts - trace_.slices.ts_ns[index]);
+      max_ts_ns_ = std::max(max_ts_ns_, ts);
+      return;
+    }
+    case 'i':
+    case 'I':
+    case 'R': {
+      if (event.is_memory_event) {
+        AddMemoryEvent(event);
+        return;
+      }
+      const TrackId track = GetTrack(pid, tid, kEmptyString);
+      AppendSlice(track, ts, 0, trace_.strings.Intern(event.name),
+                  trace_.strings.Intern(event.category), kSliceInstant, event);
+      return;
+    }
+    case 'C':
+      AddCounter(event, pid);
+      return;
+    case 's':
+    case 't':
+    case 'f': {
+      const TrackId track = GetTrack(pid, tid, kEmptyString);
+      RawFlow flow;
+      flow.id = Intern(event.id);
+      flow.category = trace_.strings.Intern(event.category);
+      flow.name = trace_.strings.Intern(event.name);
+      flow.ts_ns = ts;
+      flow.track = track;
+      flow.phase = ph;
+      flow.bind_enclosing = ph != 'f' || event.binding == "e";
+      if (!event.id.present) {
+        trace_.load_stats.Add(LoadStat::kFlowUnmatched);
+        return;
+      }
+      raw_flows_.push_back(flow);
+      max_ts_ns_ = std::max(max_ts_ns_, ts);
+      return;
+    }
+    case 'b':
+    case 'e':
+    case 'n':
+    case 'S':
+    case 'F':
+      AddAsync(event, pid, ph == 'S' ? 'b' : ph == 'F' ? 'e' : ph);
+      return;
+    default:
+      trace_.load_stats.Add(LoadStat::kEventUnknownPhase);
+      return;
+  }
+}
+
+void TraceBuilder::AddMetadata(const RawEvent& event, const RawId& pid, const RawId& tid) {
+  if (event.name == "process_name") {
+    if (event.meta_name.empty()) {
+      trace_.load_stats.Add(LoadStat::kMetadataInvalid);
+      return;
+    }
+    process_names_[pid] = trace_.strings.Intern(event.meta_name);
+  } else if (event.name == "process_labels") {
+    process_labels_[pid] = trace_.strings.Intern(event.meta_labels);
+  } else if (event.name == "thread_name") {
+    if (event.meta_name.empty()) {
+      trace_.load_stats.Add(LoadStat::kMetadataInvalid);
+      return;
+    }
+    thread_names_[{pid, tid}] = trace_.strings.Intern(event.meta_name);
+  }
+  // Sort indices and other metadata only affect display.
+}
+
+void TraceBuilder::AddCounter(const RawEvent& event, const RawId& pid) {
+  if (event.numeric_args.empty()) {
+    trace_.load_stats.Add(LoadStat::kCounterInvalidValue);
+    return;
+  }
+  std::string series;
+  for (const auto& [key, value] : event.numeric_args) {
+    series.assign(event.name);
+    if (event.numeric_args.size() > 1) {
+      series += '.';
+      series += key;
+    }
+    RawId series_id;
+    series_id.is_text = true;
+    series_id.text = trace_.strings.Intern(series);
+    const TrackId track = GetTrack(pid, series_id, series_id.text);
+    Track& t = trace_.tracks[track];
+    t.kind = TrackKind::kCounter;
+    t.thread_name = series_id.text;
+    trace_.counters.track.push_back(track);
+    trace_.counters.ts_ns.push_back(event.ts_ns);
+    trace_.counters.value.push_back(value);
+  }
+  max_ts_ns_ = std::max(max_ts_ns_, event.ts_ns);
+}
+
+void TraceBuilder::AddMemoryEvent(const RawEvent& event) {
+  MemoryEventTable& m = trace_.memory;
+  int64_t bytes = 0;
+  int64_t allocated = -1;
+  int64_t reserved = -1;
+  int64_t device_id = -1;
+  int64_t device_type = -1;
+  int64_t addr = 0;
+  for (const RawArg& arg : event.args) {
+    const int64_t v = arg.type == ArgType::kInt      ? arg.int_value
+                      : arg.type == ArgType::kDouble ? static_cast<int64_t>(arg.double_value)
+                                                     : 0;
+    switch (arg.key) {
+      case ArgKey::kMemBytes: bytes = v; break;
+      case ArgKey::kTotalAllocated: allocated = v; break;
+      case ArgKey::kTotalReserved: reserved = v; break;
+      case ArgKey::kDeviceId: device_id = v; break;
+      case ArgKey::kDeviceType: device_type = v; break;
+      case ArgKey::kAddr: addr = v; break;
+      default: break;
+    }
+  }
+  m.ts_ns.push_back(event.ts_ns);
+  m.bytes.push_back(bytes);
+  m.total_allocated.push_back(allocated);
+  m.total_reserved.push_back(reserved);
+  m.device_id.push_back(static_cast<int16_t>(std::clamp<int64_t>(device_id, -1, INT16_MAX)));
+  m.device_type.push_back(static_cast<int8_t>(std::clamp<int64_t>(device_type, -1, INT8_MAX)));
+  m.addr.push_back(static_cast<uint64_t>(addr));
+  max_ts_ns_ = std::max(max_ts_ns_, event.ts_ns);
+}
+
+void TraceBuilder::AddAsync(const RawEvent& event, const RawId& pid, char phase) {
+  const StringId cat = trace_.strings.Intern(event.category);
+  RawId lane;
+  lane.is_text = true;
+  lane.text = cat;
+  const TrackId track = GetTrack(pid, lane, async_space_);
+  trace_.tracks[track].kind = TrackKind::kAsync;
+  trace_.tracks[track].thread_name = cat;
+  const AsyncKey key{pid, cat, kEmptyString, Intern(event.id)};
+  if (phase == 'n') {
+    AppendSlice(track, event.ts_ns, 0, trace_.strings.Intern(event.name), cat, kSliceInstant, event);
+    return;
+  }
+  if (phase == 'b') {
+    const uint32_t index = AppendSlice(track, event.ts_ns, 0, trace_.strings.Intern(event.name),
+                                       cat, kSliceFromBeginEnd, event);
+    open_async_[key].push_back(index);
+    return;
+  }
+  auto it = open_async_.find(key);
+  if (it == open_async_.end() || it->second.empty()) {
+    trace_.load_stats.Add(LoadStat::kAsyncEndWithoutBegin);
+    return;
+  }
+  const uint32_t index = it->second.back();
+  it->second.pop_back();
+  trace_.slices.dur_ns[index] = std::max<int64_t>(0, event.ts_ns - trace_.slices.ts_ns[index]);
+  max_ts_ns_ = std::max(max_ts_ns_, event.ts_ns);
+}
+
+void TraceBuilder::CloseOpenSlices() {
+  auto close = [this](uint32_t index) {
+    trace_.slices.dur_ns[index] = std::max<int64_t>(0, max_ts_ns_ - trace_.slices.ts_ns[index]);
+    trace_.slices.flags[index] |= kSliceUnterminated;
+  };
+  for (auto& open : open_begins_) {
+    for (uint32_t index : open) {
+      close(index);
+      trace_.load_stats.Add(LoadStat::kBeginWithoutEnd);
+    }
+    open.clear();
+  }
+  for (auto& [key, open] : open_async_) {
+    for (uint32_t index : open) {
+      close(index);
+      trace_.load_stats.Add(LoadStat::kAsyncBeginWithoutEnd);
+    }
+  }
+  open_async_.clear();
+}
+
+void TraceBuilder::ApplyMetadata() {
+  for (Track& track : trace_.tracks) {
+    if (auto it = process_names_.find(track.pid); it != process_names_.end()) {
+      track.process_name = it->second;
+    }
+    if (auto it = process_labels_.find(track.pid); it != process_labels_.end()) {
+      track.process_label = it->second;
+    }
+    if (track.kind == TrackKind::kCounter || track.kind == TrackKind::kAsync) continue;
+    if (auto it = thread_names_.find({track.pid, track.tid}); it != thread_names_.end()) {
+      track.thread_name = it->second;
+    }
+  }
+}
+
+void TraceBuilder::ClassifySlices(Classifier& classifier) {
+  SliceTable& s = trace_.slices;
+  s.kind.assign(s.size(), EventKind::kOther);
+  for (SliceId i = 0; i < s.size(); ++i) {
+    std::optional<int64_t> step_id;
+    s.kind[i] = classifier.ClassifySlice(trace_, i, &step_id);
+    if (s.kind[i] == EventKind::kStepMarker && step_id) step_markers_.emplace_back(i, *step_id);
+  }
+}
+
+void TraceBuilder::SortSlices() {
+  SliceTable& s = trace_.slices;
+  const size_t n = s.size();
+  const size_t num_tracks = trace_.tracks.size();
+
+  // Group by track with a counting sort, then order each track by
+  // (ts asc, dur desc); most tracks arrive already in order.
+  std::vector<uint32_t> offset(num_tracks + 1, 0);
+  for (size_t i = 0; i < n; ++i) ++offset[s.track[i] + 1];
+  std::partial_sum(offset.begin(), offset.end(), offset.begin());
+  std::vector<uint32_t> order(n);
+  {
+    std::vector<uint32_t> cursor(offset.begin(), offset.end() - 1);
+    for (size_t i = 0; i < n; ++i) order[cursor[s.track[i]]++] = static_cast<uint32_t>(i);
+  }
+  struct Key {
+    int64_t ts;
+    int64_t dur;
+    uint32_t index;
+  };
+  std::vector<Key> keys;
+  for (size_t t = 0; t < num_tracks; ++t) {
+    const uint32_t begin = offset[t];
+    const uint32_t end = offset[t + 1];
+    trace_.tracks[t].slice_begin = begin;
+    trace_.tracks[t].slice_end = end;
+    auto less = [](const Key& a, const Key& b) {
+      return std::tie(a.ts, b.dur, a.index) < std::tie(b.ts, a.dur, b.index);
+    };
+    keys.clear();
+    for (uint32_t j = begin; j < end; ++j) keys.push_back({s.ts_ns[order[j]], s.dur_ns[order[j]], order[j]});
+    if (std::is_sorted(keys.begin(), keys.end(), less)) continue;
+    std::sort(keys.begin(), keys.end(), less);
+    for (uint32_t j = begin; j < end; ++j) order[j] = keys[j - begin].index;
+  }
+
+  bool identity = true;
+  for (size_t i = 0; i < n && identity; ++i) identity = order[i] == i;
+  if (!identity) {
+    Permute(s.ts_ns, order);
+    Permute(s.dur_ns, order);
+    Permute(s.track, order);
+    Permute(s.name, order);
+    Permute(s.category, order);
+    Permute(s.kind, order);
+    Permute(s.flags, order);
+    Permute(s.correlation, order);
+    Permute(s.external_id, order);
+    Permute(s.args_begin, order);
+    Permute(s.args_count, order);
+    std::vector<uint32_t> new_index(n);
+    for (size_t i = 0; i < n; ++i) new_index[order[i]] = static_cast<uint32_t>(i);
+    for (auto& [slice, id] : step_markers_) slice = new_index[slice];
+  }
+}
+
+void TraceBuilder::ComputeNesting() {
+  SliceTable& s = trace_.slices;
+  s.parent.assign(s.size(), kNoParent);
+  s.depth.assign(s.size(), 0);
+  std::vector<uint32_t> stack;
+  for (const Track& track : trace_.tracks) {
+    stack.clear();
+    for (uint32_t i = track.slice_begin; i < track.slice_end; ++i) {
+      const int64_t ts = s.ts_ns[i];
+      // A slice ending exactly where this one starts is a sibling, not a parent.
+      while (!stack.empty() && s.end_ns(stack.back()) <= ts) stack.pop_back();
+      if (!stack.empty()) {
+        const uint32_t top = stack.back();
+        if (s.end_ns(i) > s.end_ns(top)) {
+          // Partial overlap: not nested. Keep it at the same level as `top`.
+          trace_.load_stats.Add(LoadStat::kSliceOverlap);
+          s.parent[i] = s.parent[top];
+          s.depth[i] = s.depth[top];
+          stack.pop_back();
+          stack.push_back(i);
+          continue;
+        }
+        s.parent[i] = static_cast<int32_t>(top);
+        s.depth[i] = static_cast<uint16_t>(std::min<int>(s.depth[top] + 1, UINT16_MAX));
+      }
+      stack.push_back(i);
+    }
+  }
+}
+
+void TraceBuilder::BindFlows(Classifier& classifier) {
+  // A flow is the set of s/t/f records sharing (id, category, name). Records
+  // are paired by identity, not by time: device clocks can place the 'f'
+  // before its 's' (torch_npu HostToDevice), and one 's' may fan out to
+  // several 'f' (one API call, several device tasks).
+  auto phase_rank = [](char ph) { return ph == 's' ? 0 : ph == 't' ? 1 : 2; };
+  std::sort(raw_flows_.begin(), raw_flows_.end(), [&](const RawFlow& a, const RawFlow& b) {
+    return std::make_tuple(a.id.is_text, a.id.number, a.id.text, a.category, a.name,
+                           phase_rank(a.phase), a.ts_ns) <
+           std::make_tuple(b.id.is_text, b.id.number, b.id.text, b.category, b.name,
+                           phase_rank(b.phase), b.ts_ns);
+  });
+  const SliceTable& s = trace_.slices;
+  auto bind = [&](const RawFlow& f) -> int64_t {
+    int64_t slice = -1;
+    if (f.bind_enclosing) {
+      slice = trace_.InnermostSliceAt(f.track, f.ts_ns);
+    } else {
+      const Track& track = trace_.tracks[f.track];
+      auto first = s.ts_ns.begin() + track.slice_begin;
+      auto last = s.ts_ns.begin() + track.slice_end;
+      auto it = std::lower_bound(first, last, f.ts_ns);
+      if (it != last) slice = it - s.ts_ns.begin();
+    }
+    if (slice < 0) trace_.load_stats.Add(LoadStat::kFlowUnbound);
+    return slice;
+  };
+  auto emit = [&](int64_t from, int64_t to, FlowKind kind) {
+    if (from < 0 || to < 0 || from == to) return;
+    trace_.flows.from.push_back(static_cast<SliceId>(from));
+    trace_.flows.to.push_back(static_cast<SliceId>(to));
+    trace_.flows.kind.push_back(kind);
+  };
+
+  std::vector<int64_t> starts, steps, finishes;
+  size_t i = 0;
+  while (i < raw_flows_.size()) {
+    const RawFlow& head = raw_flows_[i];
+    size_t j = i;
+    starts.clear();
+    steps.clear();
+    finishes.clear();
+    for (; j < raw_flows_.size() && raw_flows_[j].id == head.id &&
+           raw_flows_[j].category == head.category && raw_flows_[j].name == head.name;
+         ++j) {
+      const RawFlow& f = raw_flows_[j];
+      (f.phase == 's' ? starts : f.phase == 't' ? steps : finishes).push_back(bind(f));
+    }
+    const FlowKind kind = classifier.ClassifyFlow(trace_.str(head.category), trace_.str(head.name));
+    if (starts.size() == 1 && finishes.size() == 1) {
+      int64_t previous = starts[0];
+      for (int64_t step : steps) {
+        emit(previous, step, kind);
+        previous = step;
+      }
+      emit(previous, finishes[0], kind);
+    } else if (starts.size() == 1) {
+      for (int64_t f : finishes) emit(starts[0], f, kind);
+    } else if (finishes.size() == 1) {
+      for (int64_t st : starts) emit(st, finishes[0], kind);
+    } else {
+      const size_t pairs = std::min(starts.size(), finishes.size());
+      for (size_t k = 0; k < pairs; ++k) emit(starts[k], finishes[k], kind);
+    }
+    size_t unmatched = 0;
+    if (starts.empty() || finishes.empty()) {
+      unmatched = starts.size() + finishes.size();
+    } else if (starts.size() > 1 && finishes.size() > 1) {
+      unmatched = starts.size() + finishes.size() - 2 * std::min(starts.size(), finishes.size());
+    }
+    trace_.load_stats.Add(LoadStat::kFlowUnmatched, unmatched);
+    i = j;
+  }
+  raw_flows_.clear();
+  raw_flows_.shrink_to_fit();
+}
+
+void TraceBuilder::BuildLaunchFlows() {
+  const SliceTable& s = trace_.slices;
+  std::unordered_map<int64_t, SliceId> launcher;  // correlation -> host call
+  for (SliceId i = 0; i < s.size(); ++i) {
+    if (s.correlation[i] <= 0 || s.kind[i] != EventKind::kRuntimeCall) continue;
+    if (IsDeviceTrack(trace_.tracks[s.track[i]].kind)) continue;
+    launcher.try_emplace(s.correlation[i], i);
+  }
+  if (!launcher.empty()) {
+    for (SliceId i = 0; i < s.size(); ++i) {
+      if (s.correlation[i] <= 0 || !IsDeviceTrack(trace_.tracks[s.track[i]].kind)) continue;
+      auto it = launcher.find(s.correlation[i]);
+      if (it == launcher.end()) continue;
+      trace_.flows.from.push_back(it->second);
+      trace_.flows.to.push_back(i);
+      trace_.flows.kind.push_back(FlowKind::kLaunch);
+    }
+  }
+  // One flow per (from, to): explicit flow events often restate correlations.
+  FlowTable& f = trace_.flows;
+  std::vector<uint32_t> order(f.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&f](uint32_t a, uint32_t b) {
+    return std::tie(f.from[a], f.to[a], f.kind[a]) < std::tie(f.from[b], f.to[b], f.kind[b]);
+  });
+  FlowTable out;
+  for (uint32_t k : order) {
+    if (!out.from.empty() && out.from.back() == f.from[k] && out.to.back() == f.to[k]) continue;
+    out.from.push_back(f.from[k]);
+    out.to.push_back(f.to[k]);
+    out.kind.push_back(f.kind[k]);
+  }
+  trace_.flows = std::move(out);
+}
+
+void TraceBuilder::BuildSteps() {
+  std::sort(step_markers_.begin(), step_markers_.end(), [this](const auto& a, const auto& b) {
+    return trace_.slices.ts_ns[a.first] < trace_.slices.ts_ns[b.first];
+  });
+  std::unordered_map<int64_t, bool> seen;
+  for (const auto& [slice, id] : step_markers_) {
+    if (!seen.emplace(id, true).second) {
+      trace_.load_stats.Add(LoadStat::kDuplicateStep);
+      continue;
+    }
+    Step step;
+    step.id = id;
+    step.start_ns = trace_.slices.ts_ns[slice];
+    step.end_ns = trace_.slices.end_ns(slice);
+    step.marker = slice;
+    trace_.steps.push_back(step);
+  }
+}
+
+void TraceBuilder::SortCountersAndMemory() {
+  CounterTable& c = trace_.counters;
+  std::vector<uint32_t> order(c.size());
+  std::iota(order.begin(), order.end(), 0);
+  auto counter_less = [&c](uint32_t a, uint32_t b) {
+    return std::tie(c.track[a], c.ts_ns[a], a) < std::tie(c.track[b], c.ts_ns[b], b);
+  };
+  if (!std::is_sorted(order.begin(), order.end(), counter_less)) {
+    std::sort(order.begin(), order.end(), counter_less);
+    Permute(c.track, order);
+    Permute(c.ts_ns, order);
+    Permute(c.value, order);
+  }
+  MemoryEventTable& m = trace_.memory;
+  order.resize(m.size());
+  std::iota(order.begin(), order.end(), 0);
+  auto memory_less = [&m](uint32_t a, uint32_t b) {
+    return std::tie(m.ts_ns[a], a) < std::tie(m.ts_ns[b], b);
+  };
+  if (!std::is_sorted(order.begin(), order.end(), memory_less)) {
+    std::sort(order.begin(), order.end(), memory_less);
+    Permute(m.ts_ns, order);
+    Permute(m.bytes, order);
+    Permute(m.total_allocated, order);
+    Permute(m.total_reserved, order);
+    Permute(m.device_id, order);
+    Permute(m.device_type, order);
+    Permute(m.addr, order);
+  }
+}
+
+Result<Trace> TraceBuilder::Finalize(Classifier& classifier) && {
+  CloseOpenSlices();
+  ApplyMetadata();
+
+  std::vector<std::vector<StringId>> categories(trace_.tracks.size());
+  for (SliceId i = 0; i < trace_.slices.size(); ++i) {
+    auto& list = categories[trace_.slices.track[i]];
+    const StringId cat = trace_.slices.category[i];
+    if (list.size() < kMaxCategoriesPerTrack && std::find(list.begin(), list.end(), cat) == list.end()) {
+      list.push_back(cat);
+    }
+  }
+  classifier.ClassifyTracks(trace_.tracks, trace_.strings, categories);
+  ClassifySlices(classifier);
+  SortSlices();
+  ComputeNesting();
+  BindFlows(classifier);
+  BuildLaunchFlows();
+  BuildSteps();
+  SortCountersAndMemory();
+  classifier.DescribeRank(trace_, &trace_.info);
+  return std::move(trace_);
+}
+
+}  // namespace perfdx::model

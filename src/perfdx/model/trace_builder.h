@@ -1,0 +1,167 @@
+// TraceBuilder: the only way to make a model::Trace.
+//
+// An importer feeds RawEvents in file order (AddEvent), then calls Finalize
+// with a Classifier that knows its format's spellings. Finalize resolves
+// metadata, classifies tracks and slices into the model vocabulary, sorts the
+// columns, computes nesting, binds flows and extracts steps. The model itself
+// knows no format spellings.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "perfdx/base/status.h"
+#include "perfdx/model/trace.h"
+
+namespace perfdx::model {
+
+// An id as it appears in the file, before interning.
+struct RawIdView {
+  int64_t number = 0;
+  std::string_view text;
+  bool is_text = false;
+  bool present = false;
+};
+
+struct RawArg {
+  ArgKey key;
+  ArgType type;
+  int64_t int_value = 0;
+  double double_value = 0;
+  std::string_view string_value;
+};
+
+enum class FieldState : uint8_t { kMissing, kInvalid, kOk };
+
+// One event of the Chrome trace event format, fields already decoded. String
+// views only need to live until AddEvent returns.
+struct RawEvent {
+  std::string_view phase;
+  std::string_view name;
+  std::string_view category;
+  RawIdView pid;
+  RawIdView tid;
+  FieldState ts_state = FieldState::kMissing;
+  int64_t ts_ns = 0;
+  FieldState dur_state = FieldState::kMissing;
+  int64_t dur_ns = 0;
+  RawIdView id;              // flow / async id ("id", or "id2".local/global)
+  std::string_view binding;  // flow "bp"
+  std::vector<RawArg> args;  // the known args, see arg_key.h
+  // Numeric args by their own names (the series of a "C" counter event).
+  std::vector<std::pair<std::string_view, double>> numeric_args;
+  // Metadata ("M") payload: args.name / args.labels / args.sort_index.
+  std::string_view meta_name;
+  std::string_view meta_labels;
+  bool is_memory_event = false;  // allocator record (importer decides)
+
+  void Clear();
+};
+
+class Classifier {
+ public:
+  virtual ~Classifier() = default;
+  // Sets kind, device_id and stream_id of every track (names are resolved).
+  // Tracks the builder already made kCounter or kAsync keep their kind.
+  // `track_categories[t]` lists the distinct slice categories of track t.
+  virtual void ClassifyTracks(std::vector<Track>& tracks, const StringPool& strings,
+                              const std::vector<std::vector<StringId>>& track_categories) = 0;
+  // The kind of slice `i` of the trace under construction (tracks classified,
+  // slices and args readable, nothing sorted yet); sets *step_id for a step
+  // marker.
+  virtual EventKind ClassifySlice(const Trace& partial, SliceId i,
+                                  std::optional<int64_t>* step_id) = 0;
+  virtual FlowKind ClassifyFlow(std::string_view category, std::string_view name) = 0;
+  // Fills info.device_type / device_name from what the trace holds.
+  virtual void DescribeRank(const Trace& trace, RankInfo* info) = 0;
+};
+
+class TraceBuilder {
+ public:
+  explicit TraceBuilder(RankInfo info);
+
+  // Counts one element of the event array and records it.
+  void AddEvent(const RawEvent& event);
+  // Counts one element of the event array that could not be decoded.
+  void AddBadEvent(LoadStat why);
+
+  LoadStats& load_stats() { return trace_.load_stats; }
+  RankInfo& info() { return trace_.info; }
+
+  Result<Trace> Finalize(Classifier& classifier) &&;
+
+ private:
+  struct TrackKey {
+    RawId pid;
+    RawId tid;
+    StringId space;  // kEmptyString for threads; counter/async namespaces otherwise
+    friend bool operator==(const TrackKey&, const TrackKey&) = default;
+  };
+  struct TrackKeyHash {
+    size_t operator()(const TrackKey& k) const;
+  };
+  struct RawFlow {
+    RawId id;
+    StringId category;
+    StringId name;
+    int64_t ts_ns;
+    TrackId track;
+    char phase;  // 's', 't', 'f'
+    bool bind_enclosing;
+  };
+  struct AsyncKey {
+    RawId pid;
+    StringId category;
+    StringId name;
+    RawId id;
+    friend bool operator==(const AsyncKey&, const AsyncKey&) = default;
+  };
+  struct AsyncKeyHash {
+    size_t operator()(const AsyncKey& k) const;
+  };
+
+  RawId Intern(const RawIdView& id);
+  TrackId GetTrack(const RawId& pid, const RawId& tid, StringId space);
+  uint32_t AppendSlice(TrackId track, int64_t ts, int64_t dur, StringId name, StringId cat,
+                       uint8_t flags, const RawEvent& event);
+  void AddMetadata(const RawEvent& event, const RawId& pid, const RawId& tid);
+  void AddCounter(const RawEvent& event, const RawId& pid);
+  void AddMemoryEvent(const RawEvent& event);
+  void AddAsync(const RawEvent& event, const RawId& pid, char phase);
+  void CountPhase(std::string_view phase);
+
+  void CloseOpenSlices();
+  void ApplyMetadata();
+  void ClassifySlices(Classifier& classifier);
+  void SortSlices();
+  void ComputeNesting();
+  void BindFlows(Classifier& classifier);
+  void BuildLaunchFlows();
+  void BuildSteps();
+  void SortCountersAndMemory();
+
+  Trace trace_;
+  std::unordered_map<TrackKey, TrackId, TrackKeyHash> track_ids_;
+  TrackKey last_key_{};
+  TrackId last_track_ = UINT32_MAX;
+  struct RawIdHash {
+    size_t operator()(const RawId& id) const;
+  };
+  struct ThreadKeyHash {
+    size_t operator()(const std::pair<RawId, RawId>& k) const;
+  };
+  std::unordered_map<RawId, StringId, RawIdHash> process_names_;
+  std::unordered_map<RawId, StringId, RawIdHash> process_labels_;
+  std::unordered_map<std::pair<RawId, RawId>, StringId, ThreadKeyHash> thread_names_;
+  std::vector<std::vector<uint32_t>> open_begins_;  // per track: B slices not yet ended
+  std::unordered_map<AsyncKey, std::vector<uint32_t>, AsyncKeyHash> open_async_;
+  std::vector<RawFlow> raw_flows_;
+  std::vector<std::pair<uint32_t, int64_t>> step_markers_;  // (slice, step id)
+  StringId async_space_ = kEmptyString;
+  int64_t max_ts_ns_ = INT64_MIN;
+};
+
+}  // namespace perfdx::model

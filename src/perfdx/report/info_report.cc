@@ -1,0 +1,172 @@
+#include "perfdx/report/info_report.h"
+
+#include <fmt/format.h>
+
+#include "perfdx/base/json_writer.h"
+#include "perfdx/report/units.h"
+
+namespace perfdx::report {
+
+InfoReport BuildInfoReport(const std::vector<model::Trace>& traces,
+                           const std::vector<std::string>& discovery_warnings) {
+  InfoReport report;
+  report.warnings = discovery_warnings;
+  for (const model::Trace& trace : traces) {
+    InfoRank rank;
+    rank.info = &trace.info;
+    rank.summary = analysis::SummarizeTrace(trace);
+    for (const std::string& w : rank.summary.warnings) report.warnings.push_back(w);
+    report.ranks.push_back(std::move(rank));
+  }
+  return report;
+}
+
+std::string RenderInfoJson(const InfoReport& report) {
+  JsonWriter w;
+  w.BeginObject();
+  w.Key("ranks").BeginArray();
+  for (const InfoRank& rank : report.ranks) {
+    const model::RankInfo& info = *rank.info;
+    const analysis::TraceSummary& s = rank.summary;
+    w.BeginObject();
+    w.Key("rank");
+    info.rank ? w.Int(*info.rank) : w.Null();
+    w.Key("world_size");
+    info.world_size ? w.Int(*info.world_size) : w.Null();
+    w.Key("path").String(info.path);
+    w.Key("source").String(model::SourceFormatName(info.source));
+    w.Key("device").String(info.device_name);
+    w.Key("device_type").String(model::DeviceTypeName(info.device_type));
+    if (!info.distributed_backend.empty()) w.Key("distributed_backend").String(info.distributed_backend);
+    w.Key("start_ns").Int(s.start_ns);
+    w.Key("end_ns").Int(s.end_ns);
+    w.Key("span_ns").Int(s.span_ns);
+    w.Key("events").Uint(s.events);
+    w.Key("events_by_phase").BeginObject();
+    for (const auto& [phase, count] : s.events_by_phase) w.Key(phase).Uint(count);
+    w.EndObject();
+    w.Key("events_by_kind").BeginObject();
+    for (int k = 0; k < model::kEventKindCount; ++k) {
+      if (s.events_by_kind[k] == 0) continue;
+      w.Key(model::EventKindName(static_cast<model::EventKind>(k))).Uint(s.events_by_kind[k]);
+    }
+    w.EndObject();
+    w.Key("steps").BeginArray();
+    for (int64_t id : s.step_ids) w.Int(id);
+    w.EndArray();
+    w.Key("tracks").BeginObject();
+    w.Key("count").Uint(s.tracks.size());
+    w.Key("by_kind").BeginObject();
+    for (int k = 0; k < model::kTrackKindCount; ++k) {
+      if (s.tracks_by_kind[k] == 0) continue;
+      w.Key(model::TrackKindName(static_cast<model::TrackKind>(k))).Uint(s.tracks_by_kind[k]);
+    }
+    w.EndObject();
+    w.Key("list").BeginArray();
+    for (const analysis::TrackSummary& t : s.tracks) {
+      w.BeginObject();
+      w.Key("id").Uint(t.id);
+      w.Key("kind").String(model::TrackKindName(t.kind));
+      w.Key("pid").String(t.pid);
+      w.Key("tid").String(t.tid);
+      w.Key("process_name").String(t.process_name);
+      w.Key("thread_name").String(t.thread_name);
+      if (t.device_id >= 0) w.Key("device_id").Int(t.device_id);
+      if (t.stream_id >= 0) w.Key("stream_id").Int(t.stream_id);
+      w.Key("slices").Uint(t.slices);
+      if (t.counter_samples > 0) w.Key("counter_samples").Uint(t.counter_samples);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+    w.Key("flows").BeginObject();
+    for (int k = 0; k < model::kFlowKindCount; ++k) {
+      if (s.flows_by_kind[k] == 0) continue;
+      w.Key(model::FlowKindName(static_cast<model::FlowKind>(k))).Uint(s.flows_by_kind[k]);
+    }
+    w.EndObject();
+    w.Key("load_stats").BeginObject();
+    for (const analysis::LoadStatEntry& e : s.load_stats) w.Key(e.name).Uint(e.count);
+    w.EndObject();
+    w.Key("warnings").BeginArray();
+    for (const std::string& warning : s.warnings) w.String(warning);
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("warnings").BeginArray();
+  for (const std::string& warning : report.warnings) w.String(warning);
+  w.EndArray();
+  w.EndObject();
+  std::string out = w.Take();
+  out += '\n';
+  return out;
+}
+
+std::string RenderInfoText(const InfoReport& report) {
+  std::string out;
+  for (const InfoRank& rank : report.ranks) {
+    const model::RankInfo& info = *rank.info;
+    const analysis::TraceSummary& s = rank.summary;
+    out += fmt::format("rank {}  {}\n", info.rank ? fmt::format("{}", *info.rank) : std::string("?"),
+                       info.path);
+    out += fmt::format("  source   {}  ({} on {})\n", model::SourceFormatName(info.source),
+                       model::DeviceTypeName(info.device_type), info.device_name);
+    if (info.world_size) {
+      out += fmt::format("  world    {} ranks, {}\n", *info.world_size,
+                         info.distributed_backend.empty() ? "backend unknown" : info.distributed_backend);
+    }
+    out += fmt::format("  span     {}\n", FormatDuration(s.span_ns));
+    std::string phases;
+    for (const auto& [phase, count] : s.events_by_phase) phases += fmt::format(" {}:{}", phase, count);
+    out += fmt::format("  events   {}  (by phase:{})\n", s.events, phases);
+    std::string kinds;
+    for (int k = 0; k < model::kEventKindCount; ++k) {
+      if (s.events_by_kind[k] == 0) continue;
+      kinds += fmt::format("\n    {:<18} {:>10}", model::EventKindName(static_cast<model::EventKind>(k)),
+                           s.events_by_kind[k]);
+    }
+    out += fmt::format("  by kind{}\n", kinds);
+    std::string steps;
+    if (s.step_ids.empty()) {
+      steps = "none (no ProfilerStep#N markers)";
+    } else if (s.step_ids.size() <= 12) {
+      for (int64_t id : s.step_ids) steps += fmt::format("{} ", id);
+    } else {
+      steps = fmt::format("{} steps, {}..{}", s.step_ids.size(), s.step_ids.front(), s.step_ids.back());
+    }
+    out += fmt::format("  steps    {}\n", steps);
+    std::string tracks;
+    for (int k = 0; k < model::kTrackKindCount; ++k) {
+      if (s.tracks_by_kind[k] == 0) continue;
+      tracks += fmt::format(" {} {}", s.tracks_by_kind[k], model::TrackKindName(static_cast<model::TrackKind>(k)));
+    }
+    out += fmt::format("  tracks  {}\n", tracks);
+    for (const analysis::TrackSummary& t : s.tracks) {
+      if (t.kind == model::TrackKind::kCounter) continue;
+      std::string label = t.process_name.empty() ? t.pid : t.process_name;
+      label += " / " + (t.thread_name.empty() ? t.tid : t.thread_name);
+      out += fmt::format("    {:<17} {:<48} {:>9} slices\n", model::TrackKindName(t.kind), label, t.slices);
+    }
+    std::string flows;
+    for (int k = 0; k < model::kFlowKindCount; ++k) {
+      if (s.flows_by_kind[k] == 0) continue;
+      flows += fmt::format(" {} {}", s.flows_by_kind[k], model::FlowKindName(static_cast<model::FlowKind>(k)));
+    }
+    if (!flows.empty()) out += fmt::format("  flows   {}\n", flows);
+    if (!s.load_stats.empty()) {
+      out += "  load stats\n";
+      for (const analysis::LoadStatEntry& e : s.load_stats) {
+        out += fmt::format("    {:<30} {:>8}  {}\n", e.name, e.count, e.description);
+      }
+    }
+    out += '\n';
+  }
+  if (!report.warnings.empty()) {
+    out += "warnings\n";
+    for (const std::string& w : report.warnings) out += fmt::format("  {}\n", w);
+  }
+  return out;
+}
+
+}  // namespace perfdx::report

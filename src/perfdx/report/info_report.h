@@ -1,0 +1,32 @@
+// `perfdx info`: what each rank's trace holds. The JSON form is a contract
+// (keys other tools read):
+//   {"ranks": [{"rank", "path", "source", "device", "device_type", "span_ns",
+//     "events", "events_by_phase", "events_by_kind", "steps", "tracks",
+//     "flows", "load_stats", "warnings"}], "warnings": [...]}
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "perfdx/analysis/trace_summary.h"
+#include "perfdx/model/trace.h"
+
+namespace perfdx::report {
+
+struct InfoRank {
+  const model::RankInfo* info = nullptr;
+  analysis::TraceSummary summary;
+};
+
+struct InfoReport {
+  std::vector<InfoRank> ranks;
+  std::vector<std::string> warnings;  // discovery notes and every rank's warnings
+};
+
+InfoReport BuildInfoReport(const std::vector<model::Trace>& traces,
+                           const std::vector<std::string>& discovery_warnings);
+
+std::string RenderInfoJson(const InfoReport& report);
+std::string RenderInfoText(const InfoReport& report);
+
+}  // namespace perfdx::report

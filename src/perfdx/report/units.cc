@@ -1,0 +1,34 @@
+#include "perfdx/report/units.h"
+
+#include <cmath>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+namespace perfdx::report {
+
+std::string FormatDuration(int64_t ns) {
+  const double v = static_cast<double>(ns);
+  const double a = std::fabs(v);
+  if (a < 1e3) return fmt::format("{} ns", ns);
+  if (a < 1e6) return fmt::format("{:.3g} µs", v / 1e3);
+  if (a < 1e9) return fmt::format("{:.3g} ms", v / 1e6);
+  return fmt::format("{:.3g} s", v / 1e9);
+}
+
+std::string FormatBytes(double bytes) {
+  static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (std::fabs(bytes) >= 1024 && unit < 4) {
+    bytes /= 1024;
+    ++unit;
+  }
+  return unit == 0 ? fmt::format("{:.0f} B", bytes) : fmt::format("{:.1f} {}", bytes, kUnits[unit]);
+}
+
+std::string FormatShare(double share) {
+  if (!std::isfinite(share)) return "n/a";
+  return fmt::format("{:.1f}%", share * 100);
+}
+
+}  // namespace perfdx::report

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Writes the malformed-input corpus (issue #2, item 7). Deterministic; run it
+from this folder to regenerate. Each file's expected outcome is asserted in
+tests/formats/malformed_input_test.cc."""
+import gzip
+import io
+import os
+import subprocess
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def write(name, data):
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    with open(os.path.join(HERE, name), "wb") as f:
+        f.write(data)
+
+
+GOOD = '{"ph": "X", "name": "aten::mm", "cat": "cpu_op", "pid": 1, "tid": 1, "ts": 100, "dur": 10}'
+
+write("empty.json", b"")
+write("whitespace_only.json", " \n\t\r\n  ")
+write("binary_garbage.bin", bytes((i * 131 + 7) % 256 for i in range(4096)))
+write("wrong_shape_object.json", '{"foo": 1, "bar": [1, 2, 3]}')
+write("wrong_shape_scalar.json", "42")
+write("trace_events_not_array.json", '{"traceEvents": {"ph": "X"}}')
+write("wrong_types.json", "[" + ", ".join([
+    GOOD,
+    '{"ph": "X", "name": "bad_ts", "pid": 1, "tid": 1, "ts": "abc", "dur": 1}',
+    '{"ph": "X", "name": "bad_dur", "pid": 1, "tid": 1, "ts": 1, "dur": [1]}',
+    '{"ph": 7, "name": "bad_ph", "pid": 1, "tid": 1, "ts": 1, "dur": 1}',
+    '{"ph": "X", "name": 5, "pid": {"a": 1}, "tid": true, "ts": 1, "dur": 1}',
+    '{"ph": "X", "name": "ts_object", "pid": 1, "tid": 1, "ts": {"v": 1}, "dur": 1}',
+    '{"ph": "X", "name": "args_not_object", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": 3}',
+]) + "]")
+write("nan_and_huge.json", "[" + ", ".join([
+    GOOD,
+    '{"ph": "X", "name": "nan", "pid": 1, "tid": 1, "ts": NaN, "dur": 1}',
+    '{"ph": "X", "name": "inf", "pid": 1, "tid": 1, "ts": Infinity, "dur": 1}',
+    '{"ph": "X", "name": "huge_ts", "pid": 1, "tid": 1, "ts": 1e400, "dur": 1}',
+    '{"ph": "X", "name": "huge_dur", "pid": 1, "tid": 1, "ts": 1, "dur": 99999999999999999999999}',
+    '{"ph": "X", "name": "big_int_pid", "pid": 99999999999999999999999, "tid": 1e30, "ts": 1, "dur": 1}',
+]) + "]")
+write("negative_duration.json", "[" + GOOD + ', {"ph": "X", "name": "neg", "pid": 1, "tid": 1, "ts": 5, "dur": -3}]')
+write("unterminated_string.json", '[' + GOOD + ', {"ph": "X", "name": "abc')
+write("invalid_utf8.json", ("[" + GOOD + ', {"ph": "X", "name": "bad').encode() + b"\xff\xfe\xc3" +
+      b'name", "pid": 1, "tid": 1, "ts": 20, "dur": 1}]')
+write("control_chars.json", "[" + GOOD + ', {"ph": "X", "name": "line1\nline2\x01", "pid": 1, "tid": 1, "ts": 30, "dur": 1}]')
+deep_args = '{"ph": "X", "name": "deep", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": {"a": ' + "[" * 5000 + "]" * 5000 + "}}"
+write("deep_nesting.json", "[" + GOOD + ", " + deep_args + ", " + "[" * 100000 + "]" * 100000 + ", " + GOOD + "]")
+write("not_objects.json", "[1, \"x\", null, [1, 2], true, " + GOOD + "]")
+write("mismatched_brackets.json", '[{"ph": "X", "name": "broken", "args": {"a": [}}, ' + GOOD + "]")
+write("kineto_empty_value.json", '[{"ph": "X", "name": "nccl:all_reduce", "pid": 1, "tid": 1, "ts": 1, "dur": 2, '
+      '"args": {"Process Group Description": , "Group size": 8}}]')
+write("unescaped_backslash.json", '[{"ph": "X", "name": "C:\\Users\\me\\train.py(12): step", "pid": 1, "tid": 1, "ts": 1, "dur": 2}]')
+write("trailing_garbage.json", "[" + GOOD + "] this is not json")
+write("truncated_object.json", '{"traceEvents": [' + GOOD + ", " + GOOD + ', {"ph": "X", "na')
+write("bare_array_no_close.json", "[" + GOOD + ", " + GOOD)
+write("trailing_commas.json", "[" + GOOD + ", " + GOOD + ",,]")
+write("unknown_phase.json", '[{"ph": "Q", "name": "x", "pid": 1, "ts": 1}, {"ph": "XX", "name": "y", "pid": 1, "ts": 1}, ' + GOOD + "]")
+
+# Truncated gzip: a valid trace compressed, then cut in half.
+full = ("[" + ", ".join(GOOD.replace('"ts": 100', '"ts": %d' % (100 + i)) for i in range(2000)) + "]").encode()
+gz = gzip.compress(full, mtime=0)
+write("truncated.json.gz", gz[: len(gz) // 2])
+
+# Decompression bombs: 80 MiB of spaces inside a valid array.
+bomb = b"[" + b" " * (80 << 20) + b"]"
+write("gzip_bomb.json.gz", gzip.compress(bomb, compresslevel=9, mtime=0))
+zst = subprocess.run(["zstd", "-19", "-q", "-c"], input=bomb, stdout=subprocess.PIPE, check=True).stdout
+write("zstd_bomb.json.zst", zst)

@@ -1,0 +1,122 @@
+#include "perfdx/io/byte_source.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "test_support.h"
+
+namespace perfdx::io {
+namespace {
+
+using perfdx::testing::GzipCompress;
+using perfdx::testing::ZstdCompress;
+
+std::string Sample() {
+  std::string s;
+  for (int i = 0; i < 20000; ++i) s += "{\"ph\": \"X\", \"ts\": " + std::to_string(i) + "}, ";
+  return s;
+}
+
+std::string ReadThrough(ByteSource& source, size_t step) {
+  std::string out;
+  std::string buf(step, '\0');
+  for (;;) {
+    auto n = source.Read(buf.data(), buf.size());
+    EXPECT_TRUE(n.ok()) << n.status().message();
+    if (!n.ok() || *n == 0) break;
+    out.append(buf.data(), *n);
+  }
+  return out;
+}
+
+TEST(ByteSourceTest, DetectsCompressionByMagicNotName) {
+  const std::string data = Sample();
+  for (const auto& [bytes, expected] :
+       {std::pair{data, Compression::kNone}, std::pair{GzipCompress(data), Compression::kGzip},
+        std::pair{ZstdCompress(data), Compression::kZstd}}) {
+    auto source = OpenMemoryByteSource(bytes, "trace.json");
+    ASSERT_TRUE(source.ok());
+    EXPECT_EQ((*source)->compression(), expected);
+    EXPECT_EQ(ReadThrough(**source, 7777), data);
+    EXPECT_FALSE((*source)->truncated());
+    EXPECT_EQ((*source)->bytes_out(), data.size());
+  }
+}
+
+TEST(ByteSourceTest, ConcatenatedGzipMembersAreOneStream) {
+  const std::string a = Sample();
+  const std::string b = "second member";
+  auto source = OpenMemoryByteSource(GzipCompress(a) + GzipCompress(b), "multi.gz");
+  ASSERT_TRUE(source.ok());
+  EXPECT_EQ(ReadThrough(**source, 4096), a + b);
+}
+
+TEST(ByteSourceTest, TruncatedStreamsReturnWhatTheyHaveAndSaySo) {
+  const std::string data = Sample();
+  for (std::string compressed : {GzipCompress(data), ZstdCompress(data)}) {
+    compressed.resize(compressed.size() / 2);
+    auto source = OpenMemoryByteSource(compressed, "cut");
+    ASSERT_TRUE(source.ok());
+    const std::string out = ReadThrough(**source, 1000);
+    EXPECT_TRUE((*source)->truncated());
+    EXPECT_GT(out.size(), 0u);
+    EXPECT_EQ(data.compare(0, out.size(), out), 0) << "a prefix of the original";
+  }
+}
+
+TEST(ByteSourceTest, CorruptDataAtTheStartIsAnError) {
+  std::string bad = "\x1f\x8b\x08\x00garbagegarbagegarbage";
+  auto source = OpenMemoryByteSource(bad, "bad.gz");
+  ASSERT_TRUE(source.ok());
+  std::string buf(100, '\0');
+  auto n = (*source)->Read(buf.data(), buf.size());
+  ASSERT_FALSE(n.ok());
+  EXPECT_NE(n.status().message().find("bad.gz: at compressed byte"), std::string::npos)
+      << n.status().message();
+}
+
+TEST(ByteSourceTest, DecompressedSizeLimit) {
+  ReadLimits limits;
+  limits.max_decompressed_bytes = 1000;
+  auto source = OpenMemoryByteSource(GzipCompress(std::string(5000, 'x')), "big.gz", limits);
+  ASSERT_TRUE(source.ok());
+  std::string buf(10000, '\0');
+  Result<size_t> n = size_t{0};
+  do {
+    n = (*source)->Read(buf.data(), 600);
+  } while (n.ok() && *n > 0);
+  ASSERT_FALSE(n.ok());
+  EXPECT_EQ(n.status().code(), StatusCode::kLimitExceeded);
+}
+
+TEST(ByteSourceTest, CompressionRatioLimitStopsBombs) {
+  ReadLimits limits;
+  limits.max_compression_ratio = 50;
+  limits.ratio_floor_bytes = 1 << 20;
+  const std::string zeros(8 << 20, ' ');
+  for (const std::string& bomb : {GzipCompress(zeros), ZstdCompress(zeros)}) {
+    auto source = OpenMemoryByteSource(bomb, "bomb", limits);
+    ASSERT_TRUE(source.ok());
+    std::string buf(1 << 16, '\0');
+    Result<size_t> n = size_t{0};
+    do {
+      n = (*source)->Read(buf.data(), buf.size());
+    } while (n.ok() && *n > 0);
+    ASSERT_FALSE(n.ok());
+    EXPECT_EQ(n.status().code(), StatusCode::kLimitExceeded);
+    EXPECT_NE(n.status().message().find("compression ratio"), std::string::npos);
+  }
+}
+
+TEST(ByteSourceTest, MissingFileAndDirectory) {
+  auto missing = OpenByteSource("/nonexistent/perfdx/trace.json");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
+  auto dir = OpenByteSource(".");
+  ASSERT_FALSE(dir.ok());
+  EXPECT_EQ(dir.status().code(), StatusCode::kInvalidInput);
+}
+
+}  // namespace
+}  // namespace perfdx::io

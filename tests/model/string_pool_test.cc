@@ -1,0 +1,37 @@
+#include "perfdx/model/string_pool.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace perfdx::model {
+namespace {
+
+TEST(StringPoolTest, InternsOnceAndKeepsViewsStable) {
+  StringPool pool;
+  EXPECT_EQ(pool.Intern(""), kEmptyString);
+  const StringId a = pool.Intern("aten::mm");
+  const std::string_view view = pool.Get(a);
+  for (int i = 0; i < 100000; ++i) pool.Intern("kernel_" + std::to_string(i));  // forces growth
+  EXPECT_EQ(pool.Intern("aten::mm"), a);
+  EXPECT_EQ(pool.Get(a), "aten::mm");
+  EXPECT_EQ(view.data(), pool.Get(a).data());  // storage never moves
+  EXPECT_EQ(pool.Find("kernel_99999"), pool.Intern("kernel_99999"));
+  EXPECT_EQ(pool.Find("missing"), StringPool::kNotInterned);
+  EXPECT_EQ(pool.size(), 100002u);
+}
+
+TEST(StringPoolTest, LargeStringsAndEmbeddedNul) {
+  StringPool pool;
+  const std::string big(1 << 20, 'x');
+  const StringId id = pool.Intern(big);
+  const StringId small = pool.Intern("after");
+  EXPECT_EQ(pool.Get(id), big);
+  EXPECT_EQ(pool.Get(small), "after");
+  const std::string with_nul("a\0b", 3);
+  EXPECT_NE(pool.Intern(with_nul), pool.Intern("a"));
+  EXPECT_EQ(pool.Get(pool.Intern(with_nul)).size(), 3u);
+}
+
+}  // namespace
+}  // namespace perfdx::model

@@ -1,0 +1,214 @@
+#include "perfdx/model/trace_builder.h"
+
+#include <gtest/gtest.h>
+
+namespace perfdx::model {
+namespace {
+
+// Everything on pid 1 is host, pid 2 is a device; "launch"/"kernel" names.
+class TestClassifier final : public Classifier {
+ public:
+  void ClassifyTracks(std::vector<Track>& tracks, const StringPool&,
+                      const std::vector<std::vector<StringId>>&) override {
+    for (Track& t : tracks) {
+      if (t.kind == TrackKind::kCounter || t.kind == TrackKind::kAsync) continue;
+      t.kind = t.pid.number == 2 ? TrackKind::kDeviceStream : TrackKind::kHostThread;
+    }
+  }
+  EventKind ClassifySlice(const Trace& trace, SliceId i, std::optional<int64_t>* step) override {
+    const std::string_view name = trace.slice_name(i);
+    if (name.rfind("step", 0) == 0) {
+      *step = name.back() - '0';
+      return EventKind::kStepMarker;
+    }
+    if (name == "launch") return EventKind::kRuntimeCall;
+    if (name == "kernel") return EventKind::kComputeKernel;
+    return EventKind::kFrameworkOp;
+  }
+  FlowKind ClassifyFlow(std::string_view, std::string_view) override { return FlowKind::kOther; }
+  void DescribeRank(const Trace&, RankInfo*) override {}
+};
+
+RawEvent Slice(std::string_view name, int64_t pid, int64_t tid, int64_t ts, int64_t dur) {
+  RawEvent e;
+  e.phase = "X";
+  e.name = name;
+  e.pid = {pid, {}, false, true};
+  e.tid = {tid, {}, false, true};
+  e.ts_state = FieldState::kOk;
+  e.ts_ns = ts;
+  e.dur_state = FieldState::kOk;
+  e.dur_ns = dur;
+  return e;
+}
+
+Trace Build(TraceBuilder& b) {
+  TestClassifier c;
+  auto r = std::move(b).Finalize(c);
+  EXPECT_TRUE(r.ok());
+  return std::move(*r);
+}
+
+TEST(TraceBuilderTest, SortsPerTrackAndComputesNesting) {
+  TraceBuilder b({});
+  // Out of order on purpose; "child" nests in "outer"; "sibling" starts where
+  // "outer" ends and must not be its child.
+  b.AddEvent(Slice("child", 1, 1, 20, 10));
+  b.AddEvent(Slice("outer", 1, 1, 10, 40));
+  b.AddEvent(Slice("sibling", 1, 1, 50, 5));
+  b.AddEvent(Slice("other_thread", 1, 7, 0, 100));
+  Trace t = Build(b);
+  ASSERT_EQ(t.slices.size(), 4u);
+  ASSERT_EQ(t.tracks.size(), 2u);
+  const Track& main = t.tracks[t.slices.track[0]];
+  ASSERT_EQ(main.slice_count(), 3u);
+  EXPECT_EQ(t.slice_name(main.slice_begin + 0), "outer");
+  EXPECT_EQ(t.slice_name(main.slice_begin + 1), "child");
+  EXPECT_EQ(t.slice_name(main.slice_begin + 2), "sibling");
+  EXPECT_EQ(t.slices.parent[main.slice_begin + 1], static_cast<int32_t>(main.slice_begin));
+  EXPECT_EQ(t.slices.depth[main.slice_begin + 1], 1);
+  EXPECT_EQ(t.slices.parent[main.slice_begin + 2], kNoParent);
+  EXPECT_EQ(t.InnermostSliceAt(t.slices.track[main.slice_begin], 25),
+            static_cast<int64_t>(main.slice_begin + 1));
+  EXPECT_EQ(t.InnermostSliceAt(t.slices.track[main.slice_begin], 45), main.slice_begin);
+  EXPECT_EQ(t.InnermostSliceAt(t.slices.track[main.slice_begin], 5), -1);
+}
+
+TEST(TraceBuilderTest, BeginEndPairsAndUnterminatedBegins) {
+  TraceBuilder b({});
+  RawEvent begin = Slice("outer", 1, 1, 100, 0);
+  begin.phase = "B";
+  b.AddEvent(begin);
+  RawEvent inner = begin;
+  inner.name = "inner";
+  inner.ts_ns = 110;
+  b.AddEvent(inner);
+  RawEvent end = begin;
+  end.phase = "E";
+  end.ts_ns = 150;
+  b.AddEvent(end);            // closes "inner"
+  RawEvent stray = end;
+  stray.pid.number = 9;       // an E with nothing open
+  b.AddEvent(stray);
+  b.AddEvent(Slice("late", 1, 1, 300, 10));  // the trace's last timestamp is 310
+  Trace t = Build(b);
+  EXPECT_EQ(t.load_stats.Get(LoadStat::kEndWithoutBegin), 1u);
+  EXPECT_EQ(t.load_stats.Get(LoadStat::kBeginWithoutEnd), 1u);
+  for (SliceId i = 0; i < t.slices.size(); ++i) {
+    if (t.slice_name(i) == "inner") {
+      EXPECT_EQ(t.slices.dur_ns[i], 40);
+    }
+    if (t.slice_name(i) == "outer") {
+      EXPECT_EQ(t.slices.dur_ns[i], 210);  // closed at 310
+      EXPECT_TRUE(t.slices.flags[i] & kSliceUnterminated);
+    }
+  }
+}
+
+TEST(TraceBuilderTest, InvalidEventsAreCountedNotKept) {
+  TraceBuilder b({});
+  RawEvent negative = Slice("neg", 1, 1, 10, -5);
+  b.AddEvent(negative);
+  RawEvent no_ts = Slice("no_ts", 1, 1, 0, 5);
+  no_ts.ts_state = FieldState::kMissing;
+  b.AddEvent(no_ts);
+  RawEvent bad_ts = Slice("bad_ts", 1, 1, 0, 5);
+  bad_ts.ts_state = FieldState::kInvalid;
+  b.AddEvent(bad_ts);
+  RawEvent weird = Slice("weird", 1, 1, 0, 5);
+  weird.phase = "Q";
+  b.AddEvent(weird);
+  RawEvent no_phase = Slice("no_phase", 1, 1, 0, 5);
+  no_phase.phase = {};
+  b.AddEvent(no_phase);
+  RawEvent overflow = Slice("overflow", 1, 1, INT64_MAX - 1, 10);
+  b.AddEvent(overflow);
+  b.AddBadEvent(LoadStat::kEventNotObject);
+  Trace t = Build(b);
+  EXPECT_EQ(t.slices.size(), 0u);
+  EXPECT_EQ(t.raw.events, 7u);
+  EXPECT_EQ(t.load_stats.Get(LoadStat::kEventNegativeDur), 1u);
+  EXPECT_EQ(t.load_stats.Get(LoadStat::kEventMissingTs), 1u);
+  EXPECT_EQ(t.load_stats.Get(LoadStat::kEventInvalidTs), 1u);
+  EXPECT_EQ(t.load_stats.Get(LoadStat::kEventUnknownPhase), 1u);
+  EXPECT_EQ(t.load_stats.Get(LoadStat::kEventMissingPhase), 1u);
+  EXPECT_EQ(t.load_stats.Get(LoadStat::kEventInvalidDur), 1u);
+  EXPECT_EQ(t.load_stats.Get(LoadStat::kEventNotObject), 1u);
+  EXPECT_EQ(t.raw.by_phase.at("unknown"), 1u);
+  EXPECT_EQ(t.raw.by_phase.at("missing"), 1u);
+}
+
+TEST(TraceBuilderTest, CorrelationLinksLaunchToDeviceWork) {
+  TraceBuilder b({});
+  RawEvent launch = Slice("launch", 1, 1, 100, 5);
+  launch.args.push_back({ArgKey::kCorrelation, ArgType::kInt, 77});
+  b.AddEvent(launch);
+  RawEvent kernel = Slice("kernel", 2, 7, 120, 30);
+  kernel.args.push_back({ArgKey::kCorrelation, ArgType::kInt, 77});
+  kernel.args.push_back({ArgKey::kGrid, ArgType::kString, 0, 0, "[1, 1, 1]"});
+  b.AddEvent(kernel);
+  // An explicit flow restating the same link must not duplicate it.
+  RawEvent s;
+  s.phase = "s";
+  s.pid = launch.pid;
+  s.tid = launch.tid;
+  s.ts_state = FieldState::kOk;
+  s.ts_ns = 100;
+  s.id = {77, {}, false, true};
+  s.category = "ac2g";
+  RawEvent f = s;
+  f.phase = "f";
+  f.pid = kernel.pid;
+  f.tid = kernel.tid;
+  f.ts_ns = 120;
+  f.binding = "e";
+  b.AddEvent(s);
+  b.AddEvent(f);
+  Trace t = Build(b);
+  ASSERT_EQ(t.flows.size(), 1u);
+  EXPECT_EQ(t.slice_name(t.flows.from[0]), "launch");
+  EXPECT_EQ(t.slice_name(t.flows.to[0]), "kernel");
+  EXPECT_EQ(t.flows.kind[0], FlowKind::kLaunch);  // one flow per (from, to) pair
+  SliceId k = t.flows.to[0];
+  EXPECT_EQ(t.slices.correlation[k], 77);
+  EXPECT_EQ(t.ArgString(k, ArgKey::kGrid), "[1, 1, 1]");
+  EXPECT_FALSE(t.ArgInt(k, ArgKey::kCorrelation));  // kept in its column, not in args
+}
+
+TEST(TraceBuilderTest, StepsCountersAndMetadata) {
+  TraceBuilder b({});
+  b.AddEvent(Slice("step2", 1, 1, 200, 100));
+  b.AddEvent(Slice("step1", 1, 1, 100, 100));
+  b.AddEvent(Slice("step1", 1, 1, 400, 100));  // duplicate id
+  RawEvent meta;
+  meta.phase = "M";
+  meta.name = "process_name";
+  meta.pid = {1, {}, false, true};
+  meta.meta_name = "python";
+  b.AddEvent(meta);
+  RawEvent counter;
+  counter.phase = "C";
+  counter.name = "mem";
+  counter.pid = {1, {}, false, true};
+  counter.ts_state = FieldState::kOk;
+  counter.ts_ns = 300;
+  counter.numeric_args = {{"used", 1.5}, {"free", 2.5}};
+  b.AddEvent(counter);
+  counter.ts_ns = 250;
+  b.AddEvent(counter);
+  Trace t = Build(b);
+  ASSERT_EQ(t.steps.size(), 2u);
+  EXPECT_EQ(t.steps[0].id, 1);
+  EXPECT_EQ(t.steps[0].start_ns, 100);
+  EXPECT_EQ(t.steps[1].id, 2);
+  EXPECT_EQ(t.load_stats.Get(LoadStat::kDuplicateStep), 1u);
+  ASSERT_EQ(t.counters.size(), 4u);
+  EXPECT_EQ(t.counters.ts_ns[0], 250);  // sorted by (series, ts)
+  EXPECT_EQ(t.str(t.tracks[t.counters.track[0]].thread_name), "mem.used");
+  EXPECT_EQ(t.tracks[t.counters.track[0]].kind, TrackKind::kCounter);
+  EXPECT_EQ(t.str(t.tracks[t.slices.track[0]].process_name), "python");
+  EXPECT_EQ(t.raw.by_phase.at("M"), 1u);
+}
+
+}  // namespace
+}  // namespace perfdx::model

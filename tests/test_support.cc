@@ -1,0 +1,121 @@
+#include "test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "perfdx/formats/chrome_classifier.h"
+#include "perfdx/io/byte_source.h"
+#include "perfdx/model/trace_builder.h"
+
+namespace perfdx::testing {
+
+std::string SharedPath(const std::string& relative) { return "../shared/" + relative; }
+
+bool HaveShared() { return std::filesystem::is_directory("../shared/traces"); }
+
+namespace {
+
+class Sink final : public formats::ChromeEventSink {
+ public:
+  explicit Sink(model::TraceBuilder& b) : b_(b) {}
+  void OnEvent(model::RawEvent& e) override {
+    if (e.name == "[memory]" && e.phase == "i") e.is_memory_event = true;
+    b_.AddEvent(e);
+  }
+  void OnBadEvent(model::LoadStat why) override { b_.AddBadEvent(why); }
+  void OnStat(model::LoadStat s) override { b_.load_stats().Add(s); }
+  void OnWarning(std::string m) override { b_.load_stats().AddWarning(std::move(m)); }
+
+ private:
+  model::TraceBuilder& b_;
+};
+
+}  // namespace
+
+Result<model::Trace> ImportString(const std::string& json, bool fast_path, const std::string& name) {
+  PERFDX_ASSIGN_OR_RETURN(auto source, io::OpenMemoryByteSource(json, name));
+  formats::ChromeJsonOptions options;
+  options.fast_path = fast_path;
+  // Small chunks exercise the chunk boundaries even on small inputs.
+  options.chunk_bytes = 256;
+  model::RankInfo info;
+  info.path = name;
+  model::TraceBuilder builder(info);
+  Sink sink(builder);
+  formats::TraceEnvelope envelope;
+  PERFDX_RETURN_IF_ERROR(formats::ParseChromeJson(*source, options, sink, &envelope));
+  builder.info().rank = envelope.rank;
+  builder.info().devices = envelope.devices;
+  formats::ChromeClassifier classifier(envelope);
+  return std::move(builder).Finalize(classifier);
+}
+
+Result<model::Trace> ImportFile(const std::string& path, bool fast_path) {
+  formats::LoadOptions options;
+  options.json.fast_path = fast_path;
+  io::TraceInput input;
+  input.trace_path = path;
+  return formats::ImportChromeTrace(input, options);
+}
+
+std::string ReadFileOrDie(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) ADD_FAILURE() << "cannot read " << path;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string GzipCompress(const std::string& data) {
+  z_stream zs{};
+  EXPECT_EQ(deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string out(deflateBound(&zs, data.size()) + 64, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  zs.avail_in = static_cast<uInt>(data.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  return out;
+}
+
+std::string ZstdCompress(const std::string& data) {
+  std::string out(ZSTD_compressBound(data.size()), '\0');
+  const size_t n = ZSTD_compress(out.data(), out.size(), data.data(), data.size(), 3);
+  EXPECT_FALSE(ZSTD_isError(n));
+  out.resize(n);
+  return out;
+}
+
+TempDir::TempDir() {
+  static std::atomic<int> counter{0};
+  path_ = (std::filesystem::temp_directory_path() /
+           ("perfdx_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++)))
+              .string();
+  std::filesystem::remove_all(path_);
+  std::filesystem::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+std::string TempDir::Write(const std::string& relative, const std::string& content) const {
+  const std::filesystem::path p = std::filesystem::path(path_) / relative;
+  std::filesystem::create_directories(p.parent_path());
+  std::ofstream out(p, std::ios::binary);
+  out << content;
+  return p.string();
+}
+
+}  // namespace perfdx::testing

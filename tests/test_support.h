@@ -1,0 +1,55 @@
+// Helpers shared by the tests.
+#pragma once
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "perfdx/base/status.h"
+#include "perfdx/formats/trace_loader.h"
+#include "perfdx/model/trace.h"
+
+namespace perfdx::testing {
+
+// ../shared/<relative>, read in place from the repository root (ctest's
+// working directory).
+std::string SharedPath(const std::string& relative);
+bool HaveShared();
+
+// Imports a Chrome trace held in memory (optionally gzip/zstd bytes).
+Result<model::Trace> ImportString(const std::string& json, bool fast_path = true,
+                                  const std::string& name = "inline.json");
+Result<model::Trace> ImportFile(const std::string& path, bool fast_path = true);
+
+// Names the parameter of tests run on both parser paths.
+inline std::string ParserPathName(const ::testing::TestParamInfo<bool>& p) {
+  return p.param ? "FastPath" : "ScalarPath";
+}
+
+std::string ReadFileOrDie(const std::string& path);
+
+std::string GzipCompress(const std::string& data);
+std::string ZstdCompress(const std::string& data);
+
+// A unique empty folder under the system temp dir, removed by the destructor.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string Write(const std::string& relative, const std::string& content) const;
+
+ private:
+  std::string path_;
+};
+
+}  // namespace perfdx::testing
+
+// Skips a test that needs ../shared when the folder is absent (it is part of
+// every checkout this project is developed and tested in).
+#define PERFDX_REQUIRE_SHARED()                                        \
+  do {                                                                 \
+    if (!::perfdx::testing::HaveShared()) GTEST_SKIP() << "../shared not found"; \
+  } while (0)
