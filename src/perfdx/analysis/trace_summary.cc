@@ -70,13 +70,23 @@ TraceSummary SummarizeTrace(const model::Trace& trace) {
     if (count == 0) continue;
     const model::LoadStatInfo& info = model::GetLoadStatInfo(stat);
     s.load_stats.push_back({std::string(info.name), count, info.severity, std::string(info.description)});
-    if (info.severity == model::StatSeverity::kWarning && stat != model::LoadStat::kTruncated) {
-      s.warnings.push_back(fmt::format("{}: {} {} ({})", trace.info.path, count, info.description,
-                                       info.name));
-    }
   }
-  for (const std::string& w : trace.load_stats.warnings()) s.warnings.push_back(w);
+  s.warnings = LoadWarnings(trace);
   return s;
+}
+
+std::vector<std::string> LoadWarnings(const model::Trace& trace) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < model::kLoadStatCount; ++i) {
+    const auto stat = static_cast<model::LoadStat>(i);
+    const uint64_t count = trace.load_stats.Get(stat);
+    const model::LoadStatInfo& info = model::GetLoadStatInfo(stat);
+    // Truncation has its own message, with the byte offset.
+    if (count == 0 || info.severity != model::StatSeverity::kWarning || stat == model::LoadStat::kTruncated) continue;
+    out.push_back(fmt::format("{}: {} {} ({})", trace.info.path, count, info.description, info.name));
+  }
+  for (const std::string& w : trace.load_stats.warnings()) out.push_back(w);
+  return out;
 }
 
 }  // namespace perfdx::analysis

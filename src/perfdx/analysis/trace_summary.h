@@ -50,4 +50,7 @@ struct TraceSummary {
 
 TraceSummary SummarizeTrace(const model::Trace& trace);
 
+// One line per load-stat warning and per importer warning, naming the file.
+std::vector<std::string> LoadWarnings(const model::Trace& trace);
+
 }  // namespace perfdx::analysis

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "perfdx/cli/analyze_command.h"
 #include "perfdx/cli/common.h"
 #include "perfdx/cli/info_command.h"
 #include "perfdx/version.h"
@@ -18,6 +19,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   int exit_code = 0;
   perfdx::cli::RegisterInfoCommand(app, &exit_code);
+  perfdx::cli::RegisterAnalyzeCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

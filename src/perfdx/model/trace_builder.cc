@@ -12,6 +12,9 @@ namespace perfdx::model {
 namespace {
 
 constexpr size_t kMaxArgsPerSlice = 255;
+// Profilers that write whole microseconds (torch's legacy exporter) round a
+// child's end past its parent's; up to this much is rounding, not overlap.
+constexpr int64_t kNestingToleranceNs = 1000;
 constexpr size_t kMaxCategoriesPerTrack = 16;
 
 uint64_t HashRawId(const RawId& id) {
@@ -512,7 +515,7 @@ void TraceBuilder::ComputeNesting() {
       while (!stack.empty() && s.end_ns(stack.back()) <= ts) stack.pop_back();
       if (!stack.empty()) {
         const uint32_t top = stack.back();
-        if (s.end_ns(i) > s.end_ns(top)) {
+        if (s.end_ns(i) > s.end_ns(top) + kNestingToleranceNs) {
           // Partial overlap: not nested. Keep it at the same level as `top`.
           trace_.load_stats.Add(LoadStat::kSliceOverlap);
           s.parent[i] = s.parent[top];

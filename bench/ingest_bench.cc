@@ -1,0 +1,235 @@
+// perfdx_ingest_bench: one ingest measurement of one trace file, one process
+// per measurement so that the peak RSS belongs to that measurement alone.
+//
+//   perfdx_ingest_bench perfdx   TRACE   # what `perfdx info` does: load + summarise + render
+//   perfdx_ingest_bench simdjson TRACE   # the practical limit: see MinimalPass below
+//
+// Prints one JSON object on stdout:
+//   {"mode", "path", "bytes" (uncompressed JSON), "seconds", "mb_per_s",
+//    "peak_rss_bytes", "events", "read_seconds" (simdjson mode: the part spent
+//    reading/decompressing), "march"}
+// MB are 10^6 bytes. run_ingest_bench.py runs this for every trace and prints
+// the table of docs/PERFORMANCE.md.
+#include <sys/resource.h>
+
+#include <simdjson.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "perfdx/base/json_writer.h"
+#include "perfdx/formats/trace_loader.h"
+#include "perfdx/io/byte_source.h"
+#include "perfdx/report/info_report.h"
+
+namespace perfdx::bench {
+namespace {
+
+namespace od = simdjson::ondemand;
+using Clock = std::chrono::steady_clock;
+
+// The -march the benchmark was compiled with (both modes share it).
+constexpr const char* kMarch =
+#if defined(__AVX512F__)
+    "avx512";
+#elif defined(__AVX2__)
+    "x86-64-v3";
+#elif defined(__SSE4_2__)
+    "x86-64-v2";
+#else
+    "baseline";
+#endif
+
+uint64_t PeakRssBytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<uint64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
+}
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Uncompressed size, by streaming the file once through a small buffer.
+Result<uint64_t> UncompressedBytes(const std::string& path) {
+  PERFDX_ASSIGN_OR_RETURN(auto source, io::OpenByteSource(path));
+  std::string buffer(size_t{1} << 20, '\0');
+  for (;;) {
+    PERFDX_ASSIGN_OR_RETURN(size_t n, source->Read(buffer.data(), buffer.size()));
+    if (n == 0) break;
+  }
+  return source->bytes_out();
+}
+
+struct Measurement {
+  uint64_t bytes = 0;
+  double seconds = 0;
+  double read_seconds = 0;
+  uint64_t events = 0;
+  uint64_t checksum = 0;  // keeps the minimal pass from being optimised away
+};
+
+// --- perfdx mode -----------------------------------------------------------
+
+Result<Measurement> PerfdxInfo(const std::string& path) {
+  Measurement m;
+  const auto start = Clock::now();
+  formats::LoadOptions options;
+  PERFDX_ASSIGN_OR_RETURN(formats::LoadedTraces loaded, formats::LoadTraces({path}, options));
+  const report::InfoReport info = report::BuildInfoReport(loaded.traces, loaded.warnings);
+  const std::string text = report::RenderInfoText(info);
+  m.seconds = SecondsSince(start);
+  for (const model::Trace& trace : loaded.traces) m.events += trace.raw.events;
+  m.checksum = text.size();
+  return m;
+}
+
+// --- simdjson mode -----------------------------------------------------------
+
+// Numbers and strings both occur for ids and times (Ascend writes "ts" as text).
+uint64_t TouchScalar(od::value value) {
+  od::json_type type;
+  if (value.type().get(type) != simdjson::SUCCESS) return 0;
+  if (type == od::json_type::string) {
+    std::string_view s;
+    return value.get_string().get(s) == simdjson::SUCCESS ? s.size() : 0;
+  }
+  if (type == od::json_type::number) {
+    double d = 0;
+    return value.get_double().get(d) == simdjson::SUCCESS ? static_cast<uint64_t>(d) : 0;
+  }
+  return 0;
+}
+
+Result<uint64_t> WalkEvents(od::array events, uint64_t* checksum) {
+  uint64_t count = 0;
+  for (auto element : events) {
+    od::object event;
+    if (element.get_object().get(event) != simdjson::SUCCESS) {
+      return InvalidInput("an element of the event array is not an object");
+    }
+    ++count;
+    for (auto field_result : event) {
+      od::field field;
+      if (std::move(field_result).get(field) != simdjson::SUCCESS) {
+        return InvalidInput("malformed event");
+      }
+      std::string_view key;
+      if (field.unescaped_key().get(key) != simdjson::SUCCESS) return InvalidInput("bad key");
+      if (key == "ph" || key == "name") {
+        std::string_view s;
+        if (field.value().get_string().get(s) == simdjson::SUCCESS) *checksum += s.size();
+      } else if (key == "pid" || key == "tid" || key == "ts" || key == "dur") {
+        *checksum += TouchScalar(field.value());
+      }
+    }
+  }
+  return count;
+}
+
+// The minimal On-Demand pass: the whole decompressed document in one padded
+// buffer, parsed by one ondemand::parser, touching ph, name, pid, tid, ts and
+// dur of every event and nothing else.
+Result<Measurement> MinimalPass(const std::string& path) {
+  Measurement m;
+  // The exact size first (untimed) so that the document is allocated once,
+  // as padded_string::load does for a plain file.
+  PERFDX_ASSIGN_OR_RETURN(m.bytes, UncompressedBytes(path));
+
+  const auto start = Clock::now();
+  simdjson::padded_string json(m.bytes);
+  {
+    PERFDX_ASSIGN_OR_RETURN(auto source, io::OpenByteSource(path));
+    size_t have = 0;
+    while (have < m.bytes) {
+      PERFDX_ASSIGN_OR_RETURN(size_t n, source->Read(json.data() + have, m.bytes - have));
+      if (n == 0) break;
+      have += n;
+    }
+    if (have != m.bytes) return IoError(fmt::format("{}: changed while reading", path));
+  }
+  m.read_seconds = SecondsSince(start);
+
+  od::parser parser;
+  od::document doc;
+  if (auto e = parser.iterate(json).get(doc)) {
+    return InvalidInput(fmt::format("{}: {}", path, simdjson::error_message(e)));
+  }
+  od::json_type type;
+  if (doc.type().get(type) != simdjson::SUCCESS) return InvalidInput("not JSON");
+  if (type == od::json_type::array) {
+    od::array events;
+    if (doc.get_array().get(events) != simdjson::SUCCESS) return InvalidInput("bad array");
+    PERFDX_ASSIGN_OR_RETURN(m.events, WalkEvents(events, &m.checksum));
+  } else {
+    od::object root;
+    if (doc.get_object().get(root) != simdjson::SUCCESS) return InvalidInput("not a trace");
+    for (auto field_result : root) {
+      od::field field;
+      if (std::move(field_result).get(field) != simdjson::SUCCESS) return InvalidInput("bad key");
+      std::string_view key;
+      if (field.unescaped_key().get(key) != simdjson::SUCCESS) return InvalidInput("bad key");
+      if (key != "traceEvents") continue;
+      od::array events;
+      if (field.value().get_array().get(events) != simdjson::SUCCESS) {
+        return InvalidInput("traceEvents is not an array");
+      }
+      PERFDX_ASSIGN_OR_RETURN(m.events, WalkEvents(events, &m.checksum));
+    }
+  }
+  m.seconds = SecondsSince(start);
+  return m;
+}
+
+int Main(int argc, char** argv) {
+  if (argc != 3 || (std::strcmp(argv[1], "perfdx") != 0 && std::strcmp(argv[1], "simdjson") != 0)) {
+    std::fprintf(stderr, "usage: %s perfdx|simdjson TRACE\n", argv[0]);
+    return 64;
+  }
+  const std::string mode = argv[1];
+  const std::string path = argv[2];
+  Result<Measurement> result = mode == "perfdx" ? PerfdxInfo(path) : MinimalPass(path);
+  // Read before anything else allocates.
+  const uint64_t peak_rss = PeakRssBytes();
+  if (!result.ok()) {
+    std::fprintf(stderr, "perfdx_ingest_bench: %s\n", result.status().message().c_str());
+    return 2;
+  }
+  Measurement m = *result;
+  if (mode == "perfdx") {
+    // After the measurement: a streaming pass with a 1 MiB buffer.
+    auto bytes = UncompressedBytes(path);
+    if (!bytes.ok()) {
+      std::fprintf(stderr, "perfdx_ingest_bench: %s\n", bytes.status().message().c_str());
+      return 2;
+    }
+    m.bytes = *bytes;
+  }
+  const double mb = static_cast<double>(m.bytes) / 1e6;
+  JsonWriter out(/*indent=*/0);
+  out.BeginObject();
+  out.Key("mode").String(mode);
+  out.Key("path").String(path);
+  out.Key("bytes").Uint(m.bytes);
+  out.Key("seconds").Double(m.seconds);
+  out.Key("mb_per_s").Double(m.seconds > 0 ? mb / m.seconds : 0.0);
+  out.Key("peak_rss_bytes").Uint(peak_rss);
+  out.Key("events").Uint(m.events);
+  out.Key("read_seconds").Double(m.read_seconds);
+  out.Key("march").String(kMarch);
+  out.Key("checksum").Uint(m.checksum);
+  out.EndObject();
+  std::printf("%s\n", out.str().c_str());
+  return 0;
+}
+
+}  // namespace
+}  // namespace perfdx::bench
+
+int main(int argc, char** argv) { return perfdx::bench::Main(argc, argv); }

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian packages perfdx needs to build and test (skips what is
+# already installed). Needs root or sudo.
+set -euo pipefail
+packages=(
+  cmake ninja-build g++ pkg-config python3 zstd
+  libsimdjson-dev libfmt-dev libcli11-dev zlib1g-dev libzstd-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "perfdx: installing ${missing[*]}"
+sudo_cmd=()
+[ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

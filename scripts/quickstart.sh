@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Quick start on a fresh Debian machine: install what perfdx needs, build it,
+# and run it on the bundled example (a small CNN trained on the CPU).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+cmake --preset release >/dev/null
+cmake --build --preset release
+example=examples/cpu_training/trace.json.gz
+echo
+echo "\$ build/release/src/perfdx/perfdx info $example"
+build/release/src/perfdx/perfdx info "$example"

@@ -1,0 +1,84 @@
+#include "perfdx/analysis/activity.h"
+
+#include "perfdx/analysis/slice_sets.h"
+
+namespace perfdx::analysis {
+
+using model::EventKind;
+using model::SliceId;
+
+bool IsSyncCall(std::string_view name) {
+  static constexpr std::string_view kSyncNames[] = {
+      "aten::item",          "aten::_local_scalar_dense", "cudaStreamSynchronize",
+      "cudaDeviceSynchronize", "cudaEventSynchronize",    "cudaMemcpy",
+      "hipStreamSynchronize", "hipDeviceSynchronize",     "hipMemcpy",
+      "aclrtSynchronizeStream", "aclrtSynchronizeDevice", "aclrtSynchronizeEvent",
+      "AscendCL@aclrtSynchronizeStream", "AscendCL@aclrtSynchronizeDevice",
+      "AscendCL@aclrtSynchronizeEvent"};
+  for (std::string_view s : kSyncNames) {
+    if (name == s) return true;
+  }
+  return false;
+}
+
+bool IsOptimizerStep(std::string_view name) {
+  return name.rfind("Optimizer.step#", 0) == 0 || name.find("torch/optim/") != std::string_view::npos;
+}
+
+bool InsideDataLoading(const model::Trace& trace, SliceId i) {
+  for (int32_t p = trace.slices.parent[i]; p >= 0; p = trace.slices.parent[p]) {
+    if (trace.slices.kind[p] == EventKind::kDataLoading) return true;
+  }
+  return false;
+}
+
+Activity BuildActivity(const model::Trace& trace) {
+  Activity a;
+  const model::SliceTable& s = trace.slices;
+  auto device_kind = [&](EventKind kind) {
+    return SliceIntervals(trace, [&](SliceId i) { return s.kind[i] == kind && OnDevice(trace, i); });
+  };
+  a.device_compute = device_kind(EventKind::kComputeKernel);
+  a.device_communication = device_kind(EventKind::kCollective);
+  a.device_memset = device_kind(EventKind::kMemset);
+  a.device_memcpy = SliceIntervals(trace, [&](SliceId i) { return model::IsMemcpy(s.kind[i]) && OnDevice(trace, i); });
+  // Kineto names the host side of a copy: "Memcpy HtoD (Pageable -> Device)".
+  a.device_memcpy_h2d_pageable = SliceIntervals(trace, [&](SliceId i) {
+    return s.kind[i] == EventKind::kMemcpyH2D && trace.slice_name(i).find("Pageable") != std::string_view::npos;
+  });
+  a.device_memcpy_h2d_pinned = SliceIntervals(trace, [&](SliceId i) {
+    return s.kind[i] == EventKind::kMemcpyH2D && trace.slice_name(i).find("Pinned") != std::string_view::npos;
+  });
+  a.device_busy = Union(Union(a.device_compute, a.device_communication), Union(a.device_memcpy, a.device_memset));
+  a.cpu_only = a.device_busy.empty();
+
+  auto host_kind = [&](EventKind kind) {
+    return SliceIntervals(trace, [&](SliceId i) { return s.kind[i] == kind && OnHost(trace, i); });
+  };
+  a.host_framework = host_kind(EventKind::kFrameworkOp);
+  a.host_runtime = host_kind(EventKind::kRuntimeCall);
+  a.host_dataloader = host_kind(EventKind::kDataLoading);
+  a.host_sync = SliceIntervals(trace, [&](SliceId i) { return OnHost(trace, i) && IsSyncCall(trace.slice_name(i)); });
+  a.host_optimizer = SliceIntervals(trace, [&](SliceId i) {
+    return OnHost(trace, i) && (s.kind[i] == EventKind::kUserAnnotation || s.kind[i] == EventKind::kPythonFunction) &&
+           IsOptimizerStep(trace.slice_name(i));
+  });
+  a.host_any = SliceIntervals(trace, [&](SliceId i) {
+    return OnHost(trace, i) && s.kind[i] != EventKind::kStepMarker && s.kind[i] != EventKind::kOther;
+  });
+
+  if (a.cpu_only) {
+    a.compute_timeline = SliceIntervals(trace, [&](SliceId i) {
+      return s.kind[i] == EventKind::kFrameworkOp && OnHost(trace, i) && !InsideDataLoading(trace, i);
+    });
+  } else {
+    a.compute_timeline = a.device_busy;
+  }
+  a.framework_overhead =
+      Subtract(Subtract(Union(a.host_framework, a.host_runtime), a.compute_timeline), a.host_dataloader);
+  a.dataloader_stall = Subtract(a.host_dataloader, a.compute_timeline);
+  a.communication_exposed = Subtract(a.device_communication, a.device_compute);
+  return a;
+}
+
+}  // namespace perfdx::analysis

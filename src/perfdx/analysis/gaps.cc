@@ -1,0 +1,222 @@
+#include "perfdx/analysis/gaps.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "perfdx/analysis/slice_sets.h"
+
+namespace perfdx::analysis {
+namespace {
+
+using model::EventKind;
+using model::SliceId;
+
+constexpr double kDominant = 0.5;
+// Launch overhead: this many runtime calls inside one gap means the host is
+// busy feeding the device, one small kernel at a time.
+constexpr size_t kManyRuntimeCalls = 8;
+// How far to look for a neighbouring function for untraced host time.
+constexpr int64_t kNeighbourNs = 1'000'000;
+
+bool IsUserCode(EventKind k) { return k == EventKind::kPythonFunction || k == EventKind::kUserAnnotation; }
+
+struct Candidate {
+  int64_t overlap_ns = 0;
+  int32_t slice = -1;
+};
+
+int64_t Overlap(int64_t a0, int64_t a1, int64_t b0, int64_t b1) {
+  return std::max<int64_t>(0, std::min(a1, b1) - std::max(a0, b0));
+}
+
+// The innermost slice of `keep` kinds (on any host thread) around the gap's
+// midpoint, preferring the one overlapping the gap most.
+template <typename Keep>
+Candidate InnermostAround(const model::Trace& trace, int64_t start, int64_t end, Keep&& keep) {
+  Candidate best;
+  const int64_t mid = start + (end - start) / 2;
+  for (model::TrackId t = 0; t < trace.tracks.size(); ++t) {
+    if (trace.tracks[t].kind != model::TrackKind::kHostThread) continue;
+    for (int64_t i = trace.InnermostSliceAt(t, mid); i >= 0; i = trace.slices.parent[i]) {
+      const auto s = static_cast<SliceId>(i);
+      if (!keep(s)) continue;
+      const int64_t overlap = Overlap(start, end, trace.slices.ts_ns[s], trace.slices.end_ns(s));
+      if (overlap > best.overlap_ns) best = {overlap, static_cast<int32_t>(s)};
+      break;
+    }
+  }
+  return best;
+}
+
+// The user-code slice ending just before, or starting just after, the gap.
+int32_t NeighbouringUserCode(const model::Trace& trace, int64_t start, int64_t end) {
+  int32_t best = -1;
+  int64_t best_distance = kNeighbourNs;
+  const model::SliceTable& s = trace.slices;
+  for (const model::Track& track : trace.tracks) {
+    if (track.kind != model::TrackKind::kHostThread) continue;
+    const auto first = s.ts_ns.begin() + track.slice_begin;
+    const auto last = s.ts_ns.begin() + track.slice_end;
+    // Slices starting at or after the gap end.
+    for (auto it = std::lower_bound(first, last, end); it != last && *it - end < best_distance; ++it) {
+      const auto i = static_cast<SliceId>(it - s.ts_ns.begin());
+      if (IsUserCode(s.kind[i])) {
+        best = static_cast<int32_t>(i), best_distance = *it - end;
+        break;
+      }
+    }
+    // Slices ending at or before the gap start (scan back a bounded number).
+    auto it = std::upper_bound(first, last, start);
+    for (int scanned = 0; it != first && scanned < 256; ++scanned) {
+      --it;
+      const auto i = static_cast<SliceId>(it - s.ts_ns.begin());
+      const int64_t slice_end = s.end_ns(i);
+      if (slice_end <= start && start - slice_end < best_distance && IsUserCode(s.kind[i])) {
+        best = static_cast<int32_t>(i), best_distance = start - slice_end;
+      }
+    }
+  }
+  return best;
+}
+
+GapCause Attribute(const model::Trace& trace, const Activity& a, int64_t start, int64_t end) {
+  const auto len = static_cast<double>(end - start);
+  auto share = [&](const IntervalSet& set) { return static_cast<double>(set.LengthIn(start, end)) / len; };
+  const model::SliceTable& s = trace.slices;
+
+  const double data_loader = share(a.host_dataloader);
+  if (data_loader >= kDominant) return {"data_loader", "", data_loader};
+
+  const double sync = share(a.host_sync);
+  if (sync >= kDominant) {
+    const Candidate c = InnermostAround(trace, start, end, [&](SliceId i) {
+      return IsSyncCall(trace.slice_name(i));
+    });
+    return {"synchronization", c.slice >= 0 ? std::string(trace.slice_name(c.slice)) : "", sync};
+  }
+  const double optimizer = share(a.host_optimizer);
+  if (optimizer >= kDominant) return {"optimizer_step", "", optimizer};
+
+  const double runtime = share(a.host_runtime);
+  size_t runtime_calls = 0;
+  if (runtime >= kDominant) {
+    for (const model::Track& track : trace.tracks) {
+      if (track.kind != model::TrackKind::kHostThread) continue;
+      auto first = s.ts_ns.begin() + track.slice_begin;
+      auto last = s.ts_ns.begin() + track.slice_end;
+      for (auto it = std::lower_bound(first, last, start); it != last && *it < end; ++it) {
+        runtime_calls += s.kind[it - s.ts_ns.begin()] == EventKind::kRuntimeCall;
+      }
+    }
+    if (runtime_calls >= kManyRuntimeCalls) return {"launch_overhead", "", runtime};
+  }
+
+  const Candidate user = InnermostAround(trace, start, end, [&](SliceId i) { return IsUserCode(s.kind[i]); });
+  const double user_share = static_cast<double>(user.overlap_ns) / len;
+  auto user_cause = [&](int32_t slice, double coverage) {
+    return GapCause{s.kind[slice] == EventKind::kPythonFunction ? "python_function" : "user_annotation",
+                    std::string(trace.slice_name(slice)), coverage};
+  };
+  if (user.slice >= 0 && user_share >= kDominant) return user_cause(user.slice, user_share);
+
+  const Candidate op = InnermostAround(trace, start, end, [&](SliceId i) {
+    return s.kind[i] == EventKind::kFrameworkOp;
+  });
+  const double op_share = static_cast<double>(op.overlap_ns) / len;
+  if (op.slice >= 0 && op_share >= kDominant) {
+    return {"framework_op", std::string(trace.slice_name(op.slice)), op_share};
+  }
+
+  const double untraced = 1.0 - share(a.host_any);
+  if (untraced >= kDominant) {
+    const int32_t neighbour = NeighbouringUserCode(trace, start, end);
+    return {"untraced", neighbour >= 0 ? std::string(trace.slice_name(neighbour)) : "", untraced};
+  }
+
+  // No single cause dominates: take the largest.
+  std::vector<GapCause> options = {
+      {"data_loader", "", data_loader},
+      {"synchronization", "", sync},
+      {"optimizer_step", "", optimizer},
+      {"untraced", "", untraced},
+  };
+  if (user.slice >= 0) options.push_back(user_cause(user.slice, user_share));
+  if (op.slice >= 0) options.push_back({"framework_op", std::string(trace.slice_name(op.slice)), op_share});
+  if (runtime_calls >= kManyRuntimeCalls) options.push_back({"launch_overhead", "", runtime});
+  return *std::max_element(options.begin(), options.end(),
+                           [](const GapCause& x, const GapCause& y) { return x.coverage < y.coverage; });
+}
+
+std::string PositionIn(const StepWindow& step, int64_t gap_start, int64_t gap_end) {
+  const int64_t third = step.dur_ns() / 3;
+  const int64_t mid = gap_start + (gap_end - gap_start) / 2;
+  if (mid < step.start_ns + third) return "start";
+  if (mid >= step.end_ns - third) return "end";
+  return "middle";
+}
+
+}  // namespace
+
+GapAnalysis FindGaps(const model::Trace& trace, const Activity& activity, const StepTimeline& timeline,
+                     int64_t min_gap_ns) {
+  GapAnalysis out;
+  const std::vector<StepWindow>& steps = timeline.steps;
+  auto add_gaps = [&](int64_t start, int64_t end, const StepWindow& step, bool between) {
+    const IntervalSet idle_set = activity.compute_timeline.GapsIn(start, end);
+    for (const Interval& idle : idle_set.intervals()) {
+      if (idle.length() < min_gap_ns) continue;
+      Gap gap;
+      gap.start_ns = idle.start;
+      gap.dur_ns = idle.length();
+      gap.step = step.id;
+      gap.between_steps = between;
+      gap.position = between ? "between_steps" : PositionIn(step, idle.start, idle.end);
+      gap.cause = Attribute(trace, activity, idle.start, idle.end);
+      out.total_ns += gap.dur_ns;
+      out.gaps.push_back(std::move(gap));
+    }
+  };
+  for (size_t k = 0; k < steps.size(); ++k) {
+    add_gaps(steps[k].start_ns, steps[k].end_ns, steps[k], false);
+    if (k + 1 < steps.size() && steps[k + 1].start_ns > steps[k].end_ns) {
+      add_gaps(steps[k].end_ns, steps[k + 1].start_ns, steps[k], true);
+    }
+  }
+
+  // Recurring groups: same cause, same place, in more than half the steps.
+  struct Acc {
+    GapGroup group;
+    std::set<int64_t> steps;
+    double coverage_sum = 0;
+  };
+  std::map<std::tuple<std::string, std::string, std::string>, Acc> groups;
+  for (const Gap& gap : out.gaps) {
+    Acc& acc = groups[{gap.cause.kind, gap.cause.name, gap.position}];
+    acc.group.cause = gap.cause;
+    acc.group.position = gap.position;
+    ++acc.group.count;
+    acc.group.total_ns += gap.dur_ns;
+    acc.steps.insert(gap.step);
+    acc.coverage_sum += gap.cause.coverage;
+  }
+  int64_t step_time = 0;
+  for (const StepWindow& step : steps) step_time += step.dur_ns();
+  const size_t needed = std::max<size_t>(2, steps.size() / 2 + 1);
+  for (auto& [key, acc] : groups) {
+    if (acc.steps.size() < needed) continue;
+    GapGroup g = acc.group;
+    g.steps = acc.steps.size();
+    g.cause.coverage = acc.coverage_sum / static_cast<double>(g.count);
+    g.mean_dur_ns = g.total_ns / static_cast<int64_t>(g.count);
+    g.ns_per_step = steps.empty() ? 0 : g.total_ns / static_cast<int64_t>(steps.size());
+    g.share_of_step_time = step_time > 0 ? static_cast<double>(g.total_ns) / static_cast<double>(step_time) : 0;
+    out.recurring.push_back(std::move(g));
+  }
+  std::sort(out.recurring.begin(), out.recurring.end(),
+            [](const GapGroup& a, const GapGroup& b) { return a.total_ns > b.total_ns; });
+  return out;
+}
+
+}  // namespace perfdx::analysis

@@ -1,0 +1,60 @@
+// Device work aggregated by kernel name, and the kernel-level signals the
+// advisor reads: matrix work in FP32 (no tensor-core / cube path), layout
+// conversions, and short kernel sequences that repeat (fusion candidates).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "perfdx/analysis/interval_set.h"
+#include "perfdx/analysis/op_attribution.h"
+#include "perfdx/model/trace.h"
+
+namespace perfdx::analysis {
+
+struct KernelStat {
+  std::string name;
+  model::EventKind kind = model::EventKind::kComputeKernel;
+  uint64_t count = 0;
+  int64_t total_ns = 0;
+  int64_t min_ns = 0;
+  int64_t max_ns = 0;
+  int64_t mean_ns() const { return count ? total_ns / static_cast<int64_t>(count) : 0; }
+  double share = 0;  // of all device work time (sum over kernels, not union)
+  bool matrix = false;        // GEMM / convolution
+  bool tensor_core = false;   // runs on tensor cores (or the NPU cube unit)
+  bool fp32_matrix = false;   // matrix work without a reduced-precision path
+  bool layout_conversion = false;
+};
+
+struct KernelSequence {
+  std::vector<std::string> names;  // consecutive kernels on one stream
+  uint64_t count = 0;              // occurrences
+  int64_t total_ns = 0;            // device time of all occurrences
+  bool elementwise = false;        // every kernel is elementwise-like
+};
+
+struct KernelSummary {
+  std::vector<KernelStat> kernels;  // by total time, descending
+  int64_t device_work_ns = 0;       // sum of all device work durations
+  int64_t matrix_ns = 0;
+  int64_t fp32_matrix_ns = 0;
+  int64_t tensor_core_ns = 0;
+  int64_t layout_conversion_ns = 0;
+  std::vector<KernelSequence> repeated_sequences;  // fusion candidates, by total time
+};
+
+// Kernels whose start lies inside `window`. `attribution` supplies the
+// launching op, whose recorded input dtypes refine the FP32 test.
+KernelSummary SummarizeKernels(const model::Trace& trace, const OpAttribution& attribution,
+                               const IntervalSet& window);
+
+// Name-based tests, exposed for tests and the advisor.
+bool IsMatrixKernelName(std::string_view name);
+bool IsTensorCoreKernelName(std::string_view name);
+bool IsFp32KernelName(std::string_view name);
+bool IsLayoutConversionName(std::string_view name);
+bool IsElementwiseKernelName(std::string_view name);
+
+}  // namespace perfdx::analysis

@@ -1,0 +1,61 @@
+#include "perfdx/analysis/memory_stats.h"
+
+#include <algorithm>
+#include <map>
+
+namespace perfdx::analysis {
+
+MemorySummary SummarizeMemory(const model::Trace& trace, const StepTimeline& timeline) {
+  MemorySummary out;
+  const model::MemoryEventTable& m = trace.memory;
+  struct State {
+    DeviceMemory memory;
+    int64_t running = 0;  // rebuilt total when the profiler gave none
+    bool have_totals = false;
+  };
+  std::map<int32_t, State> by_device;
+  for (size_t i = 0; i < m.size(); ++i) {
+    State& st = by_device[m.device_id[i]];
+    st.memory.device_id = m.device_id[i];
+    const bool in_step = std::any_of(timeline.steps.begin(), timeline.steps.end(), [&](const StepWindow& s) {
+      return m.ts_ns[i] >= s.start_ns && m.ts_ns[i] < s.end_ns;
+    });
+    if (in_step) {
+      if (m.bytes[i] > 0) ++st.memory.allocations;
+      if (m.bytes[i] < 0) ++st.memory.frees;
+    }
+    int64_t allocated = m.total_allocated[i];
+    if (allocated < 0) {
+      st.running += m.bytes[i];
+      allocated = st.running;
+      st.memory.relative = true;
+    }
+    st.memory.peak_allocated_bytes = std::max(st.memory.peak_allocated_bytes, allocated);
+    if (m.total_reserved[i] >= 0 && m.total_reserved[i] > st.memory.peak_reserved_bytes) {
+      st.memory.peak_reserved_bytes = m.total_reserved[i];
+      if (m.total_reserved[i] > 0) {
+        st.memory.fragmentation_at_peak =
+            1.0 - static_cast<double>(allocated) / static_cast<double>(m.total_reserved[i]);
+      }
+    }
+  }
+  const double steps = static_cast<double>(timeline.steps.size());
+  for (auto& [id, st] : by_device) {
+    DeviceMemory d = st.memory;
+    if (steps > 0) {
+      d.allocations_per_step = static_cast<double>(d.allocations) / steps;
+      d.frees_per_step = static_cast<double>(d.frees) / steps;
+    }
+    for (const model::DeviceProperties& p : trace.info.devices) {
+      if (p.id == id && p.total_memory_bytes > 0) d.capacity_bytes = p.total_memory_bytes;
+    }
+    out.devices.push_back(d);
+  }
+  // Devices by id, host (-1) last.
+  std::stable_sort(out.devices.begin(), out.devices.end(), [](const DeviceMemory& a, const DeviceMemory& b) {
+    return (a.device_id < 0) < (b.device_id < 0);
+  });
+  return out;
+}
+
+}  // namespace perfdx::analysis

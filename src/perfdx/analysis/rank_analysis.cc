@@ -1,0 +1,158 @@
+#include "perfdx/analysis/rank_analysis.h"
+
+#include <algorithm>
+#include <limits>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "perfdx/analysis/activity.h"
+#include "perfdx/analysis/op_attribution.h"
+
+namespace perfdx::analysis {
+namespace {
+
+using model::SliceId;
+
+IntervalSet StepWindows(const std::vector<StepWindow>& steps) {
+  std::vector<Interval> v;
+  for (const StepWindow& s : steps) v.push_back({s.start_ns, s.end_ns});
+  return IntervalSet::FromUnsorted(std::move(v));
+}
+
+IntervalSet TraceSpan(const model::Trace& trace) {
+  int64_t first = std::numeric_limits<int64_t>::max();
+  int64_t last = std::numeric_limits<int64_t>::min();
+  for (SliceId i = 0; i < trace.slices.size(); ++i) {
+    if (trace.tracks[trace.slices.track[i]].kind == model::TrackKind::kProfilerInternal) continue;
+    first = std::min(first, trace.slices.ts_ns[i]);
+    last = std::max(last, trace.slices.end_ns(i));
+  }
+  return first < last ? IntervalSet::Single(first, last) : IntervalSet();
+}
+
+// Top-1/top-3 operator shares per step in one pass over the device work:
+// device self time per op name, bucketed by the step holding the launch.
+std::vector<std::pair<double, double>> TopOpSharesPerStep(const model::Trace& trace,
+                                                          const OpAttribution& attribution,
+                                                          const std::vector<StepWindow>& steps,
+                                                          bool cpu_only) {
+  std::vector<std::unordered_map<model::StringId, int64_t>> per_step(steps.size());
+  auto step_of = [&](int64_t ts) -> int64_t {
+    auto it = std::upper_bound(steps.begin(), steps.end(), ts,
+                               [](int64_t t, const StepWindow& s) { return t < s.start_ns; });
+    if (it == steps.begin()) return -1;
+    --it;
+    return ts < it->end_ns ? it - steps.begin() : -1;
+  };
+  const model::SliceTable& s = trace.slices;
+  std::vector<int64_t> child_time;
+  if (cpu_only) {
+    child_time.assign(s.size(), 0);
+    for (SliceId i = 0; i < s.size(); ++i) {
+      if (s.parent[i] >= 0) child_time[s.parent[i]] += s.dur_ns[i];
+    }
+  }
+  for (SliceId i = 0; i < s.size(); ++i) {
+    if (cpu_only) {
+      if (s.kind[i] != model::EventKind::kFrameworkOp) continue;
+      const int64_t k = step_of(s.ts_ns[i]);
+      if (k >= 0) per_step[k][s.name[i]] += std::max<int64_t>(0, s.dur_ns[i] - child_time[i]);
+      continue;
+    }
+    const int32_t op = attribution.launching_op[i];
+    if (op < 0) continue;
+    const int64_t k = step_of(s.ts_ns[op]);
+    if (k >= 0) per_step[k][s.name[op]] += s.dur_ns[i];
+  }
+  std::vector<std::pair<double, double>> out;
+  for (const auto& by_name : per_step) {
+    std::vector<int64_t> times;
+    int64_t total = 0;
+    for (const auto& [name, ns] : by_name) {
+      times.push_back(ns);
+      total += ns;
+    }
+    std::sort(times.rbegin(), times.rend());
+    if (total <= 0) {
+      out.emplace_back(0, 0);
+      continue;
+    }
+    int64_t top3 = 0;
+    for (size_t k = 0; k < times.size() && k < 3; ++k) top3 += times[k];
+    out.emplace_back(static_cast<double>(times[0]) / static_cast<double>(total),
+                     static_cast<double>(top3) / static_cast<double>(total));
+  }
+  return out;
+}
+
+}  // namespace
+
+RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& options) {
+  RankAnalysis r;
+  r.trace = &trace;
+  r.window = options.window;
+  StepOptions step_options;
+  step_options.include_incomplete = options.include_incomplete;
+  r.timeline = BuildSteps(trace, step_options);
+  r.notes = r.timeline.notes;
+  if (options.step_range) {
+    const auto [first, last] = *options.step_range;
+    const size_t before = r.timeline.steps.size();
+    std::erase_if(r.timeline.steps, [&](const StepWindow& s) { return s.id < first || s.id > last; });
+    r.notes.push_back(fmt::format("--steps {}..{}: analysing {} of {} steps", first, last,
+                                  r.timeline.steps.size(), before));
+  }
+
+  const Activity activity = BuildActivity(trace);
+  r.cpu_only = activity.cpu_only;
+  if (r.cpu_only) {
+    r.notes.push_back(
+        "no device work in this trace: its framework operators (outside data loading) are used as the "
+        "compute timeline");
+  }
+  const OpAttribution attribution = AttributeDeviceWork(trace);
+
+  // Per step.
+  const std::vector<StepBreakdown> breakdowns = ComputeStepBreakdowns(trace, r.timeline);
+  const std::vector<DeviceTime> device_times = ComputeDeviceTime(trace, r.timeline);
+  const auto top_ops = TopOpSharesPerStep(trace, attribution, r.timeline.steps, r.cpu_only);
+  for (size_t k = 0; k < r.timeline.steps.size(); ++k) {
+    StepAnalysis step;
+    step.window = r.timeline.steps[k];
+    if (k < breakdowns.size()) step.breakdown = breakdowns[k];
+    if (k < device_times.size()) step.device = device_times[k];
+    step.health = ComputeHealth(activity, IntervalSet::Single(step.window.start_ns, step.window.end_ns),
+                                top_ops[k].first, top_ops[k].second);
+    r.steps.push_back(step);
+  }
+
+  // The summary window.
+  IntervalSet window;
+  switch (options.window) {
+    case AnalysisWindow::kSteps:
+      window = StepWindows(r.timeline.steps);
+      break;
+    case AnalysisWindow::kAll:
+      window = TraceSpan(trace);
+      break;
+    case AnalysisWindow::kHta: {
+      std::vector<StepWindow> kept = r.timeline.steps;
+      if (kept.size() >= 2) kept.pop_back();
+      window = StepWindows(kept);
+      break;
+    }
+  }
+  if (window.empty()) window = TraceSpan(trace);
+  r.window_ns = window.TotalLength();
+  r.ops = SummarizeOps(trace, attribution, window);
+  r.kernels = SummarizeKernels(trace, attribution, window);
+  r.summary = ComputeHealth(activity, window, r.ops.top1_share, r.ops.top3_share);
+  r.step_time = ComputeStepTimeStats(r.timeline);
+  r.temporal = ComputeTemporalBreakdown(trace, options.window, r.timeline);
+  r.gaps = FindGaps(trace, activity, r.timeline, options.min_gap_ns);
+  r.memory = SummarizeMemory(trace, r.timeline);
+  return r;
+}
+
+}  // namespace perfdx::analysis

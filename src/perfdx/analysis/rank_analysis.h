@@ -1,0 +1,61 @@
+// Everything `perfdx analyze` computes for one rank, in one struct. Pure
+// function of the trace and the options; the report renders it as is.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "perfdx/analysis/device_time.h"
+#include "perfdx/analysis/gaps.h"
+#include "perfdx/analysis/health.h"
+#include "perfdx/analysis/kernel_stats.h"
+#include "perfdx/analysis/memory_stats.h"
+#include "perfdx/analysis/op_stats.h"
+#include "perfdx/analysis/step_breakdown.h"
+#include "perfdx/analysis/step_stats.h"
+#include "perfdx/analysis/steps.h"
+#include "perfdx/analysis/temporal_breakdown.h"
+#include "perfdx/model/trace.h"
+
+namespace perfdx::analysis {
+
+struct AnalysisOptions {
+  AnalysisWindow window = AnalysisWindow::kSteps;
+  // Inclusive range of step ids to analyse (--steps A..B).
+  std::optional<std::pair<int64_t, int64_t>> step_range;
+  bool include_incomplete = false;
+  int64_t min_gap_ns = kDefaultMinGapNs;
+};
+
+struct StepAnalysis {
+  StepWindow window;
+  StepBreakdown breakdown;
+  DeviceTime device;
+  HealthMetrics health;
+};
+
+struct RankAnalysis {
+  const model::Trace* trace = nullptr;  // rank info, path
+  AnalysisWindow window = AnalysisWindow::kSteps;
+  bool cpu_only = false;
+  StepTimeline timeline;  // after --steps filtering
+  std::vector<StepAnalysis> steps;
+  // Over the analysis window: the analysed steps (kSteps), the whole trace
+  // (kAll), or the steps HTA keeps — all but the last (kHta).
+  int64_t window_ns = 0;
+  HealthMetrics summary;
+  StepTimeStats step_time;
+  TemporalBreakdown temporal;
+  GapAnalysis gaps;
+  KernelSummary kernels;
+  OpSummary ops;
+  MemorySummary memory;
+  std::vector<std::string> notes;
+};
+
+RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& options);
+
+}  // namespace perfdx::analysis

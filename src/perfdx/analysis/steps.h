@@ -1,0 +1,54 @@
+// Step windows: where each training step starts and ends.
+//
+// With ProfilerStep#N markers, a step's window is its host-side marker
+// extended to the end of the device work launched inside it, exactly as the
+// TensorBoard profiler plugin does (../shared/docs/tbp-definitions.md §1):
+// windows never overlap, a step starts no earlier than the previous one's
+// end, GPU work still draining from before the first step pushes its start
+// later, and an incomplete last step (no device work, or fewer than 80% of the
+// previous step's device ops) is excluded unless asked for.
+//
+// Without markers the whole trace is one window; a fallback then looks for a
+// repeating sequence of device work and, if it finds one, reports the
+// repetitions as detected steps (source kRepeatingPattern).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "perfdx/model/trace.h"
+
+namespace perfdx::analysis {
+
+enum class StepSource : uint8_t {
+  kProfilerStep,       // ProfilerStep#N markers
+  kWholeTrace,         // no markers, no repetition found: one window
+  kRepeatingPattern,   // no markers; detected from repeating device work
+};
+std::string_view StepSourceName(StepSource source);
+
+struct StepWindow {
+  int64_t id = 0;
+  int64_t start_ns = 0;  // the analysed window
+  int64_t end_ns = 0;
+  int64_t host_start_ns = 0;  // the marker as recorded on the host
+  int64_t host_end_ns = 0;
+  uint32_t device_ops = 0;  // device slices launched from inside the host window
+  int64_t dur_ns() const { return end_ns - start_ns; }
+};
+
+struct StepOptions {
+  bool include_incomplete = false;  // keep a last step that looks truncated
+};
+
+struct StepTimeline {
+  StepSource source = StepSource::kWholeTrace;
+  std::vector<StepWindow> steps;     // analysed, in time order
+  std::vector<StepWindow> excluded;  // found but left out (incomplete tail)
+  std::vector<std::string> notes;    // why, in words, for the report
+};
+
+StepTimeline BuildSteps(const model::Trace& trace, const StepOptions& options = {});
+
+}  // namespace perfdx::analysis

@@ -1,0 +1,121 @@
+#include "perfdx/cli/analyze_command.h"
+
+#include <charconv>
+#include <memory>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "perfdx/analysis/trace_summary.h"
+#include "perfdx/cli/common.h"
+#include "perfdx/report/analyze_report.h"
+
+namespace perfdx::cli {
+namespace {
+
+struct AnalyzeOptions {
+  InputOptions input;
+  std::string format = "text";
+  std::string output;
+  std::string steps;
+  std::vector<int64_t> ranks;
+  std::string window = "steps";
+  bool include_incomplete = false;
+  double min_gap_us = 100;
+};
+
+std::optional<int64_t> ParseInt(std::string_view s) {
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+// "5..8", "5..", "..8" or "7" -> inclusive id range.
+Result<std::pair<int64_t, int64_t>> ParseStepRange(std::string_view text) {
+  const size_t dots = text.find("..");
+  if (dots == std::string_view::npos) {
+    auto v = ParseInt(text);
+    if (!v) return InvalidInput(fmt::format("--steps {}: expected A..B, A.., ..B or N", text));
+    return std::pair{*v, *v};
+  }
+  const std::string_view a = text.substr(0, dots);
+  const std::string_view b = text.substr(dots + 2);
+  auto first = a.empty() ? std::optional<int64_t>(INT64_MIN) : ParseInt(a);
+  auto last = b.empty() ? std::optional<int64_t>(INT64_MAX) : ParseInt(b);
+  if (!first || !last || *first > *last) {
+    return InvalidInput(fmt::format("--steps {}: expected A..B with A <= B", text));
+  }
+  return std::pair{*first, *last};
+}
+
+namespace {
+
+int RunAnalyze(const AnalyzeOptions& options) {
+  analysis::AnalysisOptions analysis_options;
+  analysis_options.include_incomplete = options.include_incomplete;
+  analysis_options.min_gap_ns = static_cast<int64_t>(options.min_gap_us * 1000);
+  analysis_options.window = options.window == "all"   ? analysis::AnalysisWindow::kAll
+                            : options.window == "hta" ? analysis::AnalysisWindow::kHta
+                                                      : analysis::AnalysisWindow::kSteps;
+  if (!options.steps.empty()) {
+    auto range = ParseStepRange(options.steps);
+    if (!range.ok()) return ReportError(range.status());
+    analysis_options.step_range = *range;
+  }
+
+  auto loaded = formats::LoadTraces(options.input.paths, options.input.ToLoadOptions());
+  if (!loaded.ok()) return ReportError(loaded.status());
+  report::AnalyzeReport report;
+  report.warnings = loaded->warnings;
+  const advisor::Thresholds thresholds;
+  for (const model::Trace& trace : loaded->traces) {
+    if (!options.ranks.empty() &&
+        std::find(options.ranks.begin(), options.ranks.end(), trace.info.rank.value_or(-1)) == options.ranks.end()) {
+      continue;
+    }
+    report::AnalyzeRank entry;
+    entry.analysis = analysis::AnalyzeRank(trace, analysis_options);
+    entry.health = advisor::BuildHealthTable(entry.analysis, thresholds);
+    for (std::string& w : analysis::LoadWarnings(trace)) report.warnings.push_back(std::move(w));
+    report.ranks.push_back(std::move(entry));
+  }
+  if (report.ranks.empty()) {
+    return ReportError(NotFound("--rank: no loaded trace has the requested rank"));
+  }
+  const std::string text =
+      options.format == "json" ? report::RenderAnalyzeJson(report) : report::RenderAnalyzeText(report);
+  if (Status s = WriteOutput(options.output, text); !s.ok()) return ReportError(s);
+  return kExitOk;
+}
+
+}  // namespace
+
+void RegisterAnalyzeCommand(CLI::App& app, int* exit_code) {
+  auto options = std::make_shared<AnalyzeOptions>();
+  CLI::App* command = app.add_subcommand(
+      "analyze", "why is my step slow: health table, timeline gaps and their causes, step phases, "
+                 "operators, kernels, memory");
+  AddInputOptions(command, &options->input);
+  command->add_option("--format", options->format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  command->add_flag_callback("--json", [options] { options->format = "json"; }, "same as --format json");
+  command->add_option("-o,--output", options->output, "write to this file instead of stdout");
+  command->add_option("--steps", options->steps, "analyse only these step ids: A..B (inclusive), A.., ..B or N");
+  command->add_option("--rank", options->ranks, "analyse only these ranks");
+  command->add_option("--window", options->window,
+                      "analysis window: steps (the complete steps), all (the whole trace), hta (HTA's window)")
+      ->check(CLI::IsMember({"steps", "all", "hta"}))
+      ->capture_default_str();
+  command->add_flag("--include-incomplete", options->include_incomplete,
+                    "keep a last step that looks truncated");
+  command->add_option("--min-gap-us", options->min_gap_us, "shortest idle gap reported, in µs")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command->callback([options, exit_code] { *exit_code = RunAnalyze(*options); });
+}
+
+}  // namespace perfdx::cli

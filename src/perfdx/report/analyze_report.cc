@@ -1,0 +1,378 @@
+#include "perfdx/report/analyze_report.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "perfdx/base/json_writer.h"
+#include "perfdx/report/units.h"
+
+namespace perfdx::report {
+namespace {
+
+using analysis::HealthMetrics;
+using analysis::RankAnalysis;
+
+constexpr size_t kJsonKernels = 50;
+constexpr size_t kJsonOps = 50;
+constexpr size_t kTextRows = 10;
+
+void WriteHealth(JsonWriter& w, const HealthMetrics& h) {
+  w.Key("device_utilization").Double(h.device_utilization);
+  w.Key("idle_share").Double(h.idle_share);
+  w.Key("top1_op_share").Double(h.top1_op_share);
+  w.Key("top3_op_share").Double(h.top3_op_share);
+  w.Key("memcpy_share").Double(h.memcpy_share);
+  w.Key("h2d_pageable_share").Double(h.h2d_pageable_share);
+  w.Key("h2d_pinned_share").Double(h.h2d_pinned_share);
+  w.Key("framework_overhead_share").Double(h.framework_overhead_share);
+  w.Key("dataloader_stall_share").Double(h.dataloader_stall_share);
+  w.Key("comm_share").Double(h.comm_share);
+  w.Key("comm_not_overlapped_share").Double(h.comm_not_overlapped_share);
+}
+
+void WriteCause(JsonWriter& w, const analysis::GapCause& c) {
+  w.Key("cause").BeginObject();
+  w.Key("kind").String(c.kind);
+  w.Key("name").String(c.name);
+  w.Key("coverage").Double(c.coverage);
+  w.EndObject();
+}
+
+void WriteRank(JsonWriter& w, const AnalyzeRank& entry) {
+  const RankAnalysis& a = entry.analysis;
+  const model::RankInfo& info = a.trace->info;
+  w.BeginObject();
+  w.Key("rank");
+  info.rank ? w.Int(*info.rank) : w.Null();
+  w.Key("path").String(info.path);
+  w.Key("source").String(model::SourceFormatName(info.source));
+  w.Key("device").String(info.device_name);
+  w.Key("device_type").String(model::DeviceTypeName(info.device_type));
+  w.Key("cpu_only").Bool(a.cpu_only);
+  w.Key("window").String(analysis::AnalysisWindowName(a.window));
+  w.Key("window_ns").Int(a.window_ns);
+  w.Key("step_source").String(analysis::StepSourceName(a.timeline.source));
+
+  w.Key("steps").BeginArray();
+  for (const analysis::StepAnalysis& s : a.steps) {
+    w.BeginObject();
+    w.Key("id").Int(s.window.id);
+    w.Key("start_ns").Int(s.window.start_ns);
+    w.Key("end_ns").Int(s.window.end_ns);
+    w.Key("dur_ns").Int(s.window.dur_ns());
+    w.Key("host_start_ns").Int(s.window.host_start_ns);
+    w.Key("host_end_ns").Int(s.window.host_end_ns);
+    w.Key("breakdown_ns").BeginObject();
+    w.Key("kernel").Int(s.breakdown.kernel_ns);
+    w.Key("memcpy").Int(s.breakdown.memcpy_ns);
+    w.Key("memset").Int(s.breakdown.memset_ns);
+    w.Key("communication").Int(s.breakdown.communication_ns);
+    w.Key("runtime").Int(s.breakdown.runtime_ns);
+    w.Key("dataloader").Int(s.breakdown.dataloader_ns);
+    w.Key("cpu_exec").Int(s.breakdown.cpu_exec_ns);
+    w.Key("other").Int(s.breakdown.other_ns);
+    w.EndObject();
+    w.Key("device_ns").BeginObject();
+    w.Key("computing").Int(s.device.computing_ns);
+    w.Key("communication").Int(s.device.communication_ns);
+    w.Key("communication_not_overlapped").Int(s.device.communication_not_overlapped_ns);
+    w.Key("free").Int(s.device.free_ns);
+    w.EndObject();
+    w.Key("health").BeginObject();
+    WriteHealth(w, s.health);
+    w.EndObject();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("excluded_steps").BeginArray();
+  for (const analysis::StepWindow& s : a.timeline.excluded) {
+    w.BeginObject();
+    w.Key("id").Int(s.id);
+    w.Key("start_ns").Int(s.start_ns);
+    w.Key("end_ns").Int(s.end_ns);
+    w.EndObject();
+  }
+  w.EndArray();
+
+  w.Key("summary").BeginObject();
+  WriteHealth(w, a.summary);
+  w.Key("step_time_ns").BeginObject();
+  w.Key("mean").Int(a.step_time.mean_ns);
+  w.Key("median").Int(a.step_time.median_ns);
+  w.Key("p90").Int(a.step_time.p90_ns);
+  w.Key("min").Int(a.step_time.min_ns);
+  w.Key("max").Int(a.step_time.max_ns);
+  w.Key("cv").Double(a.step_time.cv);
+  w.Key("outlier_steps").BeginArray();
+  for (int64_t id : a.step_time.outlier_steps) w.Int(id);
+  w.EndArray();
+  w.EndObject();
+  w.EndObject();
+
+  w.Key("health_table").BeginArray();
+  for (const advisor::HealthRow& row : entry.health) {
+    w.BeginObject();
+    w.Key("metric").String(row.metric);
+    w.Key("value").Double(row.value);
+    w.Key("healthy").String(row.healthy);
+    w.Key("status").String(row.applicable ? advisor::HealthStatusName(row.status) : "not_applicable");
+    w.EndObject();
+  }
+  w.EndArray();
+
+  w.Key("temporal_breakdown_ns").BeginObject();
+  w.Key("idle").Int(a.temporal.idle_ns);
+  w.Key("compute").Int(a.temporal.compute_ns);
+  w.Key("non_compute").Int(a.temporal.non_compute_ns);
+  w.Key("span").Int(a.temporal.span_ns);
+  w.EndObject();
+  w.Key("comm_comp_overlap");
+  a.temporal.comm_comp_overlap ? w.Double(*a.temporal.comm_comp_overlap) : w.Null();
+
+  w.Key("gaps").BeginArray();
+  for (const analysis::Gap& g : a.gaps.gaps) {
+    w.BeginObject();
+    w.Key("start_ns").Int(g.start_ns);
+    w.Key("dur_ns").Int(g.dur_ns);
+    w.Key("step").Int(g.step);
+    w.Key("position").String(g.position);
+    WriteCause(w, g.cause);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("gap_groups").BeginArray();
+  for (const analysis::GapGroup& g : a.gaps.recurring) {
+    w.BeginObject();
+    WriteCause(w, g.cause);
+    w.Key("position").String(g.position);
+    w.Key("count").Uint(g.count);
+    w.Key("steps").Uint(g.steps);
+    w.Key("total_ns").Int(g.total_ns);
+    w.Key("mean_dur_ns").Int(g.mean_dur_ns);
+    w.Key("ns_per_step").Int(g.ns_per_step);
+    w.Key("share_of_step_time").Double(g.share_of_step_time);
+    w.EndObject();
+  }
+  w.EndArray();
+
+  const analysis::KernelSummary& k = a.kernels;
+  w.Key("kernel_totals_ns").BeginObject();
+  w.Key("device_work").Int(k.device_work_ns);
+  w.Key("matrix").Int(k.matrix_ns);
+  w.Key("fp32_matrix").Int(k.fp32_matrix_ns);
+  w.Key("tensor_core").Int(k.tensor_core_ns);
+  w.Key("layout_conversion").Int(k.layout_conversion_ns);
+  w.EndObject();
+  w.Key("kernels").BeginArray();
+  for (size_t i = 0; i < k.kernels.size() && i < kJsonKernels; ++i) {
+    const analysis::KernelStat& s = k.kernels[i];
+    w.BeginObject();
+    w.Key("name").String(s.name);
+    w.Key("kind").String(model::EventKindName(s.kind));
+    w.Key("count").Uint(s.count);
+    w.Key("total_ns").Int(s.total_ns);
+    w.Key("mean_ns").Int(s.mean_ns());
+    w.Key("min_ns").Int(s.min_ns);
+    w.Key("max_ns").Int(s.max_ns);
+    w.Key("share").Double(s.share);
+    w.Key("matrix").Bool(s.matrix);
+    w.Key("tensor_core").Bool(s.tensor_core);
+    w.Key("fp32_matrix").Bool(s.fp32_matrix);
+    w.Key("layout_conversion").Bool(s.layout_conversion);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("fusion_candidates").BeginArray();
+  for (const analysis::KernelSequence& s : k.repeated_sequences) {
+    w.BeginObject();
+    w.Key("kernels").BeginArray();
+    for (const std::string& n : s.names) w.String(n);
+    w.EndArray();
+    w.Key("count").Uint(s.count);
+    w.Key("total_ns").Int(s.total_ns);
+    w.Key("elementwise").Bool(s.elementwise);
+    w.EndObject();
+  }
+  w.EndArray();
+
+  w.Key("ops").BeginArray();
+  for (size_t i = 0; i < a.ops.ops.size() && i < kJsonOps; ++i) {
+    const analysis::OpStat& op = a.ops.ops[i];
+    w.BeginObject();
+    w.Key("name").String(op.name);
+    w.Key("calls").Uint(op.calls);
+    w.Key("host_total_ns").Int(op.host_total_ns);
+    w.Key("host_self_ns").Int(op.host_self_ns);
+    w.Key("device_total_ns").Int(op.device_total_ns);
+    w.Key("device_self_ns").Int(op.device_self_ns);
+    w.EndObject();
+  }
+  w.EndArray();
+
+  w.Key("memory").BeginObject();
+  w.Key("devices").BeginArray();
+  for (const analysis::DeviceMemory& m : a.memory.devices) {
+    w.BeginObject();
+    w.Key("device_id").Int(m.device_id);
+    w.Key("relative").Bool(m.relative);
+    w.Key("peak_allocated_bytes").Int(m.peak_allocated_bytes);
+    w.Key("peak_reserved_bytes");
+    m.peak_reserved_bytes >= 0 ? w.Int(m.peak_reserved_bytes) : w.Null();
+    w.Key("fragmentation_at_peak");
+    m.fragmentation_at_peak ? w.Double(*m.fragmentation_at_peak) : w.Null();
+    w.Key("capacity_bytes");
+    m.capacity_bytes ? w.Int(*m.capacity_bytes) : w.Null();
+    w.Key("allocations").Uint(m.allocations);
+    w.Key("frees").Uint(m.frees);
+    w.Key("allocations_per_step").Double(m.allocations_per_step);
+    w.Key("frees_per_step").Double(m.frees_per_step);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+
+  w.Key("notes").BeginArray();
+  for (const std::string& n : a.notes) w.String(n);
+  w.EndArray();
+  w.EndObject();
+}
+
+std::string Status(const advisor::HealthRow& row) {
+  if (!row.applicable) return "n/a";
+  switch (row.status) {
+    case advisor::HealthStatus::kHealthy: return "✓";
+    case advisor::HealthStatus::kWarning: return "!";
+    case advisor::HealthStatus::kAbnormal: return "✗";
+  }
+  return "";
+}
+
+std::string Truncate(std::string_view s, size_t n) {
+  if (s.size() <= n) return std::string(s);
+  return std::string(s.substr(0, n - 3)) + "...";
+}
+
+void RenderRankText(std::string& out, const AnalyzeRank& entry) {
+  const RankAnalysis& a = entry.analysis;
+  const model::RankInfo& info = a.trace->info;
+  out += fmt::format("═══ rank {} — {} ({} on {})\n", info.rank ? fmt::format("{}", *info.rank) : "?",
+                     info.path, model::SourceFormatName(info.source), info.device_name);
+  out += fmt::format("steps: {} analysed ({}), window {}, mean step {}\n", a.steps.size(),
+                     analysis::StepSourceName(a.timeline.source), analysis::AnalysisWindowName(a.window),
+                     FormatDuration(a.step_time.mean_ns));
+  for (const std::string& n : a.notes) out += fmt::format("  note: {}\n", n);
+
+  out += "\nHEALTH\n";
+  for (const advisor::HealthRow& row : entry.health) {
+    const bool pct = row.metric != "step_time_cv";
+    out += fmt::format("  {:<3} {:<32} {:>8}   healthy {}\n", Status(row), row.label,
+                       pct ? FormatShare(row.value) : fmt::format("{:.3f}", row.value), row.healthy);
+  }
+
+  out += "\nMACRO — timeline continuity\n";
+  out += fmt::format("  compute busy {} of {} analysed; idle {}\n",
+                     FormatShare(a.summary.device_utilization), FormatDuration(a.window_ns),
+                     FormatShare(a.summary.idle_share));
+  if (a.temporal.span_ns > 0) {
+    const double span = static_cast<double>(a.temporal.span_ns);
+    out += fmt::format("  temporal breakdown (HTA): compute {} · non-compute {} · idle {} of {}\n",
+                       FormatShare(static_cast<double>(a.temporal.compute_ns) / span),
+                       FormatShare(static_cast<double>(a.temporal.non_compute_ns) / span),
+                       FormatShare(static_cast<double>(a.temporal.idle_ns) / span), FormatDuration(a.temporal.span_ns));
+  }
+  if (a.temporal.comm_comp_overlap) {
+    out += fmt::format("  communication hidden under compute: {}\n", FormatShare(*a.temporal.comm_comp_overlap));
+  }
+  out += fmt::format("  idle gaps >= 100 µs: {} totalling {}\n", a.gaps.gaps.size(), FormatDuration(a.gaps.total_ns));
+  for (const analysis::GapGroup& g : a.gaps.recurring) {
+    out += fmt::format("  recurring: {} per step ({} of step time) at the {} of {}/{} steps — {}{}\n",
+                       FormatDuration(g.ns_per_step), FormatShare(g.share_of_step_time), g.position,
+                       g.steps, a.steps.size(), g.cause.kind,
+                       g.cause.name.empty() ? "" : fmt::format(" ({})", Truncate(g.cause.name, 60)));
+  }
+
+  out += "\nMESO — where each step's time goes\n";
+  if (!a.steps.empty()) {
+    out += fmt::format("  {:>8} {:>10} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}\n", "step", "time",
+                       "kernel", "memcpy", "memset", "comm", "runtime", "dataload", "cpu", "other");
+    for (const analysis::StepAnalysis& s : a.steps) {
+      const auto d = static_cast<double>(std::max<int64_t>(s.window.dur_ns(), 1));
+      auto pct = [&](int64_t v) { return FormatShare(static_cast<double>(v) / d); };
+      out += fmt::format("  {:>8} {:>10} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}\n", s.window.id,
+                         FormatDuration(s.window.dur_ns()), pct(s.breakdown.kernel_ns), pct(s.breakdown.memcpy_ns),
+                         pct(s.breakdown.memset_ns), pct(s.breakdown.communication_ns), pct(s.breakdown.runtime_ns),
+                         pct(s.breakdown.dataloader_ns), pct(s.breakdown.cpu_exec_ns), pct(s.breakdown.other_ns));
+    }
+    bool any_device = false;
+    for (const auto& s : a.steps) any_device |= s.device.computing_ns + s.device.communication_ns > 0;
+    if (any_device) {
+      out += fmt::format("  {:>8} {:>10} {:>12} {:>12} {:>12}\n", "step", "computing", "comm", "comm exposed", "free");
+      for (const analysis::StepAnalysis& s : a.steps) {
+        out += fmt::format("  {:>8} {:>10} {:>12} {:>12} {:>12}\n", s.window.id, FormatDuration(s.device.computing_ns),
+                           FormatDuration(s.device.communication_ns),
+                           FormatDuration(s.device.communication_not_overlapped_ns), FormatDuration(s.device.free_ns));
+      }
+    }
+  }
+
+  out += "\nMICRO — operators and kernels\n";
+  const bool by_device = a.ops.ranked_by_device;
+  out += fmt::format("  top operators by {} time\n", by_device ? "device self" : "host self");
+  for (size_t i = 0; i < a.ops.ops.size() && i < kTextRows; ++i) {
+    const analysis::OpStat& op = a.ops.ops[i];
+    out += fmt::format("    {:<60} {:>8} calls {:>10}\n", Truncate(op.name, 60), op.calls,
+                       FormatDuration(by_device ? op.device_self_ns : op.host_self_ns));
+  }
+  if (!a.kernels.kernels.empty()) {
+    out += "  top kernels\n";
+    for (size_t i = 0; i < a.kernels.kernels.size() && i < kTextRows; ++i) {
+      const analysis::KernelStat& k = a.kernels.kernels[i];
+      out += fmt::format("    {:<60} {:>6} {:>8} x{:<6} mean {}{}\n", Truncate(k.name, 60), FormatShare(k.share),
+                         FormatDuration(k.total_ns), k.count, FormatDuration(k.mean_ns()),
+                         k.fp32_matrix ? "  [fp32 matrix]" : k.layout_conversion ? "  [layout]" : "");
+    }
+    const auto work = static_cast<double>(std::max<int64_t>(a.kernels.device_work_ns, 1));
+    out += fmt::format("  matrix work {} of device time (fp32, no tensor cores: {}); layout conversions {}\n",
+                       FormatShare(static_cast<double>(a.kernels.matrix_ns) / work),
+                       FormatShare(static_cast<double>(a.kernels.fp32_matrix_ns) / work),
+                       FormatShare(static_cast<double>(a.kernels.layout_conversion_ns) / work));
+  }
+  for (const analysis::DeviceMemory& m : a.memory.devices) {
+    out += fmt::format("  memory {}: peak allocated {}{}", m.device_id < 0 ? std::string("host") : fmt::format("device {}", m.device_id),
+                       FormatBytes(static_cast<double>(m.peak_allocated_bytes)), m.relative ? " (since trace start)" : "");
+    if (m.peak_reserved_bytes >= 0) out += fmt::format(", reserved {}", FormatBytes(static_cast<double>(m.peak_reserved_bytes)));
+    if (m.fragmentation_at_peak) out += fmt::format(", fragmentation {}", FormatShare(*m.fragmentation_at_peak));
+    out += fmt::format(", {:.0f} allocations/step\n", m.allocations_per_step);
+  }
+  out += '\n';
+}
+
+}  // namespace
+
+std::string RenderAnalyzeJson(const AnalyzeReport& report) {
+  JsonWriter w;
+  w.BeginObject();
+  w.Key("ranks").BeginArray();
+  for (const AnalyzeRank& r : report.ranks) WriteRank(w, r);
+  w.EndArray();
+  w.Key("warnings").BeginArray();
+  for (const std::string& s : report.warnings) w.String(s);
+  w.EndArray();
+  w.EndObject();
+  std::string out = w.Take();
+  out += '\n';
+  return out;
+}
+
+std::string RenderAnalyzeText(const AnalyzeReport& report) {
+  std::string out;
+  for (const AnalyzeRank& r : report.ranks) RenderRankText(out, r);
+  if (!report.warnings.empty()) {
+    out += "warnings\n";
+    for (const std::string& w : report.warnings) out += fmt::format("  {}\n", w);
+  }
+  return out;
+}
+
+}  // namespace perfdx::report

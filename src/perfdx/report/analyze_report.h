@@ -1,0 +1,34 @@
+// `perfdx analyze`: the JSON report (the contract every other output and the
+// baseline library read) and the text rendering of the same data.
+//
+// JSON (keys other tools read; docs/metrics.md defines each number):
+//   {"ranks": [{"rank", "path", "steps": [{"id", "start_ns", "end_ns", "dur_ns",
+//      "breakdown_ns": {...}, "device_ns": {...}, "health": {...}}],
+//    "summary": {...health shares..., "step_time_ns": {"mean", "median", "p90", "cv"}},
+//    "temporal_breakdown_ns": {"idle", "compute", "non_compute", "span"},
+//    "comm_comp_overlap", "gaps": [...], "kernels": [...], "ops": [...],
+//    "memory": {...}}]}
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "perfdx/advisor/health_table.h"
+#include "perfdx/analysis/rank_analysis.h"
+
+namespace perfdx::report {
+
+struct AnalyzeRank {
+  analysis::RankAnalysis analysis;
+  std::vector<advisor::HealthRow> health;
+};
+
+struct AnalyzeReport {
+  std::vector<AnalyzeRank> ranks;
+  std::vector<std::string> warnings;  // load and discovery warnings
+};
+
+std::string RenderAnalyzeJson(const AnalyzeReport& report);
+std::string RenderAnalyzeText(const AnalyzeReport& report);
+
+}  // namespace perfdx::report

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# End-to-end checks of the perfdx command line: exit codes, one-line errors
+# naming the file and byte offset, atomic output files.
+# Usage: cli_test.sh PATH_TO_PERFDX   (run from the repository root)
+set -u
+perfdx="$1"
+failures=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+expect_exit() {  # expected_code description command...
+  local expected=$1 what=$2
+  shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local code=$?
+  [ "$code" -eq "$expected" ] || fail "$what: exit $code, expected $expected ($(head -c 300 "$tmp/err"))"
+}
+
+example=examples/cpu_training/trace.json.gz
+
+expect_exit 0 "info on the example" "$perfdx" info "$example"
+grep -q "steps    1 2 3 4 5 6 7 8" "$tmp/out" || fail "info text lists the 8 profiled steps"
+
+expect_exit 0 "info --json" "$perfdx" info --json "$example"
+python3 - "$tmp/out" <<'PY' || fail "info --json is the documented contract"
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["ranks"][0]
+for key in ("rank", "path", "source", "device", "span_ns", "events", "events_by_phase", "steps", "tracks", "load_stats"):
+    assert key in r, key
+assert r["source"] == "pytorch_legacy" and r["steps"] == list(range(1, 9)) and r["events"] == r["events_by_phase"]["X"]
+assert isinstance(d["warnings"], list)
+PY
+
+expect_exit 2 "binary garbage" "$perfdx" info tests/data/bad/binary_garbage.bin
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "bad input gives exactly one line on stderr"
+grep -q "tests/data/bad/binary_garbage.bin: at byte 0: not a JSON trace" "$tmp/err" || fail "error names file and byte offset: $(cat "$tmp/err")"
+[ ! -s "$tmp/out" ] || fail "nothing on stdout for bad input"
+
+expect_exit 2 "gzip bomb" "$perfdx" info tests/data/bad/gzip_bomb.json.gz
+grep -q "compression ratio" "$tmp/err" || fail "bomb message: $(cat "$tmp/err")"
+
+expect_exit 2 "missing path" "$perfdx" info "$tmp/does-not-exist.json"
+expect_exit 2 "no arguments" "$perfdx" info
+expect_exit 2 "unknown subcommand" "$perfdx" frobnicate
+expect_exit 0 "--version" "$perfdx" --version
+
+# -o writes the whole report or nothing.
+expect_exit 0 "info -o" "$perfdx" info --json -o "$tmp/report.json" "$example"
+python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/report.json" || fail "-o file is valid JSON"
+expect_exit 2 "info -o with bad input" "$perfdx" info --json -o "$tmp/bad.json" tests/data/bad/empty.json
+[ ! -e "$tmp/bad.json" ] || fail "no output file written for bad input"
+ls "$tmp" | grep -q "\.tmp\." && fail "temporary output file left behind"
+
+# A truncated trace is analysed up to the cut, with a warning, exit 0.
+expect_exit 0 "truncated gzip" "$perfdx" info tests/data/bad/truncated.json.gz
+grep -q "truncated\|ends early" "$tmp/out" || fail "truncation warning shown"
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures check(s) failed"
+  exit 1
+fi
+echo "all CLI checks passed"
