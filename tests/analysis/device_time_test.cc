@@ -2,7 +2,7 @@
 // per-step Computing / Communication / Communication(Not Overlapped) / Free,
 // µs) for both ranks of the level-1 text sample, within 0.5% of the step's
 // device time (the CSV's Stage column); plus a hand-built GPU trace.
-#include <gtest/gtest.h>
+#include "perfdx/analysis/device_time.h"
 
 #include <cmath>
 #include <fstream>
@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "perfdx/analysis/device_time.h"
+#include <gtest/gtest.h>
+
 #include "perfdx/analysis/steps.h"
 #include "test_support.h"
 
@@ -46,7 +47,9 @@ std::vector<std::map<std::string, std::string>> ReadStepTraceCsv(const std::stri
   return rows;
 }
 
-int64_t UsToNs(const std::string& us) { return std::llround(std::stod(us) * 1000.0); }
+int64_t UsToNs(const std::string& us) {
+  return std::llround(std::stod(us) * 1000.0);
+}
 
 void CheckAscendRank(int rank) {
   PERFDX_REQUIRE_SHARED();
@@ -66,8 +69,11 @@ void CheckAscendRank(int rank) {
   ASSERT_EQ(std::to_string(marker.id), golden[0].at("Step"));
   StepTimeline timeline;
   timeline.source = StepSource::kProfilerStep;
-  timeline.steps.push_back({.id = marker.id, .start_ns = marker.start_ns, .end_ns = marker.end_ns,
-                            .host_start_ns = marker.start_ns, .host_end_ns = marker.end_ns});
+  timeline.steps.push_back({.id = marker.id,
+                            .start_ns = marker.start_ns,
+                            .end_ns = marker.end_ns,
+                            .host_start_ns = marker.start_ns,
+                            .host_end_ns = marker.end_ns});
 
   const std::vector<DeviceTime> times = ComputeDeviceTime(*trace, timeline);
   ASSERT_EQ(times.size(), 1u);
@@ -86,8 +92,12 @@ void CheckAscendRank(int rank) {
               UsToNs(row.at("Stage")), tolerance_ns);
 }
 
-TEST(DeviceTimeTest, AscendRank0MatchesStepTraceTime) { CheckAscendRank(0); }
-TEST(DeviceTimeTest, AscendRank1MatchesStepTraceTime) { CheckAscendRank(1); }
+TEST(DeviceTimeTest, AscendRank0MatchesStepTraceTime) {
+  CheckAscendRank(0);
+}
+TEST(DeviceTimeTest, AscendRank1MatchesStepTraceTime) {
+  CheckAscendRank(1);
+}
 
 // A GPU trace (µs): compute kernels on stream 7, NCCL kernels on stream 20, a
 // copy on stream 7 (neither computing nor communication), a device-side

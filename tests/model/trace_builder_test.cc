@@ -138,6 +138,29 @@ TEST(TraceBuilderTest, InvalidEventsAreCountedNotKept) {
   EXPECT_EQ(t.raw.by_phase.at("missing"), 1u);
 }
 
+// Regression: ts + dur was checked as `dur > INT64_MAX - ts`, which itself
+// overflows for negative ts (found by UBSan).
+TEST(TraceBuilderTest, ExtremeTimesNeverOverflow) {
+  TraceBuilder b({});
+  b.AddEvent(Slice("negative_ts_huge_dur", 1, 1, -100000, INT64_MAX));  // ends below INT64_MAX: kept
+  b.AddEvent(Slice("positive_ts_huge_dur", 1, 1, 100000, INT64_MAX));   // would end past it: invalid
+  RawEvent begin = Slice("open", 1, 2, INT64_MIN + 1, 0);
+  begin.phase = "B";
+  b.AddEvent(begin);
+  RawEvent end = begin;
+  end.phase = "E";
+  end.ts_ns = INT64_MAX;
+  b.AddEvent(end);
+  Trace t = Build(b);
+  EXPECT_EQ(t.load_stats.Get(LoadStat::kEventInvalidDur), 1u);
+  ASSERT_EQ(t.slices.size(), 2u);
+  for (SliceId i = 0; i < t.slices.size(); ++i) {
+    if (t.slice_name(i) == "open") {
+      EXPECT_EQ(t.slices.dur_ns[i], INT64_MAX);  // clamped, not wrapped
+    }
+  }
+}
+
 TEST(TraceBuilderTest, CorrelationLinksLaunchToDeviceWork) {
   TraceBuilder b({});
   RawEvent launch = Slice("launch", 1, 1, 100, 5);

@@ -1,7 +1,10 @@
 #include "perfdx/analysis/temporal_breakdown.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <limits>
+#include <optional>
 #include <string_view>
 #include <unordered_set>
 #include <vector>
@@ -45,9 +48,11 @@ KernelType ClassifyKernel(std::string_view name, EventKind kind) {
   // on Kineto traces it agrees with the name test (those rows are named
   // "... Sync", "Stream Wait Event").
   static constexpr std::string_view kNotComputePrefixes[] = {
-      "nccl",    "Stream Wait Event", "runFunction",       "hip",
-      "job_exe", "packet",            "pe_exe",            "cpum_exe_subgraph",
-      "hccl",    "collective_subgraph_execution"};
+      "nccl",        "Stream Wait Event",
+      "runFunction", "hip",
+      "job_exe",     "packet",
+      "pe_exe",      "cpum_exe_subgraph",
+      "hccl",        "collective_subgraph_execution"};
   static constexpr std::string_view kNotComputeParts[] = {"Memcpy", "Memset", "dma", "Sync"};
   if (kind != EventKind::kComputeKernel) return KernelType::kOther;
   for (std::string_view p : kNotComputePrefixes) {
@@ -77,12 +82,47 @@ bool IsDeviceEvent(const model::Trace& trace, SliceId i) {
   return !stream || *stream != -1;
 }
 
+// HTA reads Kineto's µs timestamps into pandas; when any is fractional (the
+// ns-resolution traces) it rounds every row to whole µs, end = floor(ts + dur)
+// and ts = ceil(ts), in float64 (hta-definitions.md §0). On traces with many
+// short kernels this moves the percentages by up to a point
+// (ns_resolution_trace: idle 1.68% exact, 2.63% in HTA), so kHta rounds the
+// same way, float64 included: at epoch-µs magnitudes (~1.7e15) a double
+// resolves only 0.25 µs, which decides many of the ceilings. A row that
+// rounds to a negative length counts as empty (HTA would subtract 1 µs when it
+// stands alone).
+constexpr int64_t kNsPerUs = 1000;
+
+bool HasSubMicrosecondTimestamps(const model::Trace& trace) {
+  auto fractional = [](int64_t ns) { return ns % kNsPerUs != 0; };
+  return std::any_of(trace.slices.ts_ns.begin(), trace.slices.ts_ns.end(), fractional) ||
+         std::any_of(trace.counters.ts_ns.begin(), trace.counters.ts_ns.end(), fractional) ||
+         std::any_of(trace.memory.ts_ns.begin(), trace.memory.ts_ns.end(), fractional);
+}
+
+// The µs value as a JSON parser reads it: (about) the nearest double.
+double AsJsonUs(int64_t ns) {
+  return static_cast<double>(ns / kNsPerUs) +
+         static_cast<double>(ns % kNsPerUs) / static_cast<double>(kNsPerUs);
+}
+
+// A slice's [start, end) as HTA sees it.
+Interval HtaInterval(const model::Trace& trace, SliceId i, bool round_us) {
+  const int64_t start = trace.slices.ts_ns[i];
+  const int64_t end = trace.slices.end_ns(i);
+  if (!round_us) return {start, end};
+  const double ts_us = AsJsonUs(start);
+  const double dur_us = AsJsonUs(trace.slices.dur_ns[i]);
+  return {static_cast<int64_t>(std::ceil(ts_us)) * kNsPerUs,
+          static_cast<int64_t>(std::floor(ts_us + dur_us)) * kNsPerUs};
+}
+
 // hta-definitions.md §0 "Dropping the last profiler step": with >= 2 distinct
 // ProfilerStep names, only device events whose correlation matches a host row
 // that starts before the last ProfilerStep are kept (so device events without
 // a correlation go, and so does everything launched in the last step).
 // Returns false when the rule does not apply.
-bool HtaKeptCorrelations(const model::Trace& trace, const std::vector<bool>& device,
+bool HtaKeptCorrelations(const model::Trace& trace, const std::vector<bool>& device, bool round_us,
                          std::unordered_set<int64_t>* kept) {
   const model::SliceTable& s = trace.slices;
   std::unordered_set<std::string_view> step_names;
@@ -92,12 +132,13 @@ bool HtaKeptCorrelations(const model::Trace& trace, const std::vector<bool>& dev
     const std::string_view name = trace.slice_name(i);
     if (!StartsWith(name, "ProfilerStep#")) continue;
     step_names.insert(name);
-    last_start_ns = std::max(last_start_ns, s.ts_ns[i]);
+    last_start_ns = std::max(last_start_ns, HtaInterval(trace, i, round_us).start);
   }
   if (step_names.size() < 2) return false;
   for (SliceId i = 0; i < s.size(); ++i) {
     if (device[i] || (s.flags[i] & model::kSliceInstant)) continue;
-    if (s.correlation[i] == model::kNoCorrelation || s.ts_ns[i] >= last_start_ns) continue;
+    if (s.correlation[i] == model::kNoCorrelation) continue;
+    if (HtaInterval(trace, i, round_us).start >= last_start_ns) continue;
     kept->insert(s.correlation[i]);
   }
   return true;
@@ -107,9 +148,12 @@ bool HtaKeptCorrelations(const model::Trace& trace, const std::vector<bool>& dev
 
 std::string_view AnalysisWindowName(AnalysisWindow window) {
   switch (window) {
-    case AnalysisWindow::kSteps: return "steps";
-    case AnalysisWindow::kAll: return "all";
-    case AnalysisWindow::kHta: return "hta";
+    case AnalysisWindow::kSteps:
+      return "steps";
+    case AnalysisWindow::kAll:
+      return "all";
+    case AnalysisWindow::kHta:
+      return "hta";
   }
   return "steps";
 }
@@ -120,8 +164,10 @@ TemporalBreakdown ComputeTemporalBreakdown(const model::Trace& trace, AnalysisWi
   std::vector<bool> device(s.size());
   for (SliceId i = 0; i < s.size(); ++i) device[i] = IsDeviceEvent(trace, i);
 
+  const bool hta = window == AnalysisWindow::kHta;
+  const bool round_us = hta && HasSubMicrosecondTimestamps(trace);
   std::unordered_set<int64_t> kept;
-  const bool filter = window == AnalysisWindow::kHta && HtaKeptCorrelations(trace, device, &kept);
+  const bool filter = hta && HtaKeptCorrelations(trace, device, round_us, &kept);
 
   std::vector<Interval> all, compute, comm;
   int64_t first_ns = std::numeric_limits<int64_t>::max();
@@ -130,15 +176,20 @@ TemporalBreakdown ComputeTemporalBreakdown(const model::Trace& trace, AnalysisWi
     if (!device[i]) continue;
     if (filter && !kept.contains(s.correlation[i])) continue;
     // Zero-length events still stretch HTA's span (first start to last end).
-    first_ns = std::min(first_ns, s.ts_ns[i]);
-    last_ns = std::max(last_ns, s.end_ns(i));
-    const Interval iv{s.ts_ns[i], s.end_ns(i)};
+    const Interval iv = HtaInterval(trace, i, round_us);
+    first_ns = std::min(first_ns, iv.start);
+    last_ns = std::max(last_ns, iv.end);
     all.push_back(iv);
     switch (ClassifyKernel(trace.slice_name(i), s.kind[i])) {
-      case KernelType::kComputation: compute.push_back(iv); break;
-      case KernelType::kCommunication: comm.push_back(iv); break;
+      case KernelType::kComputation:
+        compute.push_back(iv);
+        break;
+      case KernelType::kCommunication:
+        comm.push_back(iv);
+        break;
       case KernelType::kMemory:
-      case KernelType::kOther: break;
+      case KernelType::kOther:
+        break;
     }
   }
   IntervalSet busy = IntervalSet::FromUnsorted(std::move(all));

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "perfdx/advisor/advisor.h"
 #include "perfdx/analysis/trace_summary.h"
 #include "perfdx/cli/common.h"
 #include "perfdx/report/analyze_report.h"
@@ -22,6 +23,7 @@ struct AnalyzeOptions {
   std::string window = "steps";
   bool include_incomplete = false;
   double min_gap_us = 100;
+  std::string fail_on;
 };
 
 std::optional<int64_t> ParseInt(std::string_view s) {
@@ -79,6 +81,7 @@ int RunAnalyze(const AnalyzeOptions& options) {
     report::AnalyzeRank entry;
     entry.analysis = analysis::AnalyzeRank(trace, analysis_options);
     entry.health = advisor::BuildHealthTable(entry.analysis, thresholds);
+    entry.findings = advisor::RunAdvisor(entry.analysis, thresholds);
     for (std::string& w : analysis::LoadWarnings(trace)) report.warnings.push_back(std::move(w));
     report.ranks.push_back(std::move(entry));
   }
@@ -88,6 +91,14 @@ int RunAnalyze(const AnalyzeOptions& options) {
   const std::string text =
       options.format == "json" ? report::RenderAnalyzeJson(report) : report::RenderAnalyzeText(report);
   if (Status s = WriteOutput(options.output, text); !s.ok()) return ReportError(s);
+  // --fail-on: exit 1 when any finding is at or above that severity.
+  if (auto level = advisor::ParseSeverity(options.fail_on)) {
+    for (const report::AnalyzeRank& r : report.ranks) {
+      for (const advisor::Finding& f : r.findings) {
+        if (f.severity >= *level) return kExitFinding;
+      }
+    }
+  }
   return kExitOk;
 }
 
@@ -115,6 +126,9 @@ void RegisterAnalyzeCommand(CLI::App& app, int* exit_code) {
   command->add_option("--min-gap-us", options->min_gap_us, "shortest idle gap reported, in µs")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  command->add_option("--fail-on", options->fail_on,
+                      "exit 1 if a finding is at or above this severity (for CI)")
+      ->check(CLI::IsMember({"info", "warning", "critical"}));
   command->callback([options, exit_code] { *exit_code = RunAnalyze(*options); });
 }
 

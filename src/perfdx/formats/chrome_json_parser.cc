@@ -52,12 +52,41 @@ std::string_view RawKey(const char* raw) {
   return {raw, static_cast<size_t>(p - raw)};
 }
 
+// The same, found from the field's value: `"key" ws* : ws* value` puts the
+// closing quote a few bytes before the value, where a forward scan of the key
+// reads every byte of it (it was a tenth of the ingest time).
+std::string_view RawKey(const char* raw, od::value& value) {
+  const char* p = value.raw_json_token().data();
+  while (p > raw && IsJsonSpace(p[-1])) --p;
+  if (p > raw && p[-1] == ':') {
+    --p;
+    while (p > raw && IsJsonSpace(p[-1])) --p;
+    if (p > raw && p[-1] == '"') return {raw, static_cast<size_t>(p - 1 - raw)};
+  }
+  return RawKey(raw);
+}
+
 std::string_view TrimRight(std::string_view s) {
   while (!s.empty() && IsJsonSpace(s.back())) s.remove_suffix(1);
   return s;
 }
 
 std::optional<int64_t> ParseInt(std::string_view s) {
+  // Up to 18 digits cannot overflow: the ids of real traces, without the
+  // general from_chars below (which accepts exactly the same spellings).
+  const bool negative = !s.empty() && s[0] == '-';
+  const size_t digits = s.size() - (negative ? 1 : 0);
+  if (digits > 0 && digits <= 18) {
+    uint64_t magnitude = 0;
+    size_t i = negative ? 1 : 0;
+    for (; i < s.size(); ++i) {
+      const auto d = static_cast<unsigned>(s[i] - '0');
+      if (d > 9) return std::nullopt;
+      magnitude = magnitude * 10 + d;
+    }
+    const auto v = static_cast<int64_t>(magnitude);
+    return negative ? -v : v;
+  }
   int64_t v = 0;
   const char* end = s.data() + s.size();
   auto [p, ec] = std::from_chars(s.data(), end, v);
@@ -100,6 +129,33 @@ void DecodeId(od::value value, RawIdView* out) {
   }
 }
 
+// Microseconds written as up to 15 integer digits and at most three decimals
+// (Kineto's integers, Ascend's "1736408883688177.930") are exact nanoseconds
+// without ParseMicrosToNanos' general path; anything else (signs, exponents,
+// more decimals, whitespace) is left to it, so results are identical.
+std::optional<int64_t> FastMicrosToNanos(std::string_view s) {
+  size_t i = 0;
+  int64_t micros = 0;
+  while (i < s.size() && i < 16 && static_cast<unsigned>(s[i] - '0') <= 9) {
+    micros = micros * 10 + (s[i] - '0');
+    ++i;
+  }
+  if (i == 0 || i > 15) return std::nullopt;
+  int64_t nanos = micros * 1000;
+  if (i == s.size()) return nanos;
+  if (s[i] != '.') return std::nullopt;
+  const size_t point = i++;
+  int64_t scale = 100;
+  while (i < s.size() && static_cast<unsigned>(s[i] - '0') <= 9) {
+    if (scale == 0) return std::nullopt;
+    nanos += (s[i] - '0') * scale;
+    scale /= 10;
+    ++i;
+  }
+  if (i == point + 1 || i != s.size()) return std::nullopt;
+  return nanos;
+}
+
 FieldState DecodeTime(od::value value, int64_t* out) {
   od::json_type type;
   if (value.type().get(type) != SUCCESS) return FieldState::kInvalid;
@@ -113,7 +169,8 @@ FieldState DecodeTime(od::value value, int64_t* out) {
   } else {
     return FieldState::kInvalid;
   }
-  auto ns = ParseMicrosToNanos(text);
+  auto ns = FastMicrosToNanos(TrimRight(text));
+  if (!ns) ns = ParseMicrosToNanos(text);
   if (!ns) return FieldState::kInvalid;
   *out = *ns;
   return FieldState::kOk;
@@ -179,7 +236,7 @@ error_code DecodeArgs(od::object object, RawEvent& event) {
       if (auto e = GetString(value, &event.meta_labels)) return e;
       continue;
     }
-    const std::string_view spelling = RawKey(raw);
+    const std::string_view spelling = RawKey(raw, value);
     ArgKey key;
     const bool known = model::LookupArgKey(spelling, &key);
     if (want_numeric) {

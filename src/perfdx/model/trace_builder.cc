@@ -1,6 +1,7 @@
 #include "perfdx/model/trace_builder.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <numeric>
 #include <string>
@@ -29,6 +30,13 @@ void Permute(std::vector<T>& column, const std::vector<uint32_t>& order) {
 }
 
 // Phases of the trace event format that perfdx reads but does not model.
+// end - start, clamped to [0, INT64_MAX] (hostile timestamps must not overflow).
+int64_t DurationBetween(int64_t start, int64_t end) {
+  int64_t d = 0;
+  if (__builtin_sub_overflow(end, start, &d)) return end > start ? INT64_MAX : 0;
+  return std::max<int64_t>(d, 0);
+}
+
 bool IsIgnoredKnownPhase(char ph) {
   switch (ph) {
     case 'P':  // samples
@@ -115,13 +123,46 @@ TrackId TraceBuilder::GetTrack(const RawId& pid, const RawId& tid, StringId spac
   return it->second;
 }
 
+namespace {
+
+// Only phases of the format get their own bucket: bad input must not grow
+// RawCounts::by_phase without bound.
+constexpr std::string_view kKnownPhases = "XBEiIRCMstfbenPONDTp()cVvLSF";
+// Buckets of phase_counts_ that are not phase letters.
+constexpr uint8_t kMissingPhaseBucket = 0;
+constexpr uint8_t kUnknownPhaseBucket = 1;
+
+struct PhaseBuckets {
+  std::array<uint8_t, 256> bucket{};
+  constexpr PhaseBuckets() {
+    bucket.fill(kUnknownPhaseBucket);
+    for (char c : kKnownPhases) bucket[static_cast<uint8_t>(c)] = static_cast<uint8_t>(c);
+  }
+};
+constexpr PhaseBuckets kPhaseBuckets;
+
+}  // namespace
+
 void TraceBuilder::CountPhase(std::string_view phase) {
-  // Only phases of the format get their own bucket: bad input must not grow
-  // this map without bound.
-  static constexpr std::string_view kKnown = "XBEiIRCMstfbenPONDTp()cVvLSF";
-  std::string key = phase.empty() ? "missing" : "unknown";
-  if (phase.size() == 1 && kKnown.find(phase[0]) != std::string_view::npos) key.assign(phase);
-  ++trace_.raw.by_phase[key];
+  // Counted in an array, not the map: this runs for every event.
+  uint8_t bucket = kUnknownPhaseBucket;
+  if (phase.empty()) {
+    bucket = kMissingPhaseBucket;
+  } else if (phase.size() == 1) {
+    bucket = kPhaseBuckets.bucket[static_cast<uint8_t>(phase[0])];
+  }
+  ++phase_counts_[bucket];
+}
+
+void TraceBuilder::FlushPhaseCounts() {
+  for (size_t b = 0; b < phase_counts_.size(); ++b) {
+    if (phase_counts_[b] == 0) continue;
+    std::string key = b == kMissingPhaseBucket   ? "missing"
+                      : b == kUnknownPhaseBucket ? "unknown"
+                                                 : std::string(1, static_cast<char>(b));
+    trace_.raw.by_phase[key] += phase_counts_[b];
+    phase_counts_[b] = 0;
+  }
 }
 
 void TraceBuilder::AddBadEvent(LoadStat why) {
@@ -215,7 +256,7 @@ void TraceBuilder::AddEvent(const RawEvent& event) {
         trace_.load_stats.Add(LoadStat::kEventNegativeDur);
         return;
       }
-      if (event.dur_ns > INT64_MAX - ts) {
+      if (int64_t end = 0; __builtin_add_overflow(ts, event.dur_ns, &end)) {
         trace_.load_stats.Add(LoadStat::kEventInvalidDur);
         return;
       }
@@ -241,7 +282,7 @@ void TraceBuilder::AddEvent(const RawEvent& event) {
       }
       const uint32_t index = open.back();
       open.pop_back();
-      trace_.slices.dur_ns[index] = std::max<int64_t>(0, ts - trace_.slices.ts_ns[index]);
+      trace_.slices.dur_ns[index] = DurationBetween(trace_.slices.ts_ns[index], ts);
       max_ts_ns_ = std::max(max_ts_ns_, ts);
       return;
     }
@@ -396,13 +437,13 @@ void TraceBuilder::AddAsync(const RawEvent& event, const RawId& pid, char phase)
   }
   const uint32_t index = it->second.back();
   it->second.pop_back();
-  trace_.slices.dur_ns[index] = std::max<int64_t>(0, event.ts_ns - trace_.slices.ts_ns[index]);
+  trace_.slices.dur_ns[index] = DurationBetween(trace_.slices.ts_ns[index], event.ts_ns);
   max_ts_ns_ = std::max(max_ts_ns_, event.ts_ns);
 }
 
 void TraceBuilder::CloseOpenSlices() {
   auto close = [this](uint32_t index) {
-    trace_.slices.dur_ns[index] = std::max<int64_t>(0, max_ts_ns_ - trace_.slices.ts_ns[index]);
+    trace_.slices.dur_ns[index] = DurationBetween(trace_.slices.ts_ns[index], max_ts_ns_);
     trace_.slices.flags[index] |= kSliceUnterminated;
   };
   for (auto& open : open_begins_) {
@@ -611,17 +652,24 @@ void TraceBuilder::BindFlows(Classifier& classifier) {
 
 void TraceBuilder::BuildLaunchFlows() {
   const SliceTable& s = trace_.slices;
-  std::unordered_map<int64_t, SliceId> launcher;  // correlation -> host call
+  // correlation -> the first host call with it, as a sorted array: a hash map
+  // here cost a node per runtime call (tens of MB on a 1 GB trace).
+  std::vector<std::pair<int64_t, SliceId>> launcher;
   for (SliceId i = 0; i < s.size(); ++i) {
     if (s.correlation[i] <= 0 || s.kind[i] != EventKind::kRuntimeCall) continue;
     if (IsDeviceTrack(trace_.tracks[s.track[i]].kind)) continue;
-    launcher.try_emplace(s.correlation[i], i);
+    launcher.emplace_back(s.correlation[i], i);
   }
+  std::sort(launcher.begin(), launcher.end());
+  launcher.erase(std::unique(launcher.begin(), launcher.end(),
+                             [](const auto& a, const auto& b) { return a.first == b.first; }),
+                 launcher.end());
   if (!launcher.empty()) {
     for (SliceId i = 0; i < s.size(); ++i) {
       if (s.correlation[i] <= 0 || !IsDeviceTrack(trace_.tracks[s.track[i]].kind)) continue;
-      auto it = launcher.find(s.correlation[i]);
-      if (it == launcher.end()) continue;
+      auto it = std::lower_bound(launcher.begin(), launcher.end(),
+                                 std::pair<int64_t, SliceId>(s.correlation[i], 0));
+      if (it == launcher.end() || it->first != s.correlation[i]) continue;
       trace_.flows.from.push_back(it->second);
       trace_.flows.to.push_back(i);
       trace_.flows.kind.push_back(FlowKind::kLaunch);
@@ -695,6 +743,7 @@ void TraceBuilder::SortCountersAndMemory() {
 }
 
 Result<Trace> TraceBuilder::Finalize(Classifier& classifier) && {
+  FlushPhaseCounts();
   CloseOpenSlices();
   ApplyMetadata();
 

@@ -7,6 +7,7 @@
 // knows no format spellings.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -132,6 +133,7 @@ class TraceBuilder {
   void AddMemoryEvent(const RawEvent& event);
   void AddAsync(const RawEvent& event, const RawId& pid, char phase);
   void CountPhase(std::string_view phase);
+  void FlushPhaseCounts();
 
   void CloseOpenSlices();
   void ApplyMetadata();
@@ -160,6 +162,8 @@ class TraceBuilder {
   std::unordered_map<AsyncKey, std::vector<uint32_t>, AsyncKeyHash> open_async_;
   std::vector<RawFlow> raw_flows_;
   std::vector<std::pair<uint32_t, int64_t>> step_markers_;  // (slice, step id)
+  // Events by phase letter; buckets 0 and 1 count missing and unknown phases.
+  std::array<uint64_t, 256> phase_counts_{};
   StringId async_space_ = kEmptyString;
   int64_t max_ts_ns_ = INT64_MIN;
 };

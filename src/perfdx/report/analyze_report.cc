@@ -238,6 +238,85 @@ void WriteRank(JsonWriter& w, const AnalyzeRank& entry) {
   w.EndObject();
 }
 
+void WriteFinding(JsonWriter& w, const advisor::Finding& f) {
+  w.BeginObject();
+  w.Key("rule").String(f.rule);
+  w.Key("category").String(advisor::CategoryName(f.category));
+  w.Key("severity").String(advisor::SeverityName(f.severity));
+  w.Key("title").String(f.title);
+  w.Key("rank");
+  f.rank ? w.Int(*f.rank) : w.Null();
+  w.Key("steps").BeginArray();
+  for (int64_t s : f.steps) w.Int(s);
+  w.EndArray();
+  const advisor::Evidence& e = f.evidence;
+  w.Key("evidence").BeginObject();
+  w.Key("metric").String(e.metric);
+  w.Key("value").Double(e.value);
+  w.Key("threshold").Double(e.threshold);
+  w.Key("unit").String(e.unit);
+  w.Key("time_ranges").BeginArray();
+  for (const advisor::TimeRange& r : e.ranges) {
+    w.BeginObject();
+    w.Key("start_ns").Int(r.start_ns);
+    w.Key("end_ns").Int(r.end_ns);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("top_contributors").BeginArray();
+  for (const advisor::Contributor& c : e.contributors) {
+    w.BeginObject();
+    w.Key("name").String(c.name);
+    w.Key("ns").Int(c.ns);
+    w.Key("share").Double(c.share);
+    w.EndObject();
+  }
+  w.EndArray();
+  for (const auto& [key, value] : e.details) w.Key(key).Double(value);
+  w.EndObject();
+  w.Key("estimated_gain").BeginObject();
+  w.Key("ns_per_step").Int(f.gain.ns_per_step);
+  w.Key("share").Double(f.gain.share);
+  w.EndObject();
+  w.Key("recommendations").BeginArray();
+  for (const advisor::Recommendation& r : f.recommendations) {
+    w.BeginObject();
+    w.Key("framework").String(advisor::FrameworkName(r.framework));
+    w.Key("text").String(r.text);
+    w.Key("snippet").String(r.snippet);
+    w.Key("doc_url").String(r.doc_url);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+}
+
+void RenderFindingsText(std::string& out, const std::vector<advisor::Finding>& findings) {
+  out += "\nFINDINGS — ranked by estimated gain (an upper bound)\n";
+  if (findings.empty()) {
+    out += "  none\n";
+    return;
+  }
+  size_t n = 0;
+  for (const advisor::Finding& f : findings) {
+    out += fmt::format("  {}. [{}] {} — saves up to {} per step ({})\n", ++n, advisor::SeverityName(f.severity),
+                       f.title, FormatDuration(f.gain.ns_per_step), FormatShare(f.gain.share));
+    for (const advisor::Recommendation& r : f.recommendations) {
+      out += fmt::format("       {:<13} {}\n", advisor::FrameworkName(r.framework), r.text);
+      if (!r.snippet.empty()) {
+        std::string snippet = r.snippet;
+        size_t pos = 0;
+        while ((pos = snippet.find('\n', pos)) != std::string::npos) {
+          snippet.replace(pos, 1, "\n                     ");
+          pos += 22;
+        }
+        out += fmt::format("                     {}\n", snippet);
+      }
+      if (!r.doc_url.empty()) out += fmt::format("                     see {}\n", r.doc_url);
+    }
+  }
+}
+
 std::string Status(const advisor::HealthRow& row) {
   if (!row.applicable) return "n/a";
   switch (row.status) {
@@ -270,11 +349,13 @@ void RenderRankText(std::string& out, const AnalyzeRank& entry) {
                        pct ? FormatShare(row.value) : fmt::format("{:.3f}", row.value), row.healthy);
   }
 
+  RenderFindingsText(out, entry.findings);
+
   out += "\nMACRO — timeline continuity\n";
   out += fmt::format("  compute busy {} of {} analysed; idle {}\n",
                      FormatShare(a.summary.device_utilization), FormatDuration(a.window_ns),
                      FormatShare(a.summary.idle_share));
-  if (a.temporal.span_ns > 0) {
+  if (a.temporal.span_ns > 0 && !a.cpu_only) {
     const double span = static_cast<double>(a.temporal.span_ns);
     out += fmt::format("  temporal breakdown (HTA): compute {} · non-compute {} · idle {} of {}\n",
                        FormatShare(static_cast<double>(a.temporal.compute_ns) / span),
@@ -355,6 +436,11 @@ std::string RenderAnalyzeJson(const AnalyzeReport& report) {
   w.BeginObject();
   w.Key("ranks").BeginArray();
   for (const AnalyzeRank& r : report.ranks) WriteRank(w, r);
+  w.EndArray();
+  w.Key("findings").BeginArray();
+  for (const AnalyzeRank& r : report.ranks) {
+    for (const advisor::Finding& f : r.findings) WriteFinding(w, f);
+  }
   w.EndArray();
   w.Key("warnings").BeginArray();
   for (const std::string& s : report.warnings) w.String(s);

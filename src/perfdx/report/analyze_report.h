@@ -7,12 +7,16 @@
 //    "summary": {...health shares..., "step_time_ns": {"mean", "median", "p90", "cv"}},
 //    "temporal_breakdown_ns": {"idle", "compute", "non_compute", "span"},
 //    "comm_comp_overlap", "gaps": [...], "kernels": [...], "ops": [...],
-//    "memory": {...}}]}
+//    "memory": {...}}],
+//   "findings": [{"rule", "category", "severity", "title", "rank", "steps",
+//    "evidence", "estimated_gain": {"ns_per_step", "share"}, "recommendations":
+//    [{"framework", "text", "snippet", "doc_url"}]}]}
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "perfdx/advisor/finding.h"
 #include "perfdx/advisor/health_table.h"
 #include "perfdx/analysis/rank_analysis.h"
 
@@ -21,6 +25,7 @@ namespace perfdx::report {
 struct AnalyzeRank {
   analysis::RankAnalysis analysis;
   std::vector<advisor::HealthRow> health;
+  std::vector<advisor::Finding> findings;  // ranked by estimated gain
 };
 
 struct AnalyzeReport {

@@ -1,0 +1,84 @@
+// A Finding: one cause of lost time, with the evidence, what fixing it would
+// save at most, and what to change in each framework.
+//
+// JSON (the analyze report's "findings"): {"rule", "category", "severity",
+//   "title", "rank", "steps", "evidence": {...}, "estimated_gain":
+//   {"ns_per_step", "share"}, "recommendations": [{"framework", "text",
+//   "snippet", "doc_url"}]}
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace perfdx::advisor {
+
+enum class Category : uint8_t {
+  kComputeUtilization,
+  kMemory,
+  kCommunication,
+  kOperator,
+  kScheduling,
+  kDataPipeline,
+  kSystem,
+};
+std::string_view CategoryName(Category c);
+
+enum class Severity : uint8_t { kInfo = 0, kWarning = 1, kCritical = 2 };
+std::string_view SeverityName(Severity s);
+std::optional<Severity> ParseSeverity(std::string_view s);
+
+enum class Framework : uint8_t { kMindSpore, kTorchNpu, kPytorchCuda };
+std::string_view FrameworkName(Framework f);
+
+struct Recommendation {
+  Framework framework;
+  std::string text;     // what to change, in one or two sentences
+  std::string snippet;  // code or shell, ready to paste
+  std::string doc_url;  // the documentation the knob comes from
+};
+
+struct TimeRange {
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+};
+
+struct Contributor {
+  std::string name;
+  int64_t ns = 0;      // time attributed to it in the analysed window
+  double share = 0;    // of the evidence metric's denominator
+};
+
+struct Evidence {
+  std::string metric;      // the analysis metric the rule read
+  double value = 0;
+  double threshold = 0;    // the threshold it was compared with
+  std::string unit;        // "share", "ns", "count", "GB/s", ...
+  std::vector<TimeRange> ranges;         // where on the timeline (a few examples)
+  std::vector<Contributor> contributors; // the top contributors
+  std::vector<std::pair<std::string, double>> details;  // other numbers the title quotes
+};
+
+// What the step would save if the cause were removed, computed on the
+// measured timeline (the step without that gap, with that communication
+// hidden, ...). An upper bound: other work may fill the time.
+struct EstimatedGain {
+  int64_t ns_per_step = 0;
+  double share = 0;  // of the mean step time
+};
+
+struct Finding {
+  std::string rule;  // stable id, e.g. "data_loader_stall"
+  Category category = Category::kComputeUtilization;
+  Severity severity = Severity::kInfo;
+  std::string title;  // one line, carries the number
+  std::optional<int64_t> rank;
+  std::vector<int64_t> steps;  // step ids where it applies (empty: all analysed)
+  Evidence evidence;
+  EstimatedGain gain;
+  std::vector<Recommendation> recommendations;
+};
+
+}  // namespace perfdx::advisor
