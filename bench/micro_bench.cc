@@ -54,6 +54,25 @@ void BM_StringPoolInternHit(benchmark::State& state) {
 }
 BENCHMARK(BM_StringPoolInternHit)->Arg(64)->Arg(4096)->Arg(262144);
 
+// Long strings: CUDA kernel names and "Input Dims" shapes run to 100+ bytes.
+void BM_StringPoolInternHitLong(benchmark::State& state) {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < 4096; ++i) {
+    names.push_back(fmt::format(
+        "void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>, "
+        "at::detail::Array<char*, 3> >(int, at::native::AddFunctor<float>, variant_{})",
+        i));
+  }
+  model::StringPool pool;
+  for (const auto& n : names) pool.Intern(n);
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(pool.Intern(names[i]));
+    i = i + 1 == names.size() ? 0 : i + 1;
+  }
+}
+BENCHMARK(BM_StringPoolInternHitLong);
+
 // Interning new strings, table growth included.
 void BM_StringPoolInternMiss(benchmark::State& state) {
   const auto names = OperatorNames(1 << 16);

@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config python3 zstd
-  libsimdjson-dev libfmt-dev libcli11-dev zlib1g-dev libzstd-dev
+  libsimdjson-dev libfmt-dev libcli11-dev zlib1g-dev libzstd-dev libtomlplusplus-dev
   libgtest-dev libgmock-dev libbenchmark-dev
 )
 missing=()

@@ -26,8 +26,8 @@ class TraceText {
   }
   TraceText& Host(const std::string& cat, const std::string& name, int64_t ts, int64_t dur) {
     events_.push_back(fmt::format(
-        R"({{"ph": "X", "cat": "{}", "name": "{}", "pid": 10, "tid": 10, "ts": {}, "dur": {}}})", cat,
-        name, ts, dur));
+        R"({{"ph": "X", "cat": "{}", "name": "{}", "pid": 10, "tid": 10, "ts": {}, "dur": {}}})",
+        cat, name, ts, dur));
     return *this;
   }
   // A runtime call with its correlation id.
@@ -134,8 +134,8 @@ TEST(StepsTest, StepWithoutDeviceWorkStartsAtThePreviousEnd) {
 TEST(StepsTest, PreStepDrainPushesTheFirstStart) {
   const model::Trace trace = TraceText()
                                  .Launch(9, 10, 2)
-                                 .Device("drain", 9, 50, 85)              // [50, 135)
-                                 .Device("unlinked", 0, 100, 20)          // [100, 120)
+                                 .Device("drain", 9, 50, 85)               // [50, 135)
+                                 .Device("unlinked", 0, 100, 20)           // [100, 120)
                                  .Device("late", 0, 145, 30, "kernel", 8)  // ends at 175 > 140
                                  .Step(1, 100, 100)
                                  .Launch(1, 110, 2)
@@ -154,13 +154,14 @@ TEST(StepsTest, PreStepDrainPushesTheFirstStart) {
 TEST(StepsTest, AscendOpToTaskFlowExtendsTheStep) {
   const model::Trace trace =
       TraceText()
-          .Raw(R"({"ph": "M", "name": "process_name", "pid": 2, "args": {"name": "Ascend Hardware"}})")
-          .Raw(R"({"ph": "X", "cat": "cpu_op", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, )"
-               R"("dur": 100})")
+          .Raw(R"({"ph": "M", "name": "process_name", "pid": 2, )"
+               R"("args": {"name": "Ascend Hardware"}})")
+          .Raw(R"({"ph": "X", "cat": "cpu_op", "name": "ProfilerStep#1", "pid": 1, "tid": 1, )"
+               R"("ts": 0, "dur": 100})")
           .Raw(R"({"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 10, )"
                R"("dur": 10})")
-          .Raw(R"({"ph": "s", "cat": "async_npu", "name": "torch_to_npu", "id": 1, "pid": 1, "tid": 1, )"
-               R"("ts": 10})")
+          .Raw(R"({"ph": "s", "cat": "async_npu", "name": "torch_to_npu", "id": 1, "pid": 1, )"
+               R"("tid": 1, "ts": 10})")
           .Raw(R"({"ph": "X", "name": "Add", "pid": 2, "tid": 5, "ts": 90, "dur": 30, )"
                R"("args": {"Task Type": "AI_CORE"}})")
           .Raw(R"({"ph": "f", "bp": "e", "cat": "async_npu", "name": "torch_to_npu", "id": 1, )"
@@ -183,7 +184,8 @@ TEST(StepsTest, TruncatedTailIsExcluded) {
     const int64_t base = s * 100;
     text.Step(s + 1, base, 100);
     for (int k = 0; k < kernels[s]; ++k, ++correlation) {
-      text.Launch(correlation, base + 10 + k * 5, 2).Device("k", correlation, base + 20 + k * 10, 5);
+      text.Launch(correlation, base + 10 + k * 5, 2)
+          .Device("k", correlation, base + 20 + k * 10, 5);
     }
   }
   const model::Trace trace = text.Import();
@@ -212,7 +214,8 @@ TEST(StepsTest, EightyPercentIsKept) {
     const int64_t base = s * 100;
     text.Step(s + 1, base, 100);
     for (int k = 0; k < kernels[s]; ++k, ++correlation) {
-      text.Launch(correlation, base + 10 + k * 5, 2).Device("k", correlation, base + 20 + k * 10, 5);
+      text.Launch(correlation, base + 10 + k * 5, 2)
+          .Device("k", correlation, base + 20 + k * 10, 5);
     }
   }
   const StepTimeline t = BuildSteps(text.Import());
@@ -248,7 +251,10 @@ TEST(StepsTest, RepeatingDeviceWorkBecomesSteps) {
   TraceText text;
   text.Device("C", 0, 0, 10).Device("D", 0, 11, 10);
   for (int64_t a : {51, 124, 197}) {
-    text.Device("A", 0, a, 10).Device("B", 0, a + 11, 10).Device("C", 0, a + 22, 10).Device("D", 0, a + 33, 10);
+    text.Device("A", 0, a, 10)
+        .Device("B", 0, a + 11, 10)
+        .Device("C", 0, a + 22, 10)
+        .Device("D", 0, a + 33, 10);
   }
   text.Device("A", 0, 270, 10).Device("B", 0, 281, 10);
   text.Host("cpu_op", "aten::add", 0, 5);
@@ -325,7 +331,8 @@ TEST(StepBreakdownTest, PriorityPartitionByHand) {
       TraceText()
           .Step(1, 0, 100)
           .Host("python_function", "train.py(12): step", 0, 100)
-          .Host("user_annotation", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 0, 20)
+          .Host("user_annotation", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 0,
+                20)
           .Host("cpu_op", "aten::conv2d", 20, 40)
           .Launch(1, 25, 10)
           .Device("volta_scudnn_128x64_relu", 1, 30, 40)

@@ -20,7 +20,13 @@ constexpr size_t kManyRuntimeCalls = 8;
 // How far to look for a neighbouring function for untraced host time.
 constexpr int64_t kNeighbourNs = 1'000'000;
 
-bool IsUserCode(EventKind k) { return k == EventKind::kPythonFunction || k == EventKind::kUserAnnotation; }
+// Python frames and record_function ranges written by the user; CPython's
+// "<built-in ...>" frames only wrap framework calls.
+bool IsUserCode(const model::Trace& trace, SliceId i) {
+  const EventKind k = trace.slices.kind[i];
+  if (k == EventKind::kUserAnnotation) return true;
+  return k == EventKind::kPythonFunction && trace.slice_name(i).rfind("<built-in", 0) != 0;
+}
 
 struct Candidate {
   int64_t overlap_ns = 0;
@@ -31,20 +37,23 @@ int64_t Overlap(int64_t a0, int64_t a1, int64_t b0, int64_t b1) {
   return std::max<int64_t>(0, std::min(a1, b1) - std::max(a0, b0));
 }
 
-// The innermost slice of `keep` kinds (on any host thread) around the gap's
-// midpoint, preferring the one overlapping the gap most.
+// The innermost slice of `keep` kinds (on any host thread) around a few
+// points spread over the gap, preferring the one overlapping the gap most.
 template <typename Keep>
 Candidate InnermostAround(const model::Trace& trace, int64_t start, int64_t end, Keep&& keep) {
   Candidate best;
-  const int64_t mid = start + (end - start) / 2;
+  constexpr int kSamples = 5;
   for (model::TrackId t = 0; t < trace.tracks.size(); ++t) {
     if (trace.tracks[t].kind != model::TrackKind::kHostThread) continue;
-    for (int64_t i = trace.InnermostSliceAt(t, mid); i >= 0; i = trace.slices.parent[i]) {
-      const auto s = static_cast<SliceId>(i);
-      if (!keep(s)) continue;
-      const int64_t overlap = Overlap(start, end, trace.slices.ts_ns[s], trace.slices.end_ns(s));
-      if (overlap > best.overlap_ns) best = {overlap, static_cast<int32_t>(s)};
-      break;
+    for (int k = 0; k < kSamples; ++k) {
+      const int64_t at = start + (end - start) * (2 * k + 1) / (2 * kSamples);
+      for (int64_t i = trace.InnermostSliceAt(t, at); i >= 0; i = trace.slices.parent[i]) {
+        const auto s = static_cast<SliceId>(i);
+        if (!keep(s)) continue;
+        const int64_t overlap = Overlap(start, end, trace.slices.ts_ns[s], trace.slices.end_ns(s));
+        if (overlap > best.overlap_ns) best = {overlap, static_cast<int32_t>(s)};
+        break;
+      }
     }
   }
   return best;
@@ -62,7 +71,7 @@ int32_t NeighbouringUserCode(const model::Trace& trace, int64_t start, int64_t e
     // Slices starting at or after the gap end.
     for (auto it = std::lower_bound(first, last, end); it != last && *it - end < best_distance; ++it) {
       const auto i = static_cast<SliceId>(it - s.ts_ns.begin());
-      if (IsUserCode(s.kind[i])) {
+      if (IsUserCode(trace, i)) {
         best = static_cast<int32_t>(i), best_distance = *it - end;
         break;
       }
@@ -73,7 +82,7 @@ int32_t NeighbouringUserCode(const model::Trace& trace, int64_t start, int64_t e
       --it;
       const auto i = static_cast<SliceId>(it - s.ts_ns.begin());
       const int64_t slice_end = s.end_ns(i);
-      if (slice_end <= start && start - slice_end < best_distance && IsUserCode(s.kind[i])) {
+      if (slice_end <= start && start - slice_end < best_distance && IsUserCode(trace, i)) {
         best = static_cast<int32_t>(i), best_distance = start - slice_end;
       }
     }
@@ -113,14 +122,8 @@ GapCause Attribute(const model::Trace& trace, const Activity& a, int64_t start, 
     if (runtime_calls >= kManyRuntimeCalls) return {"launch_overhead", "", runtime};
   }
 
-  const Candidate user = InnermostAround(trace, start, end, [&](SliceId i) { return IsUserCode(s.kind[i]); });
-  const double user_share = static_cast<double>(user.overlap_ns) / len;
-  auto user_cause = [&](int32_t slice, double coverage) {
-    return GapCause{s.kind[slice] == EventKind::kPythonFunction ? "python_function" : "user_annotation",
-                    std::string(trace.slice_name(slice)), coverage};
-  };
-  if (user.slice >= 0 && user_share >= kDominant) return user_cause(user.slice, user_share);
-
+  // A framework op covering the gap means the host is dispatching; only
+  // time outside ops is the user's own code.
   const Candidate op = InnermostAround(trace, start, end, [&](SliceId i) {
     return s.kind[i] == EventKind::kFrameworkOp;
   });
@@ -128,6 +131,14 @@ GapCause Attribute(const model::Trace& trace, const Activity& a, int64_t start, 
   if (op.slice >= 0 && op_share >= kDominant) {
     return {"framework_op", std::string(trace.slice_name(op.slice)), op_share};
   }
+
+  const Candidate user = InnermostAround(trace, start, end, [&](SliceId i) { return IsUserCode(trace, i); });
+  const double user_share = static_cast<double>(user.overlap_ns) / len;
+  auto user_cause = [&](int32_t slice, double coverage) {
+    return GapCause{s.kind[slice] == EventKind::kPythonFunction ? "python_function" : "user_annotation",
+                    std::string(trace.slice_name(slice)), coverage};
+  };
+  if (user.slice >= 0 && user_share >= kDominant) return user_cause(user.slice, user_share);
 
   const double untraced = 1.0 - share(a.host_any);
   if (untraced >= kDominant) {

@@ -8,8 +8,10 @@
 //   synchronization  blocked in a device sync (aten::item, cudaStreamSynchronize, ...)
 //   optimizer_step   inside optimizer.step()
 //   launch_overhead  many short runtime calls (host-bound dispatch)
+//   framework_op     inside a framework operator (dispatching it)
 //   python_function / user_annotation  inside a named function or range
-//   framework_op     inside a framework operator
+//                    (the user's own code; CPython "<built-in" frames only
+//                    wrap framework calls and do not count)
 //   untraced         no traced host activity; named after the neighbouring
 //                    function when there is one
 // and otherwise to whichever of them covers most. Gaps with the same cause at

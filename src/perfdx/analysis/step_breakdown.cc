@@ -70,7 +70,8 @@ Category CategoryOf(const model::Trace& trace, SliceId i) {
 
 }  // namespace
 
-std::vector<StepBreakdown> ComputeStepBreakdowns(const model::Trace& trace, const StepTimeline& timeline) {
+std::vector<StepBreakdown> ComputeStepBreakdowns(const model::Trace& trace,
+                                                 const StepTimeline& timeline) {
   std::array<std::vector<Interval>, kCategoryCount> raw;
   const model::SliceTable& s = trace.slices;
   for (SliceId i = 0; i < s.size(); ++i) {

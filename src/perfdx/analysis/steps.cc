@@ -49,7 +49,8 @@ std::vector<Launch> CollectLaunches(const model::Trace& trace) {
   const model::FlowTable& f = trace.flows;
   std::unordered_map<SliceId, SliceId> launcher;  // device op -> host slice
   for (size_t k = 0; k < f.size(); ++k) {
-    if (f.kind[k] != model::FlowKind::kLaunch && f.kind[k] != model::FlowKind::kOpToDevice) continue;
+    const model::FlowKind kind = f.kind[k];
+    if (kind != model::FlowKind::kLaunch && kind != model::FlowKind::kOpToDevice) continue;
     const SliceId from = f.from[k];
     const SliceId to = f.to[k];
     if (!OnHost(trace, from) || !IsDeviceOp(trace, to)) continue;
@@ -67,7 +68,9 @@ std::vector<Launch> CollectLaunches(const model::Trace& trace) {
   return launches;
 }
 
-std::string FormatMs(int64_t ns) { return fmt::format("{:.3f} ms", static_cast<double>(ns) / 1e6); }
+std::string FormatMs(int64_t ns) {
+  return fmt::format("{:.3f} ms", static_cast<double>(ns) / 1e6);
+}
 
 StepTimeline FromMarkers(const model::Trace& trace, const StepOptions& options) {
   StepTimeline timeline;
@@ -165,9 +168,10 @@ StepTimeline FromMarkers(const model::Trace& trace, const StepOptions& options) 
     size_t last = n - 1;
     while (device_ops[last] == 0) --last;  // any_matched: some step has ops
     for (size_t i = last + 1; i < n; ++i) {
-      why[i] = fmt::format("step {} excluded: it launched no device work (the last step that did is "
-                           "step {}), so the capture likely ended inside it",
-                           markers[i].id, markers[last].id);
+      why[i] = fmt::format(
+          "step {} excluded: it launched no device work (the last step that did is "
+          "step {}), so the capture likely ended inside it",
+          markers[i].id, markers[last].id);
     }
     keep = last + 1;
     if (last > 0 && device_ops[last - 1] * kTruncatedTailRatio > device_ops[last]) {
@@ -184,8 +188,8 @@ StepTimeline FromMarkers(const model::Trace& trace, const StepOptions& options) 
       timeline.steps.push_back(windows[i]);
     } else if (options.include_incomplete) {
       timeline.steps.push_back(windows[i]);
-      timeline.notes.push_back(fmt::format("step {} looks incomplete but is kept as asked ({})",
-                                           markers[i].id, why[i]));
+      timeline.notes.push_back(
+          fmt::format("step {} looks incomplete but is kept as asked ({})", markers[i].id, why[i]));
     } else {
       timeline.excluded.push_back(windows[i]);
       timeline.notes.push_back(why[i] + "; use --include-incomplete to keep it");
@@ -267,7 +271,8 @@ std::optional<StepTimeline> FromRepeatingPattern(const model::Trace& trace) {
       }
     }
   }
-  if (period == 0 || static_cast<double>(region_size) < kMinPatternCoverage * static_cast<double>(n)) {
+  if (period == 0 ||
+      static_cast<double>(region_size) < kMinPatternCoverage * static_cast<double>(n)) {
     return std::nullopt;
   }
   const size_t region_end = region_begin + region_size;

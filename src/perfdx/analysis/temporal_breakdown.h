@@ -14,6 +14,9 @@
 //   kHta    HTA's own selection: with >= 2 ProfilerStep ids, drop the host
 //           events from the start of the last step on, and keep only device
 //           events launched (by correlation) from the host events kept.
+//           Timestamps finer than 1 us are then rounded as HTA rounds them
+//           (start up, end down): over thousands of short kernels the
+//           difference exceeds HTA's reporting precision.
 #pragma once
 
 #include <cstdint>

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "perfdx/advisor/advisor.h"
+#include "perfdx/advisor/config.h"
 #include "perfdx/analysis/trace_summary.h"
 #include "perfdx/cli/common.h"
 #include "perfdx/report/analyze_report.h"
@@ -24,6 +25,7 @@ struct AnalyzeOptions {
   bool include_incomplete = false;
   double min_gap_us = 100;
   std::string fail_on;
+  std::string config;  // thresholds file; empty: ./perfdx.toml if present
 };
 
 std::optional<int64_t> ParseInt(std::string_view s) {
@@ -68,11 +70,16 @@ int RunAnalyze(const AnalyzeOptions& options) {
     analysis_options.step_range = *range;
   }
 
+  // Before loading traces: a bad config file should fail in a moment, not
+  // after minutes of parsing.
+  const auto thresholds_or = advisor::ResolveThresholds(options.config);
+  if (!thresholds_or.ok()) return ReportError(thresholds_or.status());
+  const advisor::Thresholds& thresholds = *thresholds_or;
+
   auto loaded = formats::LoadTraces(options.input.paths, options.input.ToLoadOptions());
   if (!loaded.ok()) return ReportError(loaded.status());
   report::AnalyzeReport report;
   report.warnings = loaded->warnings;
-  const advisor::Thresholds thresholds;
   for (const model::Trace& trace : loaded->traces) {
     if (!options.ranks.empty() &&
         std::find(options.ranks.begin(), options.ranks.end(), trace.info.rank.value_or(-1)) == options.ranks.end()) {
@@ -129,6 +136,9 @@ void RegisterAnalyzeCommand(CLI::App& app, int* exit_code) {
   command->add_option("--fail-on", options->fail_on,
                       "exit 1 if a finding is at or above this severity (for CI)")
       ->check(CLI::IsMember({"info", "warning", "critical"}));
+  command->add_option("--config", options->config,
+                      "thresholds file (TOML, see `perfdx config --defaults`); default: "
+                      "./perfdx.toml if it exists, else the built-in thresholds");
   command->callback([options, exit_code] { *exit_code = RunAnalyze(*options); });
 }
 

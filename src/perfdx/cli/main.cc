@@ -7,6 +7,7 @@
 
 #include "perfdx/cli/analyze_command.h"
 #include "perfdx/cli/common.h"
+#include "perfdx/cli/config_command.h"
 #include "perfdx/cli/info_command.h"
 #include "perfdx/version.h"
 
@@ -20,6 +21,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   perfdx::cli::RegisterInfoCommand(app, &exit_code);
   perfdx::cli::RegisterAnalyzeCommand(app, &exit_code);
+  perfdx::cli::RegisterConfigCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

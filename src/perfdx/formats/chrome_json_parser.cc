@@ -11,6 +11,7 @@
 #include "perfdx/base/decimal_time.h"
 #include "perfdx/base/utf8.h"
 #include "perfdx/formats/json_scanner.h"
+#include "perfdx/model/arg_key.h"
 
 namespace perfdx::formats {
 namespace {
@@ -71,31 +72,45 @@ std::string_view TrimRight(std::string_view s) {
   return s;
 }
 
-std::optional<int64_t> ParseInt(std::string_view s) {
-  // Up to 18 digits cannot overflow: the ids of real traces, without the
-  // general from_chars below (which accepts exactly the same spellings).
+// Parses all of `s` as std::from_chars parses an int64 (optional '-', then
+// digits). Up to 18 digits cannot overflow and are read by a plain loop; the
+// rest goes to from_chars. The result comes back through *out because an
+// std::optional return was assembled in memory a byte at a time and read back
+// whole, a store-forwarding stall on every id of every event.
+bool ParseInt(std::string_view s, int64_t* out) {
   const bool negative = !s.empty() && s[0] == '-';
   const size_t digits = s.size() - (negative ? 1 : 0);
   if (digits > 0 && digits <= 18) {
     uint64_t magnitude = 0;
-    size_t i = negative ? 1 : 0;
-    for (; i < s.size(); ++i) {
+    for (size_t i = negative ? 1 : 0; i < s.size(); ++i) {
       const auto d = static_cast<unsigned>(s[i] - '0');
-      if (d > 9) return std::nullopt;
+      if (d > 9) return false;
       magnitude = magnitude * 10 + d;
     }
     const auto v = static_cast<int64_t>(magnitude);
-    return negative ? -v : v;
+    *out = negative ? -v : v;
+    return true;
   }
   int64_t v = 0;
   const char* end = s.data() + s.size();
   auto [p, ec] = std::from_chars(s.data(), end, v);
-  if (ec != std::errc() || p != end) return std::nullopt;
+  if (ec != std::errc() || p != end) return false;
+  *out = v;
+  return true;
+}
+
+std::optional<int64_t> ParseInt(std::string_view s) {
+  int64_t v = 0;
+  if (!ParseInt(s, &v)) return std::nullopt;
   return v;
 }
 
 bool IsIntegerToken(std::string_view s) {
-  return s.find_first_of(".eE") == std::string_view::npos;
+  // A loop, not find_first_of: that calls memchr once per byte of `s`.
+  for (char c : s) {
+    if (c == '.' || c == 'e' || c == 'E') return false;
+  }
+  return true;
 }
 
 std::optional<double> ParseDouble(std::string_view s) {
@@ -120,8 +135,7 @@ void DecodeId(od::value value, RawIdView* out) {
     return;
   }
   out->present = true;
-  if (auto n = ParseInt(text)) {
-    out->number = *n;
+  if (ParseInt(text, &out->number)) {
     out->is_text = false;
   } else {
     out->text = text;
@@ -129,31 +143,38 @@ void DecodeId(od::value value, RawIdView* out) {
   }
 }
 
-// Microseconds written as up to 15 integer digits and at most three decimals
-// (Kineto's integers, Ascend's "1736408883688177.930") are exact nanoseconds
-// without ParseMicrosToNanos' general path; anything else (signs, exponents,
-// more decimals, whitespace) is left to it, so results are identical.
-std::optional<int64_t> FastMicrosToNanos(std::string_view s) {
+// Microseconds written as up to 16 integer digits (epoch microseconds) and at
+// most three decimals (Kineto's integers, Ascend's "1736408883688177.930") are
+// exact nanoseconds without ParseMicrosToNanos' general path; anything else
+// (signs, exponents, more decimals, whitespace, overflow) is left to it, so
+// the results are identical.
+bool FastMicrosToNanos(std::string_view s, int64_t* out) {
+  // The largest whole microseconds whose nanoseconds plus 999 fit in int64.
+  constexpr int64_t kMaxMicros = (INT64_MAX - 999) / 1000;
   size_t i = 0;
   int64_t micros = 0;
-  while (i < s.size() && i < 16 && static_cast<unsigned>(s[i] - '0') <= 9) {
+  while (i < s.size() && i < 17 && static_cast<unsigned>(s[i] - '0') <= 9) {
     micros = micros * 10 + (s[i] - '0');
     ++i;
   }
-  if (i == 0 || i > 15) return std::nullopt;
+  if (i == 0 || i > 16 || micros > kMaxMicros) return false;
   int64_t nanos = micros * 1000;
-  if (i == s.size()) return nanos;
-  if (s[i] != '.') return std::nullopt;
+  if (i == s.size()) {
+    *out = nanos;
+    return true;
+  }
+  if (s[i] != '.') return false;
   const size_t point = i++;
   int64_t scale = 100;
   while (i < s.size() && static_cast<unsigned>(s[i] - '0') <= 9) {
-    if (scale == 0) return std::nullopt;
+    if (scale == 0) return false;
     nanos += (s[i] - '0') * scale;
     scale /= 10;
     ++i;
   }
-  if (i == point + 1 || i != s.size()) return std::nullopt;
-  return nanos;
+  if (i == point + 1 || i != s.size()) return false;
+  *out = nanos;
+  return true;
 }
 
 FieldState DecodeTime(od::value value, int64_t* out) {
@@ -169,8 +190,8 @@ FieldState DecodeTime(od::value value, int64_t* out) {
   } else {
     return FieldState::kInvalid;
   }
-  auto ns = FastMicrosToNanos(TrimRight(text));
-  if (!ns) ns = ParseMicrosToNanos(text);
+  if (FastMicrosToNanos(TrimRight(text), out)) return FieldState::kOk;
+  auto ns = ParseMicrosToNanos(text);
   if (!ns) return FieldState::kInvalid;
   *out = *ns;
   return FieldState::kOk;
@@ -179,45 +200,81 @@ FieldState DecodeTime(od::value value, int64_t* out) {
 error_code DecodeArgValue(ArgKey key, od::value value, RawEvent& event) {
   od::json_type type;
   if (value.type().get(type) != SUCCESS) return SUCCESS;
-  RawArg arg{key, ArgType::kInt};
+  // Decoded into locals and constructed in place: a RawArg temporary was
+  // zeroed and copied with `rep stos`/`rep movs`, tens of cycles per arg.
+  ArgType arg_type = ArgType::kInt;
+  int64_t int_value = 0;
+  double double_value = 0;
+  std::string_view string_value;
   switch (type) {
     case od::json_type::number: {
       const std::string_view token = TrimRight(value.raw_json_token());
-      if (IsIntegerToken(token)) {
-        if (auto v = ParseInt(token)) {
-          arg.int_value = *v;
-          break;
-        }
-      }
+      if (IsIntegerToken(token) && ParseInt(token, &int_value)) break;
       auto d = ParseDouble(token);
       if (!d) return SUCCESS;
-      arg.type = ArgType::kDouble;
-      arg.double_value = *d;
+      arg_type = ArgType::kDouble;
+      double_value = *d;
       break;
     }
     case od::json_type::string:
-      arg.type = ArgType::kString;
-      if (auto e = value.get_string().get(arg.string_value)) return e;
+      arg_type = ArgType::kString;
+      if (auto e = value.get_string().get(string_value)) return e;
       break;
     case od::json_type::array: {
       // Shapes and dims ([[32, 3], []]) are kept as their JSON text.
       od::array array;
       if (value.get_array().get(array) != SUCCESS) return SUCCESS;
-      arg.type = ArgType::kString;
-      if (array.raw_json().get(arg.string_value) != SUCCESS) return SUCCESS;
+      arg_type = ArgType::kString;
+      if (array.raw_json().get(string_value) != SUCCESS) return SUCCESS;
       break;
     }
     case od::json_type::boolean: {
       bool b = false;
       if (value.get_bool().get(b) != SUCCESS) return SUCCESS;
-      arg.int_value = b ? 1 : 0;
+      int_value = b ? 1 : 0;
       break;
     }
     default:
       return SUCCESS;
   }
-  event.args.push_back(arg);
+  event.args.emplace_back(key, arg_type, int_value, double_value, string_value);
   return SUCCESS;
+}
+
+// Whether some spelling in arg_key.h has this length and first byte. Most args
+// of a Kineto event are not kept ("Trace name", "Call stack", ...); this
+// rejects them before LookupArgKey compares any text.
+class ArgKeyFilter {
+ public:
+  ArgKeyFilter() {
+    auto add = [this](std::initializer_list<std::string_view> spellings) {
+      for (std::string_view s : spellings) {
+        if (!s.empty() && s.size() < kLengths) Set(s.size(), s[0]);
+      }
+    };
+#define PERFDX_ARG_FILTER_ADD(e, canonical, ...) add({__VA_ARGS__});
+    PERFDX_ARG_KEYS(PERFDX_ARG_FILTER_ADD)
+#undef PERFDX_ARG_FILTER_ADD
+  }
+  bool MayMatch(std::string_view s) const {
+    if (s.size() >= kLengths) return true;  // let the lookup decide
+    if (s.empty()) return false;
+    const auto c = static_cast<uint8_t>(s[0]);
+    return (bits_[s.size()][c / 64] >> (c % 64)) & 1;
+  }
+
+ private:
+  static constexpr size_t kLengths = 64;
+  void Set(size_t length, char first) {
+    const auto c = static_cast<uint8_t>(first);
+    bits_[length][c / 64] |= uint64_t{1} << (c % 64);
+  }
+  uint64_t bits_[kLengths][4] = {};
+};
+
+bool MayBeArgKey(std::string_view spelling) {
+  static const ArgKeyFilter filter;
+  return filter.MayMatch(spelling);
 }
 
 error_code DecodeArgs(od::object object, RawEvent& event) {
@@ -238,7 +295,7 @@ error_code DecodeArgs(od::object object, RawEvent& event) {
     }
     const std::string_view spelling = RawKey(raw, value);
     ArgKey key;
-    const bool known = model::LookupArgKey(spelling, &key);
+    const bool known = MayBeArgKey(spelling) && model::LookupArgKey(spelling, &key);
     if (want_numeric) {
       od::json_type type;
       if (value.type().get(type) == SUCCESS && type == od::json_type::number) {

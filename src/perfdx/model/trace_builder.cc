@@ -29,12 +29,62 @@ void Permute(std::vector<T>& column, const std::vector<uint32_t>& order) {
   column.swap(out);
 }
 
+// Sorts `v` by `less`, which must be a strict total order (so that the result
+// is the one std::sort gives). Trace records arrive mostly in order — a host
+// thread's slices come in a few dozen ascending runs — so merging the runs
+// already there takes far fewer comparisons than std::sort; input with many
+// runs goes to std::sort. Returns false when `v` was already sorted.
+template <typename T, typename Less>
+bool SortByRuns(std::vector<T>& v, Less less) {
+  const size_t n = v.size();
+  std::vector<size_t> bounds = {0};
+  for (size_t i = 1; i < n; ++i) {
+    if (less(v[i], v[i - 1])) bounds.push_back(i);
+  }
+  if (bounds.size() == 1) return false;
+  if (bounds.size() > n / 8) {
+    std::sort(v.begin(), v.end(), less);
+    return true;
+  }
+  bounds.push_back(n);
+  std::vector<T> merged(n);
+  std::vector<size_t> next;
+  while (bounds.size() > 2) {
+    next.assign(1, 0);
+    size_t k = 0;
+    for (; k + 2 < bounds.size(); k += 2) {
+      std::merge(v.begin() + bounds[k], v.begin() + bounds[k + 1], v.begin() + bounds[k + 1],
+                 v.begin() + bounds[k + 2], merged.begin() + bounds[k], less);
+      next.push_back(bounds[k + 2]);
+    }
+    if (k + 1 < bounds.size()) {  // an odd run out
+      std::copy(v.begin() + bounds[k], v.begin() + bounds[k + 1], merged.begin() + bounds[k]);
+      next.push_back(bounds[k + 1]);
+    }
+    v.swap(merged);
+    bounds.swap(next);
+  }
+  return true;
+}
+
 // Phases of the trace event format that perfdx reads but does not model.
 // end - start, clamped to [0, INT64_MAX] (hostile timestamps must not overflow).
 int64_t DurationBetween(int64_t start, int64_t end) {
   int64_t d = 0;
   if (__builtin_sub_overflow(end, start, &d)) return end > start ? INT64_MAX : 0;
   return std::max<int64_t>(d, 0);
+}
+
+// The phases AddEvent turns into slices, counters, flows or async slices (a
+// switch: a string search here showed in profiles).
+bool IsModelledPhase(char ph) {
+  switch (ph) {
+    case 'X': case 'B': case 'E': case 'i': case 'I': case 'R': case 'C': case 's': case 't':
+    case 'f': case 'b': case 'e': case 'n': case 'S': case 'F':
+      return true;
+    default:
+      return false;
+  }
 }
 
 bool IsIgnoredKnownPhase(char ph) {
@@ -234,8 +284,7 @@ void TraceBuilder::AddEvent(const RawEvent& event) {
     return;
   }
   if (IsIgnoredKnownPhase(ph)) return;
-  static constexpr std::string_view kModelled = "XBEiIRCstfbenSF";
-  if (kModelled.find(ph) == std::string_view::npos) {
+  if (!IsModelledPhase(ph)) {
     trace_.load_stats.Add(LoadStat::kEventUnknownPhase);
     return;
   }
@@ -518,8 +567,7 @@ void TraceBuilder::SortSlices() {
     };
     keys.clear();
     for (uint32_t j = begin; j < end; ++j) keys.push_back({s.ts_ns[order[j]], s.dur_ns[order[j]], order[j]});
-    if (std::is_sorted(keys.begin(), keys.end(), less)) continue;
-    std::sort(keys.begin(), keys.end(), less);
+    if (!SortByRuns(keys, less)) continue;
     for (uint32_t j = begin; j < end; ++j) order[j] = keys[j - begin].index;
   }
 
@@ -579,11 +627,19 @@ void TraceBuilder::BindFlows(Classifier& classifier) {
   // before its 's' (torch_npu HostToDevice), and one 's' may fan out to
   // several 'f' (one API call, several device tasks).
   auto phase_rank = [](char ph) { return ph == 's' ? 0 : ph == 't' ? 1 : 2; };
+  // Lexicographic on (id, category, name, phase rank, ts), field by field. Not
+  // a total order, so this stays std::sort (the same comparisons, the same
+  // order of equal records as before).
   std::sort(raw_flows_.begin(), raw_flows_.end(), [&](const RawFlow& a, const RawFlow& b) {
-    return std::make_tuple(a.id.is_text, a.id.number, a.id.text, a.category, a.name,
-                           phase_rank(a.phase), a.ts_ns) <
-           std::make_tuple(b.id.is_text, b.id.number, b.id.text, b.category, b.name,
-                           phase_rank(b.phase), b.ts_ns);
+    if (a.id.is_text != b.id.is_text) return a.id.is_text < b.id.is_text;
+    if (a.id.number != b.id.number) return a.id.number < b.id.number;
+    if (a.id.text != b.id.text) return a.id.text < b.id.text;
+    if (a.category != b.category) return a.category < b.category;
+    if (a.name != b.name) return a.name < b.name;
+    const int rank_a = phase_rank(a.phase);
+    const int rank_b = phase_rank(b.phase);
+    if (rank_a != rank_b) return rank_a < rank_b;
+    return a.ts_ns < b.ts_ns;
   });
   const SliceTable& s = trace_.slices;
   auto bind = [&](const RawFlow& f) -> int64_t {
@@ -660,17 +716,26 @@ void TraceBuilder::BuildLaunchFlows() {
     if (IsDeviceTrack(trace_.tracks[s.track[i]].kind)) continue;
     launcher.emplace_back(s.correlation[i], i);
   }
-  std::sort(launcher.begin(), launcher.end());
+  SortByRuns(launcher, std::less<>());
   launcher.erase(std::unique(launcher.begin(), launcher.end(),
                              [](const auto& a, const auto& b) { return a.first == b.first; }),
                  launcher.end());
   if (!launcher.empty()) {
+    // Device work by correlation, joined with the launchers in one merge pass
+    // (both mostly arrive in correlation order; a binary search per kernel
+    // missed the cache at every step).
+    std::vector<std::pair<int64_t, SliceId>> device;
     for (SliceId i = 0; i < s.size(); ++i) {
       if (s.correlation[i] <= 0 || !IsDeviceTrack(trace_.tracks[s.track[i]].kind)) continue;
-      auto it = std::lower_bound(launcher.begin(), launcher.end(),
-                                 std::pair<int64_t, SliceId>(s.correlation[i], 0));
-      if (it == launcher.end() || it->first != s.correlation[i]) continue;
-      trace_.flows.from.push_back(it->second);
+      device.emplace_back(s.correlation[i], i);
+    }
+    SortByRuns(device, std::less<>());
+    auto host = launcher.begin();
+    for (const auto& [correlation, i] : device) {
+      while (host != launcher.end() && host->first < correlation) ++host;
+      if (host == launcher.end()) break;
+      if (host->first != correlation) continue;
+      trace_.flows.from.push_back(host->second);
       trace_.flows.to.push_back(i);
       trace_.flows.kind.push_back(FlowKind::kLaunch);
     }
@@ -679,8 +744,8 @@ void TraceBuilder::BuildLaunchFlows() {
   FlowTable& f = trace_.flows;
   std::vector<uint32_t> order(f.size());
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&f](uint32_t a, uint32_t b) {
-    return std::tie(f.from[a], f.to[a], f.kind[a]) < std::tie(f.from[b], f.to[b], f.kind[b]);
+  SortByRuns(order, [&f](uint32_t a, uint32_t b) {
+    return std::tie(f.from[a], f.to[a], f.kind[a], a) < std::tie(f.from[b], f.to[b], f.kind[b], b);
   });
   FlowTable out;
   for (uint32_t k : order) {
@@ -718,8 +783,7 @@ void TraceBuilder::SortCountersAndMemory() {
   auto counter_less = [&c](uint32_t a, uint32_t b) {
     return std::tie(c.track[a], c.ts_ns[a], a) < std::tie(c.track[b], c.ts_ns[b], b);
   };
-  if (!std::is_sorted(order.begin(), order.end(), counter_less)) {
-    std::sort(order.begin(), order.end(), counter_less);
+  if (SortByRuns(order, counter_less)) {
     Permute(c.track, order);
     Permute(c.ts_ns, order);
     Permute(c.value, order);
@@ -730,8 +794,7 @@ void TraceBuilder::SortCountersAndMemory() {
   auto memory_less = [&m](uint32_t a, uint32_t b) {
     return std::tie(m.ts_ns[a], a) < std::tie(m.ts_ns[b], b);
   };
-  if (!std::is_sorted(order.begin(), order.end(), memory_less)) {
-    std::sort(order.begin(), order.end(), memory_less);
+  if (SortByRuns(order, memory_less)) {
     Permute(m.ts_ns, order);
     Permute(m.bytes, order);
     Permute(m.total_allocated, order);

@@ -366,11 +366,16 @@ void RenderRankText(std::string& out, const AnalyzeRank& entry) {
     out += fmt::format("  communication hidden under compute: {}\n", FormatShare(*a.temporal.comm_comp_overlap));
   }
   out += fmt::format("  idle gaps >= 100 µs: {} totalling {}\n", a.gaps.gaps.size(), FormatDuration(a.gaps.total_ns));
-  for (const analysis::GapGroup& g : a.gaps.recurring) {
+  constexpr size_t kTextGroups = 5;
+  for (size_t i = 0; i < a.gaps.recurring.size() && i < kTextGroups; ++i) {
+    const analysis::GapGroup& g = a.gaps.recurring[i];
     out += fmt::format("  recurring: {} per step ({} of step time) at the {} of {}/{} steps — {}{}\n",
                        FormatDuration(g.ns_per_step), FormatShare(g.share_of_step_time), g.position,
                        g.steps, a.steps.size(), g.cause.kind,
                        g.cause.name.empty() ? "" : fmt::format(" ({})", Truncate(g.cause.name, 60)));
+  }
+  if (a.gaps.recurring.size() > kTextGroups) {
+    out += fmt::format("  ({} smaller recurring groups in the JSON report)\n", a.gaps.recurring.size() - kTextGroups);
   }
 
   out += "\nMESO — where each step's time goes\n";

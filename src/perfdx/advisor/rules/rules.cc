@@ -5,6 +5,26 @@ namespace perfdx::advisor {
 const std::vector<const Rule*>& AllRules() {
   static const std::vector<const Rule*> kRules = {
       &DataLoaderStall(),
+      &SyncInStep(),
+      &HostBoundDispatch(),
+      &RecurringGap(),
+      &LowDeviceUtilization(),
+      &StepJitter(),
+      &SawtoothUtilization(),
+      &Fp32Matrix(),
+      &MemcpyShare(),
+      &PageableH2d(),
+      &AllocationChurn(),
+      &Fragmentation(),
+      &MemoryNearCapacity(),
+      &CommunicationShare(),
+      &ExposedCommunication(),
+      &SmallCollectives(),
+      &LowBusBandwidth(),
+      &DominantOperator(),
+      &LayoutConversion(),
+      &FusionCandidates(),
+      &AiCpuOperators(),
   };
   return kRules;
 }

@@ -1,0 +1,89 @@
+// Operators that run on the NPU's AI CPU instead of its AI cores: an
+// unsupported dtype or an op with no AI Core kernel, executed orders of
+// magnitude slower (msprof-analyze aicpu_checker: an issue when any AI_CPU
+// task exists and the longest takes >= 20 us). Gain: the AI_CPU task time
+// per step — the what-if in which the ops move to AI Core kernels that take
+// no time; an upper bound.
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "perfdx/advisor/advisor.h"
+#include "perfdx/advisor/knobs.h"
+#include "perfdx/advisor/rules/rule_util.h"
+#include "perfdx/advisor/rules/rules.h"
+#include "perfdx/advisor/rules/trace_query.h"
+
+namespace perfdx::advisor {
+namespace {
+
+constexpr size_t kMaxContributors = 5;
+constexpr size_t kMaxRanges = 5;
+
+class AiCpuOperatorsRule final : public Rule {
+ public:
+  std::string_view id() const override { return "ai_cpu_operators"; }
+
+  void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
+    const model::Trace& t = c.trace();
+    if (c.analysis.window_ns <= 0) return;
+    const analysis::IntervalSet window = AnalysedWindow(c);
+    int64_t total_ns = 0;
+    int64_t longest_ns = 0;
+    uint64_t tasks = 0;
+    std::map<std::string_view, int64_t> by_name;
+    std::vector<TimeRange> ranges;
+    for (model::SliceId i = 0; i < t.slices.size(); ++i) {
+      if (t.slices.kind[i] != model::EventKind::kComputeKernel || !DeviceSliceIn(t, i, window))
+        continue;
+      if (t.ArgString(i, model::ArgKey::kTaskType) != "AI_CPU") continue;
+      const int64_t dur = t.slices.dur_ns[i];
+      total_ns += dur;
+      longest_ns = std::max(longest_ns, dur);
+      ++tasks;
+      by_name[t.slice_name(i)] += dur;
+      if (ranges.size() < kMaxRanges) ranges.push_back({t.slices.ts_ns[i], t.slices.end_ns(i)});
+    }
+    if (tasks == 0 || static_cast<double>(longest_ns) < c.thresholds.ai_cpu_min_task_ns) return;
+    const double window_ns = static_cast<double>(c.analysis.window_ns);
+    const double share = static_cast<double>(total_ns) / window_ns;
+    const Band& band = c.thresholds.ai_cpu_share;
+
+    Finding f;
+    f.rule = std::string(id());
+    f.category = Category::kOperator;
+    f.gain.ns_per_step = PerStep(c, total_ns);
+    f.gain.share = ShareOfStep(c, f.gain.ns_per_step);
+    f.severity = SeverityFor(band, share, f.gain.share);
+    f.title = fmt::format(
+        "{} AI_CPU tasks take {} of the step ({} per step); the longest runs {:.0f} us", tasks,
+        Pct(share), Ms(f.gain.ns_per_step), static_cast<double>(longest_ns) / 1e3);
+    f.evidence.metric = "ai_cpu_share";
+    f.evidence.value = share;
+    f.evidence.threshold = band.healthy;
+    f.evidence.unit = "share";
+    f.evidence.details = {{"tasks", static_cast<double>(tasks)},
+                          {"longest_task_ns", static_cast<double>(longest_ns)}};
+    f.evidence.ranges = std::move(ranges);
+    for (const auto& [name, ns] : by_name) {
+      f.evidence.contributors.push_back(
+          {std::string(name), ns, static_cast<double>(ns) / window_ns});
+    }
+    std::sort(f.evidence.contributors.begin(), f.evidence.contributors.end(),
+              [](const Contributor& a, const Contributor& b) { return a.ns > b.ns; });
+    if (f.evidence.contributors.size() > kMaxContributors)
+      f.evidence.contributors.resize(kMaxContributors);
+    f.recommendations = RecommendationsFor("aicpu_avoid");
+    out->push_back(std::move(f));
+  }
+};
+
+}  // namespace
+
+const Rule& AiCpuOperators() {
+  static const AiCpuOperatorsRule rule;
+  return rule;
+}
+
+}  // namespace perfdx::advisor

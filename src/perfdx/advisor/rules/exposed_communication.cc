@@ -1,0 +1,127 @@
+// Collectives that run while no compute does: the step waits for them
+// (TensorBoard plugin: communication not overlapped > 10% of the step;
+// Ascend's step_trace_time.csv "Communication(Not Overlapped)"). This rule
+// owns the communication time; communication_share speaks only when the
+// communication is large but hidden. Gain: the exposed communication time
+// per step — the what-if in which it all runs under compute. An upper bound:
+// when the step has less compute than communication, overlap alone cannot
+// hide it all, and the title says so (and recommends cutting the volume).
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "perfdx/advisor/advisor.h"
+#include "perfdx/advisor/knobs.h"
+#include "perfdx/advisor/rules/rule_util.h"
+#include "perfdx/advisor/rules/rules.h"
+#include "perfdx/advisor/rules/trace_query.h"
+
+namespace perfdx::advisor {
+namespace {
+
+constexpr size_t kMaxContributors = 5;
+constexpr size_t kMaxRanges = 5;
+
+class ExposedCommunicationRule final : public Rule {
+ public:
+  std::string_view id() const override { return "exposed_communication"; }
+
+  void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
+    const analysis::HealthMetrics& h = c.analysis.summary;
+    const Band& band = c.thresholds.comm_not_overlapped_share;
+    if (advisor::Evaluate(band, h.comm_not_overlapped_share) == HealthStatus::kHealthy) return;
+
+    const int64_t comm_per_step = PerStepNs(c, h.comm_share);
+    int64_t compute_per_step = 0;
+    for (const analysis::StepAnalysis& s : c.analysis.steps)
+      compute_per_step += s.device.computing_ns;
+    compute_per_step /= static_cast<int64_t>(c.step_count());
+
+    Finding f;
+    f.rule = std::string(id());
+    f.category = Category::kCommunication;
+    f.gain.ns_per_step = PerStepNs(c, h.comm_not_overlapped_share);
+    f.gain.share = ShareOfStep(c, f.gain.ns_per_step);
+    f.severity = SeverityFor(band, h.comm_not_overlapped_share, f.gain.share);
+    const bool too_little_compute = comm_per_step > compute_per_step;
+    f.title = fmt::format(
+        "Communication runs exposed, with no compute beside it, for {} of the step ({} per step)",
+        Pct(h.comm_not_overlapped_share), Ms(f.gain.ns_per_step));
+    if (too_little_compute) {
+      f.title +=
+          compute_per_step > 0
+              ? fmt::format(
+                    "; it is {:.0f}x the compute time, so overlap alone cannot hide it",
+                    static_cast<double>(comm_per_step) / static_cast<double>(compute_per_step))
+              : "; there is no compute to hide it under";
+    }
+    f.evidence.metric = "comm_not_overlapped_share";
+    f.evidence.value = h.comm_not_overlapped_share;
+    f.evidence.threshold = band.healthy;
+    f.evidence.unit = "share";
+    f.evidence.details = {{"comm_share", h.comm_share},
+                          {"comm_ns_per_step", static_cast<double>(comm_per_step)},
+                          {"compute_ns_per_step", static_cast<double>(compute_per_step)}};
+    if (c.analysis.temporal.comm_comp_overlap) {
+      f.evidence.details.emplace_back("comm_comp_overlap", *c.analysis.temporal.comm_comp_overlap);
+    }
+
+    // Where: the longest exposed stretches, and the collectives they belong to.
+    const model::Trace& t = c.trace();
+    const analysis::IntervalSet window = AnalysedWindow(c);
+    const analysis::IntervalSet compute = DeviceComputeIn(t, window);
+    const analysis::IntervalSet exposed = Subtract(
+        DeviceIntervalsIn(
+            t, window,
+            [&](model::SliceId i) { return t.slices.kind[i] == model::EventKind::kCollective; }),
+        compute);
+    std::vector<analysis::Interval> longest = exposed.intervals();
+    std::sort(longest.begin(), longest.end(),
+              [](const analysis::Interval& a, const analysis::Interval& b) {
+                return a.length() > b.length();
+              });
+    if (longest.size() > kMaxRanges) longest.resize(kMaxRanges);
+    std::sort(
+        longest.begin(), longest.end(),
+        [](const analysis::Interval& a, const analysis::Interval& b) { return a.start < b.start; });
+    for (const analysis::Interval& iv : longest) f.evidence.ranges.push_back({iv.start, iv.end});
+
+    std::map<std::string_view, int64_t> by_name;
+    for (const Collective& col : CollectivesIn(t, window)) {
+      const int64_t start = t.slices.ts_ns[col.slice];
+      const int64_t end = t.slices.end_ns(col.slice);
+      by_name[t.slice_name(col.slice)] += exposed.LengthIn(start, end);
+    }
+    std::vector<Contributor> contributors;
+    const double window_ns = static_cast<double>(c.analysis.window_ns);
+    for (const auto& [name, ns] : by_name) {
+      contributors.push_back(
+          {std::string(name), ns, window_ns > 0 ? static_cast<double>(ns) / window_ns : 0});
+    }
+    std::sort(contributors.begin(), contributors.end(),
+              [](const Contributor& a, const Contributor& b) { return a.ns > b.ns; });
+    if (contributors.size() > kMaxContributors) contributors.resize(kMaxContributors);
+    f.evidence.contributors = std::move(contributors);
+
+    f.recommendations = RecommendationsFor("overlap_communication");
+    for (Recommendation& r : RecommendationsFor("ddp_bucket"))
+      f.recommendations.push_back(std::move(r));
+    if (too_little_compute) {
+      // Less compute than communication: only fewer synchronisations per
+      // sample (larger batches, accumulation) can close the rest.
+      for (Recommendation& r : RecommendationsFor("gradient_accumulation"))
+        f.recommendations.push_back(std::move(r));
+    }
+    out->push_back(std::move(f));
+  }
+};
+
+}  // namespace
+
+const Rule& ExposedCommunication() {
+  static const ExposedCommunicationRule rule;
+  return rule;
+}
+
+}  // namespace perfdx::advisor

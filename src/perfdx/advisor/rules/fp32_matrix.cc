@@ -1,0 +1,92 @@
+// Matrix work (GEMM, convolution) in FP32 with no tensor-core / cube path:
+// the TensorBoard plugin's "Kernels with N% time are launched by Tensor
+// Cores eligible operators ... enable Automatic Mixed Precision" (rule R6).
+// Gain: an estimate, not a measurement — the FP32 matrix time per step times
+// (1 - 1/speedup) at the assumed speedup of Thresholds::fp32_matrix_speedup;
+// the title says so.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "perfdx/advisor/advisor.h"
+#include "perfdx/advisor/knobs.h"
+#include "perfdx/advisor/rules/rule_util.h"
+#include "perfdx/advisor/rules/rules.h"
+#include "perfdx/advisor/rules/trace_query.h"
+
+namespace perfdx::advisor {
+namespace {
+
+constexpr size_t kMaxContributors = 5;
+
+// TF32 exists from Ampere (compute capability 8.0) on; older GPUs need
+// FP16/BF16 autocast to reach their tensor cores.
+bool HasTf32(const model::Trace& t) {
+  if (t.info.device_type != model::DeviceType::kCuda) return false;
+  return std::any_of(t.info.devices.begin(), t.info.devices.end(),
+                     [](const model::DeviceProperties& d) { return d.compute_major >= 8; });
+}
+
+class Fp32MatrixRule final : public Rule {
+ public:
+  std::string_view id() const override { return "fp32_matrix"; }
+
+  void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
+    const analysis::KernelSummary& k = c.analysis.kernels;
+    if (c.analysis.cpu_only || k.fp32_matrix_ns <= 0 || k.device_work_ns <= 0) return;
+    const double share =
+        static_cast<double>(k.fp32_matrix_ns) / static_cast<double>(k.device_work_ns);
+    const Band& band = c.thresholds.fp32_matrix_share;
+    if (advisor::Evaluate(band, share) == HealthStatus::kHealthy) return;
+    const double speedup = std::max(1.0, c.thresholds.fp32_matrix_speedup);
+
+    Finding f;
+    f.rule = std::string(id());
+    f.category = Category::kMemory;
+    const int64_t fp32_per_step = PerStep(c, k.fp32_matrix_ns);
+    f.gain.ns_per_step =
+        static_cast<int64_t>(static_cast<double>(fp32_per_step) * (1.0 - 1.0 / speedup));
+    f.gain.share = ShareOfStep(c, f.gain.ns_per_step);
+    f.severity = SeverityFor(band, share, f.gain.share);
+    const bool npu = c.trace().info.device_type == model::DeviceType::kNpu;
+    f.title = fmt::format(
+        "FP32 matrix work without {} takes {} of device time ({} per step); mixed precision would "
+        "save "
+        "about {} per step at an assumed {:.1f}x speedup",
+        npu ? "the FP16 cube path" : "Tensor Cores", Pct(share), Ms(fp32_per_step),
+        Ms(f.gain.ns_per_step), speedup);
+    f.evidence.metric = "fp32_matrix_share";
+    f.evidence.value = share;
+    f.evidence.threshold = band.healthy;
+    f.evidence.unit = "share";
+    f.evidence.details = {
+        {"fp32_matrix_ns_per_step", static_cast<double>(fp32_per_step)},
+        {"matrix_share", static_cast<double>(k.matrix_ns) / static_cast<double>(k.device_work_ns)},
+        {"tensor_core_share",
+         static_cast<double>(k.tensor_core_ns) / static_cast<double>(k.device_work_ns)},
+        {"assumed_speedup", speedup},
+    };
+    for (const analysis::KernelStat& ks : k.kernels) {
+      if (!ks.fp32_matrix) continue;
+      f.evidence.contributors.push_back(
+          {ks.name, ks.total_ns,
+           static_cast<double>(ks.total_ns) / static_cast<double>(k.device_work_ns)});
+      if (f.evidence.contributors.size() == kMaxContributors) break;
+    }
+    f.recommendations = RecommendationsFor("mixed_precision");
+    if (HasTf32(c.trace())) {
+      for (Recommendation& r : RecommendationsFor("tf32"))
+        f.recommendations.push_back(std::move(r));
+    }
+    out->push_back(std::move(f));
+  }
+};
+
+}  // namespace
+
+const Rule& Fp32Matrix() {
+  static const Fp32MatrixRule rule;
+  return rule;
+}
+
+}  // namespace perfdx::advisor

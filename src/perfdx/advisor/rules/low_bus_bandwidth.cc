@@ -1,0 +1,170 @@
+// Collectives that use their link poorly (guide 000 §一: achieved bandwidth
+// / link peak < 50% abnormal, target 75%). Only where the trace has the
+// numbers:
+//   Ascend  the HCCL transfer tasks' bytes and durations, per link type
+//           (HCCS, PCIE, RDMA): Σ size / Σ duration, msprof-analyze's
+//           Transit Size / Transit Time.
+//   GPU     collectives with Kineto message args: bus bandwidth = S / t x
+//           the nccl-tests factor (2(n-1)/n for all-reduce, n = Group size).
+//           A kernel's time includes waiting for the other ranks, so the
+//           rule judges the link by the fastest large collective; small
+//           ones are latency-bound and belong to small_collectives.
+// Link peaks come from Thresholds (documented defaults, configurable).
+// Gain: the what-if in which every transfer ran at the target efficiency,
+// counting only the exposed part of each collective (time hidden under
+// compute costs nothing). An upper bound: for GPU collectives it includes
+// any time spent waiting for peers.
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "perfdx/advisor/advisor.h"
+#include "perfdx/advisor/knobs.h"
+#include "perfdx/advisor/rules/rule_util.h"
+#include "perfdx/advisor/rules/rules.h"
+#include "perfdx/advisor/rules/trace_query.h"
+
+namespace perfdx::advisor {
+namespace {
+
+// One link's verdict.
+struct LinkUse {
+  std::string link;
+  double achieved_gbps = 0;  // the value judged (aggregate on Ascend, best collective on GPUs)
+  double peak_gbps = 0;
+  int64_t saved_ns = 0;    // window total of the what-if
+  uint64_t transfers = 0;  // tasks (Ascend) or collectives (GPU) judged
+  double efficiency() const { return peak_gbps > 0 ? achieved_gbps / peak_gbps : 1; }
+};
+
+double AscendPeak(const Thresholds& th, const std::string& link) {
+  if (link == "HCCS" || link == "HCCS_SW") return th.hccs_peak_gbps;
+  if (link == "PCIE") return th.pcie_peak_gbps;
+  if (link == "RDMA") return th.rdma_peak_gbps;
+  return 0;  // SIO and others: no documented peak
+}
+
+// The intra-node GPU link and its peak (see Thresholds::gpu_link_peak_gbps).
+std::pair<std::string, double> GpuLink(const model::Trace& t, const Thresholds& th) {
+  if (th.gpu_link_peak_gbps > 0) return {"GPU link", th.gpu_link_peak_gbps};
+  if (t.info.device_type != model::DeviceType::kCuda) return {"", 0};
+  for (const model::DeviceProperties& d : t.info.devices) {
+    if (d.compute_major < 0) continue;
+    if (d.compute_minor == 0) {
+      if (d.compute_major == 7) return {"NVLink", 150};
+      if (d.compute_major == 8) return {"NVLink", 300};
+      if (d.compute_major == 9) return {"NVLink", 450};
+      if (d.compute_major == 10) return {"NVLink", 900};
+    }
+    return {"PCIe", th.pcie_peak_gbps};
+  }
+  return {"", 0};
+}
+
+class LowBusBandwidthRule final : public Rule {
+ public:
+  std::string_view id() const override { return "low_bus_bandwidth"; }
+
+  void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
+    const model::Trace& t = c.trace();
+    const Thresholds& th = c.thresholds;
+    const double target = th.link_bandwidth_efficiency.healthy;
+    const analysis::IntervalSet window = AnalysedWindow(c);
+    std::vector<LinkUse> links;
+    bool bus_bandwidth = false;
+
+    const std::vector<LinkTraffic> traffic = TransfersByLink(t, window);
+    if (!traffic.empty()) {
+      // Transfer tasks carry no overlap of their own: scale by the share of
+      // all communication that is exposed.
+      const analysis::HealthMetrics& h = c.analysis.summary;
+      const double exposed = h.comm_share > 0 ? h.comm_not_overlapped_share / h.comm_share : 0;
+      for (const LinkTraffic& l : traffic) {
+        const double peak = AscendPeak(th, l.link);
+        if (peak <= 0 || l.ns <= 0) continue;
+        const double ideal_ns = static_cast<double>(l.bytes) / (target * peak);
+        LinkUse u{l.link, l.gbps(), peak, 0, l.tasks};
+        u.saved_ns =
+            static_cast<int64_t>(std::max(0.0, static_cast<double>(l.ns) - ideal_ns) * exposed);
+        links.push_back(u);
+      }
+    } else {
+      bus_bandwidth = true;
+      const auto local_devices = static_cast<int64_t>(t.info.devices.size());
+      const auto [gpu_link, gpu_peak] = GpuLink(t, th);
+      const analysis::IntervalSet compute = DeviceComputeIn(t, window);
+      std::map<std::string, LinkUse> by_link;
+      for (const Collective& col : CollectivesIn(t, window)) {
+        const double factor = BusBandwidthFactor(col.op, col.group_size);
+        const int64_t dur = t.slices.dur_ns[col.slice];
+        if (factor <= 0 || col.group_size < 2 || dur <= 0) continue;
+        const bool inter_node = local_devices > 0 && col.group_size > local_devices;
+        const double small_limit =
+            inter_node ? th.small_collective_rdma_bytes : th.small_collective_sdma_bytes;
+        if (static_cast<double>(col.message_bytes) < small_limit) continue;
+        const std::string link = inter_node ? "RDMA" : gpu_link;
+        const double peak = inter_node ? th.rdma_peak_gbps : gpu_peak;
+        if (peak <= 0) continue;
+        const double bus_bytes = static_cast<double>(col.message_bytes) * factor;
+        LinkUse& u = by_link[link];
+        u.link = link;
+        u.peak_gbps = peak;
+        u.achieved_gbps = std::max(u.achieved_gbps, bus_bytes / static_cast<double>(dur));
+        ++u.transfers;
+        const int64_t start = t.slices.ts_ns[col.slice];
+        const double exposed_share =
+            1.0 -
+            static_cast<double>(compute.LengthIn(start, start + dur)) / static_cast<double>(dur);
+        const double excess = std::max(0.0, static_cast<double>(dur) - bus_bytes / (target * peak));
+        u.saved_ns += static_cast<int64_t>(excess * exposed_share);
+      }
+      for (auto& [link, u] : by_link) links.push_back(u);
+    }
+    if (links.empty()) return;
+    const LinkUse worst = *std::min_element(
+        links.begin(), links.end(),
+        [](const LinkUse& a, const LinkUse& b) { return a.efficiency() < b.efficiency(); });
+    const Band& band = th.link_bandwidth_efficiency;
+    const double efficiency = worst.efficiency();
+    if (advisor::Evaluate(band, efficiency) == HealthStatus::kHealthy) return;
+
+    Finding f;
+    f.rule = std::string(id());
+    f.category = Category::kCommunication;
+    f.gain.ns_per_step = PerStep(c, worst.saved_ns);
+    f.gain.share = ShareOfStep(c, f.gain.ns_per_step);
+    f.severity = SeverityFor(band, efficiency, f.gain.share);
+    f.title = bus_bandwidth
+                  ? fmt::format(
+                        "The fastest large collective reaches {:.1f} GB/s bus bandwidth, {} of the "
+                        "{:.0f} GB/s "
+                        "{} peak",
+                        worst.achieved_gbps, Pct(efficiency), worst.peak_gbps, worst.link)
+                  : fmt::format("{} transfers reach {:.1f} GB/s, {} of the {:.0f} GB/s link peak",
+                                worst.link, worst.achieved_gbps, Pct(efficiency), worst.peak_gbps);
+    f.evidence.metric = bus_bandwidth ? "bus_bandwidth_efficiency" : "link_bandwidth_efficiency";
+    f.evidence.value = efficiency;
+    f.evidence.threshold = band.healthy;
+    f.evidence.unit = "share";
+    f.evidence.details = {{"achieved_gbps", worst.achieved_gbps},
+                          {"peak_gbps", worst.peak_gbps},
+                          {"transfers", static_cast<double>(worst.transfers)}};
+    for (const LinkUse& u : links) {
+      f.evidence.details.emplace_back(u.link + "_efficiency", u.efficiency());
+    }
+    f.recommendations = RecommendationsFor("hccl_env");
+    for (Recommendation& r : RecommendationsFor("ddp_bucket"))
+      f.recommendations.push_back(std::move(r));
+    out->push_back(std::move(f));
+  }
+};
+
+}  // namespace
+
+const Rule& LowBusBandwidth() {
+  static const LowBusBandwidthRule rule;
+  return rule;
+}
+
+}  // namespace perfdx::advisor

@@ -1,0 +1,84 @@
+// Low device (or, for CPU-only traces, compute) utilization that the
+// specific rules do not explain. Utilization is a symptom; its causes are
+// the gaps the other rules report (data loading, syncs, dispatch, recurring
+// host work). This rule reports only the idle time left over, so that the
+// findings never count the same time twice. Gain: that unexplained idle
+// time per step.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "perfdx/advisor/advisor.h"
+#include "perfdx/advisor/knobs.h"
+#include "perfdx/advisor/rules/rule_util.h"
+#include "perfdx/advisor/rules/rules.h"
+
+namespace perfdx::advisor {
+namespace {
+
+class LowDeviceUtilizationRule final : public Rule {
+ public:
+  std::string_view id() const override { return "low_device_utilization"; }
+
+  void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
+    const double utilization = c.analysis.summary.device_utilization;
+    const Band& band = c.thresholds.device_utilization;
+    if (advisor::Evaluate(band, utilization) == HealthStatus::kHealthy) return;
+
+    // Idle time inside the steps that another rule already explains
+    // (outlier steps belong to the step-jitter finding).
+    const std::vector<int64_t>& outliers = c.analysis.step_time.outlier_steps;
+    int64_t explained_ns = 0;
+    for (const analysis::Gap& g : c.analysis.gaps.gaps) {
+      if (g.between_steps) continue;
+      if (std::find(outliers.begin(), outliers.end(), g.step) != outliers.end()) {
+        explained_ns += g.dur_ns;
+        continue;
+      }
+      const std::string& kind = g.cause.kind;
+      const bool short_gap = static_cast<double>(g.dur_ns) < c.thresholds.min_recurring_gap_ns;
+      if (kind == "data_loader" || kind == "synchronization" || kind == "launch_overhead" ||
+          (short_gap && kind == "framework_op")) {
+        explained_ns += g.dur_ns;
+      }
+    }
+    for (const analysis::GapGroup& g : c.analysis.gaps.recurring) {
+      const std::string& kind = g.cause.kind;
+      if (kind == "data_loader" || kind == "synchronization" || kind == "launch_overhead") continue;
+      if (static_cast<double>(g.mean_dur_ns) >= c.thresholds.min_recurring_gap_ns) explained_ns += g.total_ns;
+    }
+    const int64_t idle_per_step = PerStepNs(c, c.analysis.summary.idle_share);
+    const int64_t unexplained = idle_per_step - explained_ns / static_cast<int64_t>(c.step_count());
+    const double share = ShareOfStep(c, unexplained);
+    if (share < 0.05) return;  // the specific findings cover the idle time
+
+    Finding f;
+    f.rule = std::string(id());
+    f.category = Category::kComputeUtilization;
+    f.gain = {unexplained, share};
+    f.severity = SeverityFor(band, utilization, share);
+    f.title = fmt::format("The {} is busy only {} of the step; {} per step of idle time has no single host-side cause",
+                          c.analysis.cpu_only ? "compute timeline" : "device", Pct(utilization), Ms(unexplained));
+    f.evidence.metric = "device_utilization";
+    f.evidence.value = utilization;
+    f.evidence.threshold = band.healthy;
+    f.evidence.unit = "share";
+    f.evidence.details = {{"idle_share", c.analysis.summary.idle_share},
+                          {"explained_idle_ns_per_step", static_cast<double>(idle_per_step - unexplained)}};
+    // Scattered idle time with no dominant host cause usually means the
+    // device gets too little work per launch: bigger batches, or fewer,
+    // larger kernels (the TensorBoard plugin's low-utilization advice).
+    f.recommendations = RecommendationsFor("reduce_launch_overhead");
+    for (Recommendation& r : RecommendationsFor("operator_fusion")) f.recommendations.push_back(std::move(r));
+    out->push_back(std::move(f));
+  }
+};
+
+}  // namespace
+
+const Rule& LowDeviceUtilization() {
+  static const LowDeviceUtilizationRule rule;
+  return rule;
+}
+
+}  // namespace perfdx::advisor

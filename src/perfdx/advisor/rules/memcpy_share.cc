@@ -1,0 +1,92 @@
+// Memory copies take a large share of the step (guide 004 §2.2: copy time /
+// step < 15% healthy, > 30% abnormal; the "copy-bound small model"). The
+// pageable host->device part is reported here as a detail, not again by
+// pageable_h2d. Gain: the copy time per step that no compute kernel hides —
+// what the step would lose if the copies ran fully under compute.
+#include <fmt/format.h>
+
+#include "perfdx/advisor/advisor.h"
+#include "perfdx/advisor/knobs.h"
+#include "perfdx/advisor/rules/rule_util.h"
+#include "perfdx/advisor/rules/rules.h"
+#include "perfdx/advisor/rules/trace_query.h"
+
+namespace perfdx::advisor {
+namespace {
+
+constexpr size_t kMaxContributors = 5;
+constexpr size_t kMaxRanges = 5;
+constexpr double kFixWorthShare = 0.25;
+
+class MemcpyShareRule final : public Rule {
+ public:
+  std::string_view id() const override { return "memcpy_share"; }
+
+  void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
+    const analysis::HealthMetrics& h = c.analysis.summary;
+    const Band& band = c.thresholds.memcpy_share;
+    if (advisor::Evaluate(band, h.memcpy_share) == HealthStatus::kHealthy) return;
+
+    const model::Trace& t = c.trace();
+    const analysis::IntervalSet window = AnalysedWindow(c);
+    const analysis::IntervalSet copies = DeviceIntervalsIn(
+        t, window, [&](model::SliceId i) { return model::IsMemcpy(t.slices.kind[i]); });
+    const analysis::IntervalSet d2d = DeviceIntervalsIn(t, window, [&](model::SliceId i) {
+      return t.slices.kind[i] == model::EventKind::kMemcpyD2D;
+    });
+    const analysis::IntervalSet exposed = Subtract(copies, DeviceComputeIn(t, window));
+    const int64_t copy_ns = copies.TotalLength();
+    // Device-to-device copies move nothing between host and device: they
+    // re-lay tensors out (.contiguous(), format casts), which channels_last
+    // avoids and pinned memory does not touch.
+    const double d2d_share_of_copies =
+        copy_ns > 0 ? static_cast<double>(d2d.TotalLength()) / static_cast<double>(copy_ns) : 0;
+
+    Finding f;
+    f.rule = std::string(id());
+    f.category = Category::kMemory;
+    f.gain.ns_per_step = PerStep(c, exposed.TotalLength());
+    f.gain.share = ShareOfStep(c, f.gain.ns_per_step);
+    f.severity = SeverityFor(band, h.memcpy_share, f.gain.share);
+    f.title =
+        fmt::format("Memory copies take {} of the step; {} per step is not overlapped with compute",
+                    Pct(h.memcpy_share), Ms(f.gain.ns_per_step));
+    f.evidence.metric = "memcpy_share";
+    f.evidence.value = h.memcpy_share;
+    f.evidence.threshold = band.healthy;
+    f.evidence.unit = "share";
+    f.evidence.details = {{"h2d_pageable_share", h.h2d_pageable_share},
+                          {"h2d_pinned_share", h.h2d_pinned_share},
+                          {"d2d_share_of_copies", d2d_share_of_copies},
+                          {"copy_ns_per_step", static_cast<double>(PerStep(c, copy_ns))}};
+    for (const analysis::Interval& iv : exposed.intervals()) {
+      if (f.evidence.ranges.size() == kMaxRanges) break;
+      f.evidence.ranges.push_back({iv.start, iv.end});
+    }
+    const double window_ns = static_cast<double>(c.analysis.window_ns);
+    for (const analysis::KernelStat& k : c.analysis.kernels.kernels) {
+      if (!model::IsMemcpy(k.kind)) continue;
+      f.evidence.contributors.push_back(
+          {k.name, k.total_ns, window_ns > 0 ? k.total_ns / window_ns : 0});
+      if (f.evidence.contributors.size() == kMaxContributors) break;
+    }
+    // Each kind of copy that makes up at least a quarter of the copy time
+    // gets its fix: pinned buffers for host transfers, layout for D2D.
+    if (d2d_share_of_copies <= 1 - kFixWorthShare)
+      f.recommendations = RecommendationsFor("pinned_memory");
+    if (d2d_share_of_copies >= kFixWorthShare) {
+      for (Recommendation& r : RecommendationsFor("channels_last"))
+        f.recommendations.push_back(std::move(r));
+    }
+    out->push_back(std::move(f));
+  }
+};
+
+}  // namespace
+
+const Rule& MemcpyShare() {
+  static const MemcpyShareRule rule;
+  return rule;
+}
+
+}  // namespace perfdx::advisor

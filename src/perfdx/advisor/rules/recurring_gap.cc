@@ -1,0 +1,84 @@
+// A host-side gap that recurs at the same place in most steps: the guide's
+// "15 ms after every step" (synchronous logging; async logging gave +22%).
+// Data loading and synchronization have their own rules; this one reports
+// the rest: named Python functions and record_function ranges, optimizer
+// steps, untraced host time, and operators that leave the device idle.
+// Gain: the group's idle time per step (the step without the gap).
+#include <fmt/format.h>
+
+#include <set>
+
+#include "perfdx/advisor/advisor.h"
+#include "perfdx/advisor/knobs.h"
+#include "perfdx/advisor/rules/rule_util.h"
+#include "perfdx/advisor/rules/rules.h"
+
+namespace perfdx::advisor {
+namespace {
+
+std::string WhatTheHostDoes(const analysis::GapCause& cause) {
+  if (cause.kind == "python_function" || cause.kind == "user_annotation") return fmt::format("runs {}", cause.name);
+  if (cause.kind == "optimizer_step") return "runs optimizer.step()";
+  if (cause.kind == "framework_op") return fmt::format("is inside {} with no device work queued", cause.name);
+  if (cause.kind == "untraced") {
+    return cause.name.empty() ? "runs untraced code" : fmt::format("runs untraced code next to {}", cause.name);
+  }
+  return fmt::format("is in {}", cause.kind);
+}
+
+class RecurringGapRule final : public Rule {
+ public:
+  std::string_view id() const override { return "recurring_gap"; }
+
+  void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
+    const Band& band = c.thresholds.recurring_gap_share;
+    for (const analysis::GapGroup& g : c.analysis.gaps.recurring) {
+      const std::string& kind = g.cause.kind;
+      if (kind == "data_loader" || kind == "synchronization" || kind == "launch_overhead") continue;
+      if (static_cast<double>(g.mean_dur_ns) < c.thresholds.min_recurring_gap_ns) continue;
+      const double share = ShareOfStep(c, g.ns_per_step);
+      if (advisor::Evaluate(band, share) == HealthStatus::kHealthy) continue;
+
+      Finding f;
+      f.rule = std::string(id());
+      f.category = kind == "optimizer_step" ? Category::kScheduling : Category::kComputeUtilization;
+      f.gain.ns_per_step = g.ns_per_step;
+      f.gain.share = share;
+      f.severity = SeverityFor(band, share, share);
+      const std::string where = g.position == "between_steps" ? "between steps" : fmt::format("at the {} of the step", g.position);
+      f.title = fmt::format("The device idles {} {} in {} of {} steps while the host {} ({} of step time)",
+                            Ms(g.mean_dur_ns), where, g.steps, c.analysis.steps.size(), WhatTheHostDoes(g.cause),
+                            Pct(share));
+      f.evidence.metric = "recurring_gap_ns_per_step";
+      f.evidence.value = static_cast<double>(g.ns_per_step);
+      f.evidence.threshold = band.healthy * static_cast<double>(c.step_ns());
+      f.evidence.unit = "ns";
+      f.evidence.details = {{"mean_gap_ns", static_cast<double>(g.mean_dur_ns)},
+                            {"gaps", static_cast<double>(g.count)},
+                            {"cause_coverage", g.cause.coverage}};
+      if (!g.cause.name.empty()) f.evidence.contributors.push_back({g.cause.name, g.ns_per_step, share});
+      std::set<int64_t> steps;
+      for (const analysis::Gap& gap : c.analysis.gaps.gaps) {
+        if (gap.cause.kind != kind || gap.cause.name != g.cause.name || gap.position != g.position) continue;
+        steps.insert(gap.step);
+        if (f.evidence.ranges.size() < 5) f.evidence.ranges.push_back({gap.start_ns, gap.start_ns + gap.dur_ns});
+      }
+      f.steps.assign(steps.begin(), steps.end());
+      const char* fix = kind == "framework_op" ? "reduce_launch_overhead" : kind == "optimizer_step" ? "fused_optimizer" : "async_logging";
+      f.recommendations = RecommendationsFor(fix);
+      if (kind != "framework_op" && kind != "optimizer_step") {
+        for (Recommendation& r : RecommendationsFor("avoid_host_sync")) f.recommendations.push_back(std::move(r));
+      }
+      out->push_back(std::move(f));
+    }
+  }
+};
+
+}  // namespace
+
+const Rule& RecurringGap() {
+  static const RecurringGapRule rule;
+  return rule;
+}
+
+}  // namespace perfdx::advisor

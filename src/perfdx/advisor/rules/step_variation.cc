@@ -1,0 +1,121 @@
+// Step-time jitter and outlier steps, and saw-tooth utilization (the guide:
+// "device utilization ... strongly fluctuating", "saw-tooth utilization").
+// Gains, what-if: every step as fast as the median step (jitter), and every
+// low-utilization step as busy as the high ones (saw-tooth).
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "perfdx/advisor/advisor.h"
+#include "perfdx/advisor/knobs.h"
+#include "perfdx/advisor/rules/rule_util.h"
+#include "perfdx/advisor/rules/rules.h"
+
+namespace perfdx::advisor {
+namespace {
+
+constexpr size_t kMinSteps = 3;
+// Consecutive utilization changes that flip sign at least this often.
+constexpr double kMinAlternation = 0.7;
+
+class StepJitterRule final : public Rule {
+ public:
+  std::string_view id() const override { return "step_jitter"; }
+
+  void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
+    const analysis::StepTimeStats& s = c.analysis.step_time;
+    if (s.count < kMinSteps) return;
+    const Band& band = c.thresholds.step_time_cv;
+    if (advisor::Evaluate(band, s.cv) == HealthStatus::kHealthy && s.outlier_steps.empty()) return;
+    Finding f;
+    f.rule = std::string(id());
+    f.category = Category::kScheduling;
+    f.gain.ns_per_step = std::max<int64_t>(0, s.mean_ns - s.median_ns);
+    f.gain.share = ShareOfStep(c, f.gain.ns_per_step);
+    f.severity = SeverityFor(band, s.cv, f.gain.share);
+    f.steps = s.outlier_steps;
+    std::string outliers;
+    for (int64_t id : s.outlier_steps) outliers += fmt::format("{}{}", outliers.empty() ? "" : ", ", id);
+    f.title = fmt::format("Step time varies: CV {:.2f}, {} to {} (median {}){}", s.cv, Ms(s.min_ns), Ms(s.max_ns),
+                          Ms(s.median_ns), outliers.empty() ? "" : fmt::format("; outlier steps {}", outliers));
+    f.evidence.metric = "step_time_cv";
+    f.evidence.value = s.cv;
+    f.evidence.threshold = band.healthy;
+    f.evidence.unit = "ratio";
+    f.evidence.details = {{"mean_ns", static_cast<double>(s.mean_ns)},
+                          {"median_ns", static_cast<double>(s.median_ns)},
+                          {"p90_ns", static_cast<double>(s.p90_ns)}};
+    for (const analysis::StepAnalysis& step : c.analysis.steps) {
+      for (int64_t id : s.outlier_steps) {
+        if (step.window.id == id) f.evidence.ranges.push_back({step.window.start_ns, step.window.end_ns});
+      }
+    }
+    // Host noise (other processes, interrupts, unpinned threads) and
+    // per-step host work are the usual sources.
+    f.recommendations = RecommendationsFor("cpu_binding");
+    for (Recommendation& r : RecommendationsFor("avoid_host_sync")) f.recommendations.push_back(std::move(r));
+    out->push_back(std::move(f));
+  }
+};
+
+class SawtoothUtilizationRule final : public Rule {
+ public:
+  std::string_view id() const override { return "sawtooth_utilization"; }
+
+  void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
+    const std::vector<analysis::StepAnalysis>& steps = c.analysis.steps;
+    if (steps.size() < 4) return;
+    // Every consecutive change must be a real swing (at least half the
+    // amplitude threshold) and the swings must alternate: up, down, up...
+    // One slow step among steady ones is an outlier (step_jitter), not this.
+    const double min_swing = c.thresholds.sawtooth_amplitude / 2;
+    size_t flips = 0;
+    double amplitude = 0;
+    for (size_t k = 1; k < steps.size(); ++k) {
+      const double d = steps[k].health.device_utilization - steps[k - 1].health.device_utilization;
+      if (std::fabs(d) < min_swing) return;
+      amplitude += std::fabs(d);
+      if (k >= 2) {
+        const double prev = steps[k - 1].health.device_utilization - steps[k - 2].health.device_utilization;
+        flips += (d > 0) != (prev > 0);
+      }
+    }
+    amplitude /= static_cast<double>(steps.size() - 1);
+    const double alternation = static_cast<double>(flips) / static_cast<double>(steps.size() - 2);
+    if (alternation < kMinAlternation || amplitude < c.thresholds.sawtooth_amplitude) return;
+
+    double high = 0;
+    for (const auto& s : steps) high = std::max(high, s.health.device_utilization);
+    int64_t lost_ns = 0;
+    for (const auto& s : steps) lost_ns += static_cast<int64_t>((high - s.health.device_utilization) * static_cast<double>(s.window.dur_ns()));
+    Finding f;
+    f.rule = std::string(id());
+    f.category = Category::kScheduling;
+    f.gain.ns_per_step = lost_ns / static_cast<int64_t>(steps.size());
+    f.gain.share = ShareOfStep(c, f.gain.ns_per_step);
+    f.severity = f.gain.share >= 0.05 ? Severity::kWarning : Severity::kInfo;
+    f.title = fmt::format("Device utilization saw-tooths between steps (mean swing {} per step)", Pct(amplitude));
+    f.evidence.metric = "utilization_swing";
+    f.evidence.value = amplitude;
+    f.evidence.threshold = c.thresholds.sawtooth_amplitude;
+    f.evidence.unit = "share";
+    f.evidence.details = {{"alternation", alternation}};
+    f.recommendations = RecommendationsFor("dataloader_parallel");
+    for (Recommendation& r : RecommendationsFor("overlap_communication")) f.recommendations.push_back(std::move(r));
+    out->push_back(std::move(f));
+  }
+};
+
+}  // namespace
+
+const Rule& StepJitter() {
+  static const StepJitterRule rule;
+  return rule;
+}
+
+const Rule& SawtoothUtilization() {
+  static const SawtoothUtilizationRule rule;
+  return rule;
+}
+
+}  // namespace perfdx::advisor

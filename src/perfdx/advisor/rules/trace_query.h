@@ -1,0 +1,110 @@
+// Trace queries shared by the memory, communication and operator rules: the
+// analysed window as an interval set, device intervals inside it, and the
+// collectives with the sizes and transfers the profiler recorded. The rules
+// use them for their own what-if gains and for per-collective numbers that
+// no analysis module holds; every metric the analysis has is read from it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "perfdx/advisor/rule.h"
+#include "perfdx/analysis/interval_set.h"
+#include "perfdx/model/trace.h"
+
+namespace perfdx::advisor {
+
+// The window the summary metrics cover (rank_analysis.cc): the analysed
+// steps, all but the last for --window hta, the trace span for --window all
+// or when there are no steps.
+analysis::IntervalSet AnalysedWindow(const RuleContext& c);
+
+// Is slice i device work whose start lies in the window (the kernel
+// summary's rule for what a window holds)?
+bool DeviceSliceIn(const model::Trace& trace, model::SliceId i,
+                   const analysis::IntervalSet& window);
+
+// The union of the device slices that `keep` accepts, clipped to the window.
+template <typename Keep>
+analysis::IntervalSet DeviceIntervalsIn(const model::Trace& trace,
+                                        const analysis::IntervalSet& window, Keep&& keep) {
+  std::vector<analysis::Interval> v;
+  const model::SliceTable& s = trace.slices;
+  for (model::SliceId i = 0; i < s.size(); ++i) {
+    if (s.dur_ns[i] <= 0 || !model::IsDeviceTrack(trace.tracks[s.track[i]].kind) || !keep(i))
+      continue;
+    v.push_back({s.ts_ns[i], s.end_ns(i)});
+  }
+  return Intersect(analysis::IntervalSet::FromUnsorted(std::move(v)), window);
+}
+
+// Device compute kernels (what "hidden under compute" means), clipped.
+analysis::IntervalSet DeviceComputeIn(const model::Trace& trace,
+                                      const analysis::IntervalSet& window);
+
+// A window total spread over the analysed steps, as PerStepNs does for shares.
+int64_t PerStep(const RuleContext& c, int64_t total_ns);
+
+// Bytes per element of a dtype as Kineto ("Float", "BFloat16") or HCCL
+// ("FP32", "BFP16", "INT8") spell it; 0 when unknown.
+int64_t DtypeBytes(std::string_view dtype);
+
+enum class CollectiveOp : uint8_t {
+  kUnknown,
+  kAllReduce,
+  kAllGather,
+  kReduceScatter,
+  kAllToAll,
+  kBroadcast,
+  kReduce,
+  kPointToPoint,
+};
+
+// From a Kineto "Collective name" ("allreduce", "_allgather_base") or an
+// HCCL op name ("hcom_allReduce__586_0_1").
+CollectiveOp ParseCollectiveOp(std::string_view name);
+
+// nccl-tests' bus-bandwidth factor (doc/PERFORMANCE.md): busbw = algbw x
+// factor, where algbw = S / t and S is the larger of the input and output
+// size. 2(n-1)/n for all-reduce, (n-1)/n for all-gather, reduce-scatter and
+// all-to-all, 1 for broadcast, reduce and send/recv; 0 when unknown.
+double BusBandwidthFactor(CollectiveOp op, int64_t group_size);
+
+// One collective on the device inside the analysed window.
+struct Collective {
+  model::SliceId slice = 0;
+  CollectiveOp op = CollectiveOp::kUnknown;
+  // The payload of the call: Kineto max(In, Out msg nelems) x dtype size,
+  // HCCL op count x data type size; -1 when the trace does not say.
+  int64_t message_bytes = -1;
+  int64_t group_size = -1;  // Kineto "Group size", else the world size; -1 unknown
+  // Ascend: bytes the op's HCCL transfer tasks moved over a link (SDMA or
+  // RDMA, on-chip copies left out), msprof-analyze's "Transit Size"; -1
+  // when the trace has no tasks for it.
+  int64_t transit_bytes = -1;
+  bool rdma = false;  // some of those transfers used RDMA
+};
+
+std::vector<Collective> CollectivesIn(const model::Trace& trace,
+                                      const analysis::IntervalSet& window);
+
+// Ascend HCCL transfer tasks (size(Byte) > 0 over a link, on-chip copies
+// left out) of the window, summed per link: "HCCS", "PCIE", "SIO",
+// "HCCS_SW", or "RDMA" for every RDMA transfer. The bandwidth is bytes / ns
+// = GB/s, msprof-analyze's Transit Size / Transit Time.
+struct LinkTraffic {
+  std::string link;
+  int64_t bytes = 0;
+  int64_t ns = 0;
+  uint64_t tasks = 0;
+  double gbps() const { return ns > 0 ? static_cast<double>(bytes) / static_cast<double>(ns) : 0; }
+};
+std::vector<LinkTraffic> TransfersByLink(const model::Trace& trace,
+                                         const analysis::IntervalSet& window);
+
+// "2.1 MB" (decimal megabytes, as msprof-analyze reports transit sizes).
+std::string Mb(int64_t bytes);
+
+}  // namespace perfdx::advisor

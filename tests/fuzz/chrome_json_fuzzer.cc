@@ -1,0 +1,53 @@
+// libFuzzer target for the Chrome-trace importer: any bytes, through both
+// parser paths and the model builder. Build with
+//   CXX=clang++ cmake -S . -B build/fuzz -DPERFDX_BUILD_FUZZERS=ON -DPERFDX_BUILD_TESTS=OFF
+//   ninja -C build/fuzz chrome_json_fuzzer
+//   build/fuzz/tests/fuzz/chrome_json_fuzzer -max_total_time=60 tests/data/bad
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "perfdx/formats/chrome_classifier.h"
+#include "perfdx/formats/chrome_json_parser.h"
+#include "perfdx/io/byte_source.h"
+#include "perfdx/model/trace_builder.h"
+
+namespace {
+
+class Sink final : public perfdx::formats::ChromeEventSink {
+ public:
+  explicit Sink(perfdx::model::TraceBuilder& b) : b_(b) {}
+  void OnEvent(perfdx::model::RawEvent& e) override { b_.AddEvent(e); }
+  void OnBadEvent(perfdx::model::LoadStat why) override { b_.AddBadEvent(why); }
+  void OnStat(perfdx::model::LoadStat s) override { b_.load_stats().Add(s); }
+  void OnWarning(std::string m) override { b_.load_stats().AddWarning(std::move(m)); }
+
+ private:
+  perfdx::model::TraceBuilder& b_;
+};
+
+void Run(const std::string& bytes, bool fast_path) {
+  perfdx::io::ReadLimits limits;
+  limits.max_decompressed_bytes = 64 << 20;
+  auto source = perfdx::io::OpenMemoryByteSource(bytes, "fuzz.json", limits);
+  if (!source.ok()) return;
+  perfdx::formats::ChromeJsonOptions options;
+  options.fast_path = fast_path;
+  options.chunk_bytes = 512;  // many chunk boundaries
+  options.max_event_bytes = 1 << 20;
+  perfdx::model::TraceBuilder builder({});
+  Sink sink(builder);
+  perfdx::formats::TraceEnvelope envelope;
+  if (!perfdx::formats::ParseChromeJson(**source, options, sink, &envelope).ok()) return;
+  perfdx::formats::ChromeClassifier classifier(envelope);
+  (void)std::move(builder).Finalize(classifier);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string bytes(reinterpret_cast<const char*>(data), size);
+  Run(bytes, true);
+  Run(bytes, false);
+  return 0;
+}
