@@ -100,6 +100,9 @@ struct GoldenCase {
   bool exact_us = true;
 };
 
+// gtest prints parameters in test listings; a name reads better than bytes.
+void PrintTo(const GoldenCase& c, std::ostream* os) { *os << c.name; }
+
 class HtaGoldenTest : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(HtaGoldenTest, MatchesHta) {

@@ -36,7 +36,9 @@ class DataLoaderStallRule final : public Rule {
       if (f.evidence.ranges.size() < 5) f.evidence.ranges.push_back({g.start_ns, g.start_ns + g.dur_ns});
     }
     f.recommendations = RecommendationsFor("dataloader_parallel");
-    for (Recommendation& r : RecommendationsFor("pinned_memory")) f.recommendations.push_back(std::move(r));
+    for (const char* fix : {"pinned_memory", "data_sinking"}) {
+      for (Recommendation& r : RecommendationsFor(fix)) f.recommendations.push_back(std::move(r));
+    }
     out->push_back(std::move(f));
   }
 };

@@ -49,11 +49,13 @@ class ExposedCommunicationRule final : public Rule {
         "Communication runs exposed, with no compute beside it, for {} of the step ({} per step)",
         Pct(h.comm_not_overlapped_share), Ms(f.gain.ns_per_step));
     if (too_little_compute) {
+      const double ratio = compute_per_step > 0 ? static_cast<double>(comm_per_step) /
+                                                      static_cast<double>(compute_per_step)
+                                                : 0;
       f.title +=
           compute_per_step > 0
-              ? fmt::format(
-                    "; it is {:.0f}x the compute time, so overlap alone cannot hide it",
-                    static_cast<double>(comm_per_step) / static_cast<double>(compute_per_step))
+              ? fmt::format("; it is {:.{}f}x the compute time, so overlap alone cannot hide it",
+                            ratio, ratio < 10 ? 1 : 0)
               : "; there is no compute to hide it under";
     }
     f.evidence.metric = "comm_not_overlapped_share";

@@ -80,9 +80,8 @@ class FusionCandidatesRule final : public Rule {
     f.severity = SeverityFor(band, share, f.gain.share);
     const std::string label = Label(seq);
     f.title = fmt::format(
-        "A {} of {} short kernels repeats {:.0f} times per step ({} per step, {} of the step); "
-        "fused, it would "
-        "save about {}",
+        "Fusion candidate ({}, {} short kernels) repeats {:.0f} times per step ({} per step, {} "
+        "of the step); fused, it would save about {}",
         label, seq.names.size(),
         static_cast<double>(seq.count) / static_cast<double>(c.step_count()), Ms(seq_per_step),
         Pct(share), Ms(f.gain.ns_per_step));

@@ -1,10 +1,13 @@
 // Device time spent converting tensor layouts — transpose, permute,
-// NCHW<->NHWC, Ascend TransData — rather than computing (guide 004: layout
-// conversions cost 15-30% in CV tasks; its health table counts them with
-// the copies, as a share of step time). Gain: that time per step, the
-// what-if in which the model keeps one layout throughout (channels_last, or
-// the NPU's private format); an upper bound, as some conversions (input
-// images, the loss) remain.
+// NCHW<->NHWC, Ascend TransData — instead of computing. Guide 004: layout
+// conversions cost 15-30% in CV tasks, i.e. of the model's compute; the
+// metric is therefore their share of device compute-kernel time (sums over
+// the kernel summary), so that a communication-bound step does not hide
+// them. Gain: that time per step, the what-if in which the model keeps one
+// layout throughout (channels_last, or the NPU's private format); an upper
+// bound, as some conversions (input images, the loss) remain. The gain is
+// a share of the whole step, so the severity stays low when compute is a
+// small part of it.
 #include <fmt/format.h>
 
 #include "perfdx/advisor/advisor.h"
@@ -25,8 +28,13 @@ class LayoutConversionRule final : public Rule {
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
     const analysis::KernelSummary& k = c.analysis.kernels;
     if (k.layout_conversion_ns <= 0 || c.analysis.window_ns <= 0) return;
-    const double window_ns = static_cast<double>(c.analysis.window_ns);
-    const double share = static_cast<double>(k.layout_conversion_ns) / window_ns;
+    int64_t compute_ns = 0;
+    for (const analysis::KernelStat& ks : k.kernels) {
+      if (ks.kind == model::EventKind::kComputeKernel) compute_ns += ks.total_ns;
+    }
+    if (compute_ns <= 0) return;
+    const double share =
+        static_cast<double>(k.layout_conversion_ns) / static_cast<double>(compute_ns);
     const Band& band = c.thresholds.layout_conversion_share;
     if (advisor::Evaluate(band, share) == HealthStatus::kHealthy) return;
 
@@ -37,20 +45,21 @@ class LayoutConversionRule final : public Rule {
     f.gain.share = ShareOfStep(c, f.gain.ns_per_step);
     f.severity = SeverityFor(band, share, f.gain.share);
     f.title = fmt::format(
-        "Layout conversions (transpose, permute, TransData) take {} of the step ({} per step)",
-        Pct(share), Ms(f.gain.ns_per_step));
+        "Layout conversions (transpose, permute, TransData) take {} of device compute time ({} per "
+        "step, {} of the step)",
+        Pct(share), Ms(f.gain.ns_per_step), Pct(f.gain.share));
     f.evidence.metric = "layout_conversion_share";
     f.evidence.value = share;
     f.evidence.threshold = band.healthy;
     f.evidence.unit = "share";
-    f.evidence.details = {{"share_of_device_work",
-                           k.device_work_ns > 0 ? static_cast<double>(k.layout_conversion_ns) /
-                                                      static_cast<double>(k.device_work_ns)
-                                                : 0}};
+    f.evidence.details = {
+        {"compute_kernel_ns_per_step", static_cast<double>(PerStep(c, compute_ns))},
+        {"share_of_step", f.gain.share}};
     for (const analysis::KernelStat& ks : k.kernels) {
       if (!ks.layout_conversion) continue;
       f.evidence.contributors.push_back(
-          {ks.name, ks.total_ns, static_cast<double>(ks.total_ns) / window_ns});
+          {ks.name, ks.total_ns,
+           static_cast<double>(ks.total_ns) / static_cast<double>(compute_ns)});
       if (f.evidence.contributors.size() == kMaxContributors) break;
     }
     f.recommendations = RecommendationsFor("channels_last");
