@@ -11,9 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "perfdx/formats/chrome_classifier.h"
 #include "perfdx/io/byte_source.h"
-#include "perfdx/model/trace_builder.h"
 
 namespace perfdx::testing {
 
@@ -21,41 +19,15 @@ std::string SharedPath(const std::string& relative) { return "../shared/" + rela
 
 bool HaveShared() { return std::filesystem::is_directory("../shared/traces"); }
 
-namespace {
-
-class Sink final : public formats::ChromeEventSink {
- public:
-  explicit Sink(model::TraceBuilder& b) : b_(b) {}
-  void OnEvent(model::RawEvent& e) override {
-    if (e.name == "[memory]" && e.phase == "i") e.is_memory_event = true;
-    b_.AddEvent(e);
-  }
-  void OnBadEvent(model::LoadStat why) override { b_.AddBadEvent(why); }
-  void OnStat(model::LoadStat s) override { b_.load_stats().Add(s); }
-  void OnWarning(std::string m) override { b_.load_stats().AddWarning(std::move(m)); }
-
- private:
-  model::TraceBuilder& b_;
-};
-
-}  // namespace
-
 Result<model::Trace> ImportString(const std::string& json, bool fast_path, const std::string& name) {
   PERFDX_ASSIGN_OR_RETURN(auto source, io::OpenMemoryByteSource(json, name));
   formats::ChromeJsonOptions options;
   options.fast_path = fast_path;
   // Small chunks exercise the chunk boundaries even on small inputs.
   options.chunk_bytes = 256;
-  model::RankInfo info;
-  info.path = name;
-  model::TraceBuilder builder(info);
-  Sink sink(builder);
-  formats::TraceEnvelope envelope;
-  PERFDX_RETURN_IF_ERROR(formats::ParseChromeJson(*source, options, sink, &envelope));
-  builder.info().rank = envelope.rank;
-  builder.info().devices = envelope.devices;
-  formats::ChromeClassifier classifier(envelope);
-  return std::move(builder).Finalize(classifier);
+  io::TraceInput input;
+  input.trace_path = name;
+  return formats::ImportChromeTraceFrom(*source, input, options);
 }
 
 Result<model::Trace> ImportFile(const std::string& path, bool fast_path) {

@@ -197,6 +197,30 @@ TEST(SchedulingRulesTest, SawtoothUtilization) {
   EXPECT_EQ(f->gain.ns_per_step, 200'000);
 }
 
+TEST(DistributedSetupRulesTest, DataParallelAndGlooBackend) {
+  // nn.DataParallel with kernels on devices 0 and 1, in a gloo process group.
+  auto a = AnalyseJson(R"({"schemaVersion": 1, "distributedInfo": {"backend": "gloo", "rank": 0, "world_size": 2},
+    "traceEvents": [
+    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+    {"ph": "X", "cat": "user_annotation", "name": "DataParallel.forward", "pid": 1, "tid": 1, "ts": 1, "dur": 90},
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 5, "dur": 90},
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 1, "tid": 7, "ts": 5, "dur": 90}]})");
+  const Finding* dp = FindRule(a->findings, "data_parallel_single_process");
+  ASSERT_NE(dp, nullptr);
+  EXPECT_EQ(dp->evidence.value, 2);
+  EXPECT_FALSE(dp->recommendations.empty());
+  EXPECT_NE(FindRule(a->findings, "collective_backend"), nullptr);
+
+  // DistributedDataParallel on NCCL, one device: neither fires.
+  auto b = AnalyseJson(R"({"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 2},
+    "traceEvents": [
+    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+    {"ph": "X", "cat": "user_annotation", "name": "DistributedDataParallel.forward", "pid": 1, "tid": 1, "ts": 1, "dur": 90},
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 5, "dur": 90}]})");
+  EXPECT_EQ(FindRule(b->findings, "data_parallel_single_process"), nullptr);
+  EXPECT_EQ(FindRule(b->findings, "collective_backend"), nullptr);
+}
+
 TEST(SchedulingRulesTest, HealthyTraceHasNothingAboveInfo) {
   // 4 steps, the kernel covers 95% of each: every metric healthy.
   auto a = AnalyseJson(Steps(4, 1000, 2, 952, ""));

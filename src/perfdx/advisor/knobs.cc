@@ -372,6 +372,28 @@ const std::vector<Knob>& AllKnobs() {
       {"hccl_env", kTorchNpu, kHcclBuffsizeText, "export HCCL_BUFFSIZE=400  # MB",
        kHcclBuffsizeDoc},
 
+      // --- data parallelism -------------------------------------------------------
+      {"use_ddp", kPytorchCuda,
+       "Replace nn.DataParallel (one process driving every GPU, scattering inputs and gathering "
+       "outputs each step) with DistributedDataParallel: one process per GPU.",
+       "dist.init_process_group(backend=\"nccl\")\n"
+       "model = DistributedDataParallel(model.to(local_rank), device_ids=[local_rank])",
+       "https://pytorch.org/docs/stable/notes/cuda.html#cuda-nn-ddp-instead"},
+      {"use_ddp", kTorchNpu,
+       "Replace nn.DataParallel with DistributedDataParallel over the HCCL process group, one "
+       "process per NPU.",
+       "dist.init_process_group(backend=\"hccl\")\n"
+       "model = DistributedDataParallel(model.to(f\"npu:{local_rank}\"), device_ids=[local_rank])",
+       "https://www.hiascend.com/doc_center/source/zh/Pytorch/700/apiref/apilist/ptaoplist_001442.html"},
+      {"collective_backend", kPytorchCuda,
+       "Use the NCCL backend for GPU collectives; Gloo moves GPU tensors through host memory.",
+       "dist.init_process_group(backend=\"nccl\")",
+       "https://pytorch.org/docs/stable/distributed.html#which-backend-to-use"},
+      {"collective_backend", kTorchNpu,
+       "Use the HCCL backend (torch_npu's ProcessGroupHCCL) for NPU collectives.",
+       "dist.init_process_group(backend=\"hccl\")",
+       "https://www.hiascend.com/doc_center/source/zh/Pytorch/700/apiref/apilist/ptaoplist_001442.html"},
+
       // --- memory ---------------------------------------------------------------
       {"memory_fragmentation", kMindSpore,
        "Use static memory reuse (SOMAS, planned at graph compile time, least fragmentation) and "

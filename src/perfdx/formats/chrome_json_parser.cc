@@ -148,11 +148,36 @@ void DecodeId(od::value value, RawIdView* out) {
 // exact nanoseconds without ParseMicrosToNanos' general path; anything else
 // (signs, exponents, more decimals, whitespace, overflow) is left to it, so
 // the results are identical.
+// Eight ASCII digits (p[0] most significant) as a number, or false if any byte
+// is not a digit. Adjacent digits, then pairs, then quads are combined in the
+// lanes of one word: three multiplies instead of eight dependent steps.
+bool EightDigits(const char* p, int64_t* out) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  constexpr uint64_t kHigh = 0xF0F0F0F0F0F0F0F0ULL;
+  constexpr uint64_t kZeros = 0x3030303030303030ULL;
+  // Every byte 0x30..0x39: high nibble 3, and adding 6 does not leave it.
+  if ((v & kHigh) != kZeros || ((v + 0x0606060606060606ULL) & kHigh) != kZeros) return false;
+  v -= kZeros;  // little-endian: byte k holds digit k
+  v = (v * 10 + (v >> 8)) & 0x00FF00FF00FF00FFULL;      // 2-digit values
+  v = (v * 100 + (v >> 16)) & 0x0000FFFF0000FFFFULL;    // 4-digit values
+  v = (v * 10000 + (v >> 32)) & 0x00000000FFFFFFFFULL;  // the 8-digit value
+  *out = static_cast<int64_t>(v);
+  return true;
+}
+
 bool FastMicrosToNanos(std::string_view s, int64_t* out) {
   // The largest whole microseconds whose nanoseconds plus 999 fit in int64.
   constexpr int64_t kMaxMicros = (INT64_MAX - 999) / 1000;
   size_t i = 0;
   int64_t micros = 0;
+  // Epoch microseconds have 16 digits: two blocks of eight, no loop.
+  int64_t high = 0;
+  int64_t low = 0;
+  if (s.size() >= 16 && EightDigits(s.data(), &high) && EightDigits(s.data() + 8, &low)) {
+    micros = high * 100000000 + low;
+    i = 16;
+  }
   while (i < s.size() && i < 17 && static_cast<unsigned>(s[i] - '0') <= 9) {
     micros = micros * 10 + (s[i] - '0');
     ++i;

@@ -5,6 +5,8 @@
 #include <optional>
 #include <thread>
 
+#include "perfdx/formats/ascend_db_importer.h"
+#include "perfdx/formats/ascend_profile_reader.h"
 #include "perfdx/formats/chrome_classifier.h"
 #include "perfdx/model/trace_builder.h"
 
@@ -37,13 +39,18 @@ class BuilderSink final : public ChromeEventSink {
 
 Result<model::Trace> ImportChromeTrace(const io::TraceInput& input, const LoadOptions& options) {
   PERFDX_ASSIGN_OR_RETURN(auto source, io::OpenByteSource(input.trace_path, options.limits));
+  return ImportChromeTraceFrom(*source, input, options.json);
+}
+
+Result<model::Trace> ImportChromeTraceFrom(io::ByteSource& source, const io::TraceInput& input,
+                                           const ChromeJsonOptions& options) {
   model::RankInfo info;
   info.path = input.trace_path;
   info.rank = input.rank_hint;
   model::TraceBuilder builder(std::move(info));
   BuilderSink sink(builder);
   TraceEnvelope envelope;
-  PERFDX_RETURN_IF_ERROR(ParseChromeJson(*source, options.json, sink, &envelope));
+  PERFDX_RETURN_IF_ERROR(ParseChromeJson(source, options, sink, &envelope));
 
   model::RankInfo& rank = builder.info();
   // A rank the trace states beats one guessed from a file name; Ascend
@@ -58,6 +65,29 @@ Result<model::Trace> ImportChromeTrace(const io::TraceInput& input, const LoadOp
   return std::move(builder).Finalize(classifier);
 }
 
+Result<model::Trace> ImportInput(const io::TraceInput& input, const LoadOptions& options) {
+  AscendSideOptions side;
+  side.limits = options.limits;
+  switch (input.kind) {
+    case io::InputKind::kChromeTraceFile:
+      return ImportChromeTrace(input, options);
+    case io::InputKind::kAscendProfile: {
+      PERFDX_ASSIGN_OR_RETURN(model::Trace trace, ImportChromeTrace(input, options));
+      ReadAscendProfileFiles(input.profile_dir, input.framework, side, &trace);
+      return trace;
+    }
+    case io::InputKind::kAscendDb:
+      return ImportAscendDb(input, side);
+    case io::InputKind::kMsprofProfile: {
+      PERFDX_ASSIGN_OR_RETURN(model::Trace trace, ImportChromeTrace(input, options));
+      trace.info.source = model::SourceFormat::kMsprofTimeline;
+      ReadMsprofFiles(input.profile_dir, side, &trace);
+      return trace;
+    }
+  }
+  return Internal("unknown input kind");
+}
+
 Result<LoadedTraces> LoadTraces(const std::vector<std::string>& paths, const LoadOptions& options) {
   PERFDX_ASSIGN_OR_RETURN(io::Discovery discovery, io::DiscoverInputs(paths));
   const size_t n = discovery.inputs.size();
@@ -68,7 +98,7 @@ Result<LoadedTraces> LoadTraces(const std::vector<std::string>& paths, const Loa
   std::atomic<size_t> next{0};
   auto work = [&] {
     for (size_t i = next++; i < n; i = next++) {
-      results[i].emplace(ImportChromeTrace(discovery.inputs[i], options));
+      results[i].emplace(ImportInput(discovery.inputs[i], options));
     }
   };
   if (threads == 1) {

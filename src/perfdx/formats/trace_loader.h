@@ -30,8 +30,19 @@ struct LoadedTraces {
   std::vector<std::string> warnings;  // discovery notes (files skipped)
 };
 
-// Imports one Chrome trace event file (Kineto, legacy PyTorch, Ascend trace_view).
+// Imports one Chrome trace event file (Kineto, legacy PyTorch, Ascend
+// trace_view), and input.more_trace_paths into the same trace (msprof
+// slices). The timeline only: no Ascend side files.
 Result<model::Trace> ImportChromeTrace(const io::TraceInput& input, const LoadOptions& options);
+
+// Imports one discovered input by its kind: a Chrome trace file; an Ascend
+// profile folder (trace_view.json plus its side files into Trace::ascend);
+// an Ascend DB export; an msprof PROF_* folder (msprof_*.json plus
+// op_summary_*.csv).
+Result<model::Trace> ImportInput(const io::TraceInput& input, const LoadOptions& options);
+// The same from an already open source (in-memory inputs, tests).
+Result<model::Trace> ImportChromeTraceFrom(io::ByteSource& source, const io::TraceInput& input,
+                                           const ChromeJsonOptions& options);
 
 Result<LoadedTraces> LoadTraces(const std::vector<std::string>& paths, const LoadOptions& options);
 

@@ -56,11 +56,57 @@ bool LooksLikeTrace(const std::string& path) {
   return false;
 }
 
+bool LooksLikeSqliteFile(const fs::path& path) {
+  auto source = OpenByteSource(path.string());
+  if (!source.ok()) return false;
+  char magic[16] = {};
+  auto n = (*source)->Read(magic, sizeof(magic));
+  return n.ok() && *n == sizeof(magic) &&
+         std::string_view(magic, sizeof(magic)) == std::string_view("SQLite format 3\0", 16);
+}
+
 bool IsAscendProfileDir(const fs::path& dir) {
   const std::string name = dir.filename().string();
   std::error_code ec;
   return EndsWith(name, "_ascend_pt") || EndsWith(name, "_ascend_ms") ||
          fs::is_directory(dir / "ASCEND_PROFILER_OUTPUT", ec);
+}
+
+// msprof's own output folder: PROF_{digits}_{digits}_{word}.
+bool IsMsprofDir(const fs::path& dir) {
+  std::error_code ec;
+  return dir.filename().string().rfind("PROF_", 0) == 0 &&
+         fs::is_directory(dir / "mindstudio_profiler_output", ec);
+}
+
+bool IsAllDigits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c));
+  });
+}
+
+// ascend_pytorch_profiler.db, ascend_pytorch_profiler_{rank}.db and the
+// MindSpore spelling (msprof-analyze's regexes); rank is the suffix.
+bool IsAscendDbName(const std::string& name, std::optional<int64_t>* rank) {
+  for (std::string_view stem : {"ascend_pytorch_profiler", "ascend_mindspore_profiler"}) {
+    if (name.rfind(stem, 0) != 0 || !EndsWith(name, ".db")) continue;
+    const std::string_view rest =
+        std::string_view(name).substr(stem.size(), name.size() - stem.size() - 3);
+    if (rest.empty()) return true;
+    if (rest[0] == '_' && IsAllDigits(rest.substr(1)) && rest.size() <= 10) {
+      int64_t v = 0;
+      for (char c : rest.substr(1)) v = v * 10 + (c - '0');
+      *rank = v;
+      return true;
+    }
+  }
+  return false;
+}
+
+// The profilers' own analyses, never a source (perfdx computes them).
+bool IsAnalysisDb(const std::string& name) {
+  return name == "analysis.db" || name == "communication_analyzer.db" ||
+         name.rfind("cluster_analysis", 0) == 0;
 }
 
 std::optional<int64_t> ParseDigits(std::string_view s) {
@@ -87,15 +133,87 @@ Result<TraceInput> AscendInput(const fs::path& dir, Discovery* discovery) {
       if (auto rank = ParseDigits(digits)) input.rank_hint = rank;
     }
   }
-  const fs::path trace = dir / "ASCEND_PROFILER_OUTPUT" / "trace_view.json";
+  const fs::path output = dir / "ASCEND_PROFILER_OUTPUT";
+  const fs::path trace = output / "trace_view.json";
   if (fs::is_regular_file(trace, ec)) {
     input.trace_path = trace.string();
     return input;
   }
+  // The DB export (export_type db): the same data in SQLite.
+  std::vector<fs::path> dbs;
+  for (const auto& entry : fs::directory_iterator(output, ec)) {
+    std::optional<int64_t> rank;
+    if (IsAscendDbName(entry.path().filename().string(), &rank)) {
+      dbs.push_back(entry.path());
+      if (!input.rank_hint) input.rank_hint = rank;
+    }
+  }
+  if (!dbs.empty()) {
+    std::sort(dbs.begin(), dbs.end());
+    input.kind = InputKind::kAscendDb;
+    input.trace_path = dbs.front().string();
+    if (dbs.size() > 1) {
+      discovery->warnings.push_back(fmt::format("{}: several profiler DBs; reading {}",
+                                                output.string(), input.trace_path));
+    }
+    return input;
+  }
   discovery->warnings.push_back(fmt::format(
-      "{}: no ASCEND_PROFILER_OUTPUT/trace_view.json (a DB-only export is not read yet); skipped",
+      "{}: neither ASCEND_PROFILER_OUTPUT/trace_view.json nor an ascend_*_profiler_{{rank}}.db; "
+      "skipped",
       dir.string()));
   return NotFound(dir.string());
+}
+
+// The rank msprof recorded: "rank_id" in device_{id}/info.json.{id}
+// (-1 when not distributed). A text scan: the file is small and flat.
+std::optional<int64_t> MsprofRank(const fs::path& prof_dir) {
+  std::error_code ec;
+  for (const auto& dev : fs::directory_iterator(prof_dir, ec)) {
+    if (dev.path().filename().string().rfind("device_", 0) != 0) continue;
+    for (const auto& f : fs::directory_iterator(dev.path(), ec)) {
+      const std::string name = f.path().filename().string();
+      if (name.rfind("info.json", 0) != 0 || EndsWith(name, ".done")) continue;
+      auto source = OpenByteSource(f.path().string());
+      if (!source.ok()) continue;
+      auto text = ReadAll(**source, 1 << 20);
+      if (!text.ok()) continue;
+      const size_t key = text->find("\"rank_id\"");
+      if (key == std::string::npos) continue;
+      size_t i = text->find(':', key);
+      if (i == std::string::npos) continue;
+      ++i;
+      while (i < text->size() && ((*text)[i] == ' ' || (*text)[i] == '"')) ++i;
+      size_t j = i;
+      while (j < text->size() && std::isdigit(static_cast<unsigned char>((*text)[j]))) ++j;
+      if (auto rank = ParseDigits(std::string_view(*text).substr(i, j - i))) return rank;
+    }
+  }
+  return std::nullopt;
+}
+
+Result<TraceInput> MsprofInput(const fs::path& dir, Discovery* discovery) {
+  TraceInput input;
+  input.kind = InputKind::kMsprofProfile;
+  input.profile_dir = dir.string();
+  input.framework = "msprof";
+  std::vector<fs::path> traces;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir / "mindstudio_profiler_output", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("msprof_", 0) == 0 && EndsWith(name, ".json")) traces.push_back(entry.path());
+  }
+  if (traces.empty()) {
+    discovery->warnings.push_back(fmt::format(
+        "{}: no mindstudio_profiler_output/msprof_*.json (run msprof --export=on); skipped",
+        dir.string()));
+    return NotFound(dir.string());
+  }
+  std::sort(traces.begin(), traces.end());
+  input.trace_path = traces.front().string();
+  for (size_t k = 1; k < traces.size(); ++k) input.more_trace_paths.push_back(traces[k].string());
+  input.rank_hint = MsprofRank(dir);
+  return input;
 }
 
 void Walk(const fs::path& dir, int depth, Discovery* discovery) {
@@ -111,6 +229,9 @@ void Walk(const fs::path& dir, int depth, Discovery* discovery) {
     if (fs::is_directory(p, ec)) {
       if (IsAscendProfileDir(p)) {
         auto input = AscendInput(p, discovery);
+        if (input.ok()) discovery->inputs.push_back(std::move(*input));
+      } else if (IsMsprofDir(p)) {
+        auto input = MsprofInput(p, discovery);
         if (input.ok()) discovery->inputs.push_back(std::move(*input));
       } else if (depth < kMaxFolderDepth) {
         Walk(p, depth + 1, discovery);
@@ -151,8 +272,15 @@ Result<Discovery> DiscoverInputs(const std::vector<std::string>& paths) {
     if (!fs::exists(path, ec)) return NotFound(fmt::format("{}: no such file or folder", raw));
     if (fs::is_directory(path, ec)) {
       if (path.filename() == "ASCEND_PROFILER_OUTPUT") path = path.parent_path();
+      if (path.filename() == "mindstudio_profiler_output") path = path.parent_path();
       if (IsAscendProfileDir(path)) {
         auto input = AscendInput(path, &discovery);
+        if (!input.ok()) return InvalidInput(discovery.warnings.back());
+        discovery.inputs.push_back(std::move(*input));
+        continue;
+      }
+      if (IsMsprofDir(path)) {
+        auto input = MsprofInput(path, &discovery);
         if (!input.ok()) return InvalidInput(discovery.warnings.back());
         discovery.inputs.push_back(std::move(*input));
         continue;
@@ -167,6 +295,34 @@ Result<Discovery> DiscoverInputs(const std::vector<std::string>& paths) {
     TraceInput input;
     input.trace_path = path.string();
     input.rank_hint = RankFromFileName(path.filename().string());
+    const std::string file_name = path.filename().string();
+    if (IsAnalysisDb(file_name)) {
+      return InvalidInput(fmt::format(
+          "{}: the profiler's own analysis, not a profile; name the profile folder or its "
+          "ascend_*_profiler_{{rank}}.db",
+          raw));
+    }
+    // A DB export named directly: read it as its profile folder would be.
+    std::optional<int64_t> db_rank;
+    if (IsAscendDbName(file_name, &db_rank) ||
+        (EndsWith(file_name, ".db") && LooksLikeSqliteFile(path))) {
+      input.kind = InputKind::kAscendDb;
+      if (db_rank) input.rank_hint = db_rank;
+      const fs::path folder = path.parent_path().parent_path();
+      if (path.parent_path().filename() == "ASCEND_PROFILER_OUTPUT" && IsAscendProfileDir(folder)) {
+        input.profile_dir = folder.string();
+        input.framework =
+            EndsWith(folder.filename().string(), "_ascend_ms") ? "mindspore" : "torch_npu";
+        for (const auto& entry : fs::directory_iterator(folder, ec)) {
+          const std::string name = entry.path().filename().string();
+          if (name.rfind("profiler_info_", 0) == 0 && EndsWith(name, ".json")) {
+            if (auto rank = ParseDigits(name.substr(14, name.size() - 14 - 5))) input.rank_hint = rank;
+          }
+        }
+      }
+      discovery.inputs.push_back(std::move(input));
+      continue;
+    }
     // trace_view.json inside an Ascend profile: read it as that profile.
     const fs::path parent = path.parent_path();
     if (path.filename() == "trace_view.json" && parent.filename() == "ASCEND_PROFILER_OUTPUT") {

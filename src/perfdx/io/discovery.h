@@ -2,8 +2,12 @@
 //
 //   trace.json[.gz|.zst]            one Chrome trace file (Kineto, legacy, Ascend)
 //   run/ (rank-0.json.gz, ...)      every trace file below it, one per rank
-//   rank0_ascend_pt/, *_ascend_ms/  ASCEND_PROFILER_OUTPUT/trace_view.json, rank
-//                                   from profiler_info_{rank}.json
+//   rank0_ascend_pt/, *_ascend_ms/  ASCEND_PROFILER_OUTPUT/trace_view.json and its
+//                                   side files; without trace_view.json (DB export)
+//                                   ascend_{pytorch,mindspore}_profiler_{rank}.db;
+//                                   rank from profiler_info_{rank}.json
+//   PROF_*/ (msprof)                mindstudio_profiler_output/msprof_*.json and
+//                                   op_summary_*.csv; rank from device_*/info.json.*
 //   a folder of any of these        all of them
 #pragma once
 
@@ -19,14 +23,18 @@ namespace perfdx::io {
 enum class InputKind {
   kChromeTraceFile,  // a Chrome trace event JSON file
   kAscendProfile,    // a torch_npu / MindSpore profile folder (its trace_view.json)
+  kAscendDb,         // a torch_npu / MindSpore DB export (ascend_*_profiler_{rank}.db)
+  kMsprofProfile,    // an msprof PROF_* folder (mindstudio_profiler_output/msprof_*.json)
 };
 
 struct TraceInput {
   InputKind kind = InputKind::kChromeTraceFile;
-  std::string trace_path;    // the file whose events are read
-  std::string profile_dir;   // the *_ascend_pt / *_ascend_ms folder, if any
+  std::string trace_path;    // the file whose events are read (.json, or the .db)
+  // Further files of the same timeline (msprof_slice_1_*.json, ...).
+  std::vector<std::string> more_trace_paths;
+  std::string profile_dir;   // the *_ascend_pt / *_ascend_ms / PROF_* folder, if any
   std::optional<int64_t> rank_hint;  // from file or folder names, profiler_info
-  std::string framework;     // "torch_npu" / "mindspore" for Ascend folders
+  std::string framework;     // "torch_npu" / "mindspore" / "msprof" for Ascend folders
 };
 
 struct Discovery {

@@ -61,7 +61,8 @@ namespace perfdx::model {
   X(kAlgType, "alg_type", "alg_type")                                              \
   X(kElementCount, "count", "count")                                               \
   X(kApiLevel, "level", "level")                                                   \
-  X(kFlops, "flops", "flops")
+  X(kFlops, "flops", "flops")                                                      \
+  X(kRdmaType, "rdma_type", "rdma type", "rdma_type")
 
 enum class ArgKey : uint8_t {
 #define PERFDX_ARG_ENUM(e, canonical, ...) e,

@@ -58,6 +58,8 @@ std::string_view SourceFormatName(SourceFormat format) {
     case SourceFormat::kPytorchLegacy: return "pytorch_legacy";
     case SourceFormat::kAscendTraceView: return "ascend_trace_view";
     case SourceFormat::kChromeJson: return "chrome_json";
+    case SourceFormat::kAscendDb: return "ascend_db";
+    case SourceFormat::kMsprofTimeline: return "msprof_timeline";
   }
   return "chrome_json";
 }

@@ -80,6 +80,8 @@ enum class SourceFormat : uint8_t {
   kPytorchLegacy,      // torch.autograd.profiler without Kineto ("CPU functions")
   kAscendTraceView,    // torch_npu / MindSpore trace_view.json
   kChromeJson,         // any other Chrome trace JSON
+  kAscendDb,           // torch_npu / MindSpore ascend_*_profiler_{rank}.db (SQLite)
+  kMsprofTimeline,     // msprof PROF_*/mindstudio_profiler_output/msprof_*.json
 };
 std::string_view SourceFormatName(SourceFormat format);
 

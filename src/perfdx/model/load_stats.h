@@ -48,7 +48,14 @@ enum class StatSeverity : uint8_t {
   X(kTopLevelValueSkipped, "top_level_value_skipped", kInfo,                                     \
     "top-level keys too large or malformed to read (the events are unaffected)")                 \
   X(kTrailingData, "trailing_data", kWarning, "non-whitespace bytes after the JSON document")   \
-  X(kTruncated, "truncated", kWarning, "files that end before their trace is closed")
+  X(kTruncated, "truncated", kWarning, "files that end before their trace is closed")          \
+  X(kSideRowSkipped, "side_file_row_skipped", kWarning,                                         \
+    "rows of Ascend side files and DB tables skipped (malformed or missing a required cell)")   \
+  X(kSideFileUnreadable, "side_file_unreadable", kWarning,                                      \
+    "Ascend side files or DB tables that could not be read (named in the warnings)")           \
+  X(kAscendContainerTask, "ascend_container_task", kInfo,                                       \
+    "DB device tasks without operator info (FFTS+ / HCCL launch containers), left out as "      \
+    "trace_view.json leaves them out")
 
 enum class LoadStat : uint8_t {
 #define PERFDX_STAT_ENUM(e, name, sev, desc) e,

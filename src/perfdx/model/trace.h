@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "perfdx/model/arg_key.h"
+#include "perfdx/model/ascend.h"
 #include "perfdx/model/event_kind.h"
 #include "perfdx/model/load_stats.h"
 #include "perfdx/model/string_pool.h"
@@ -172,6 +173,9 @@ struct Trace {
   std::vector<Step> steps;
   RawCounts raw;
   LoadStats load_stats;
+  // Ascend-only detail (kernel PMU metrics, profiler config, memory records,
+  // ...) for Ascend profiles; empty for every other source. model/ascend.h.
+  std::optional<AscendData> ascend;
 
   std::string_view str(StringId id) const { return strings.Get(id); }
   std::string_view slice_name(SliceId i) const { return strings.Get(slices.name[i]); }

@@ -11,6 +11,8 @@ const std::vector<const Rule*>& AllRules() {
       &LowDeviceUtilization(),
       &StepJitter(),
       &SawtoothUtilization(),
+      &DataParallelSingleProcess(),
+      &CollectiveBackend(),
       &Fp32Matrix(),
       &MemcpyShare(),
       &PageableH2d(),

@@ -12,6 +12,8 @@ const Rule& RecurringGap();
 const Rule& LowDeviceUtilization();
 const Rule& StepJitter();
 const Rule& SawtoothUtilization();
+const Rule& DataParallelSingleProcess();
+const Rule& CollectiveBackend();
 
 // Memory, communication and operator rules.
 const Rule& Fp32Matrix();

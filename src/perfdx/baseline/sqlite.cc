@@ -1,0 +1,214 @@
+#include "perfdx/baseline/sqlite.h"
+
+#include <sqlite3.h>
+
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace perfdx::baseline {
+
+namespace {
+
+// SQLite's primary result code -> perfdx's status code.
+Status FromCode(int rc, std::string message) {
+  switch (rc & 0xff) {
+    case SQLITE_NOTADB:
+    case SQLITE_CORRUPT: return InvalidInput(std::move(message));
+    case SQLITE_CANTOPEN: return NotFound(std::move(message));
+    case SQLITE_NOMEM: return LimitExceeded(std::move(message));
+    default: return IoError(std::move(message));
+  }
+}
+
+}  // namespace
+
+Status SqliteDb::ErrorFor(sqlite3* db, int rc, std::string_view what) {
+  const char* detail = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+  return FromCode(rc, fmt::format("{}: {}", what, detail));
+}
+
+Status SqliteDb::Error(int rc, std::string_view what) const {
+  return ErrorFor(db_, rc, fmt::format("{}: {}", path_, what));
+}
+
+Result<SqliteDb> SqliteDb::Open(const std::string& path, OpenMode mode, int busy_timeout_ms) {
+  int flags = SQLITE_OPEN_NOMUTEX;  // one connection per thread; SQLite's own locks between processes
+  switch (mode) {
+    case kReadWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
+    case kReadWrite: flags |= SQLITE_OPEN_READWRITE; break;
+    case kReadOnly: flags |= SQLITE_OPEN_READONLY; break;
+  }
+  SqliteDb db;
+  db.path_ = path;
+  const int rc = sqlite3_open_v2(path.c_str(), &db.db_, flags, nullptr);
+  if (rc != SQLITE_OK) return db.Error(rc, "cannot open");
+  sqlite3_extended_result_codes(db.db_, 1);
+  sqlite3_busy_timeout(db.db_, busy_timeout_ms);
+  return db;
+}
+
+SqliteDb::~SqliteDb() {
+  // close_v2 defers the close until any statement still alive is finalized.
+  if (db_ != nullptr) sqlite3_close_v2(db_);
+}
+
+SqliteDb::SqliteDb(SqliteDb&& other) noexcept
+    : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)) {}
+
+SqliteDb& SqliteDb::operator=(SqliteDb&& other) noexcept {
+  if (this != &other) {
+    if (db_ != nullptr) sqlite3_close_v2(db_);
+    db_ = std::exchange(other.db_, nullptr);
+    path_ = std::move(other.path_);
+  }
+  return *this;
+}
+
+Status SqliteDb::Exec(std::string_view sql) {
+  char* message = nullptr;
+  const std::string text(sql);
+  const int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &message);
+  if (rc == SQLITE_OK) return Status::Ok();
+  std::string detail = message != nullptr ? message : sqlite3_errstr(rc);
+  sqlite3_free(message);
+  return FromCode(rc, fmt::format("{}: {}", path_, detail));
+}
+
+Result<SqliteStatement> SqliteDb::Prepare(std::string_view sql) {
+  sqlite3_stmt* stmt = nullptr;
+  const int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr);
+  if (rc != SQLITE_OK) {
+    sqlite3_finalize(stmt);
+    return Error(rc, fmt::format("cannot prepare \"{}\"", sql.substr(0, 60)));
+  }
+  return SqliteStatement(stmt);
+}
+
+Result<int64_t> SqliteDb::QueryInt(std::string_view sql) {
+  PERFDX_ASSIGN_OR_RETURN(SqliteStatement st, Prepare(sql));
+  PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
+  if (!row) return Internal(fmt::format("{}: \"{}\" returned no row", path_, sql));
+  return st.ColumnInt(0);
+}
+
+Result<std::string> SqliteDb::QueryText(std::string_view sql) {
+  PERFDX_ASSIGN_OR_RETURN(SqliteStatement st, Prepare(sql));
+  PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
+  if (!row) return Internal(fmt::format("{}: \"{}\" returned no row", path_, sql));
+  return st.ColumnText(0);
+}
+
+int64_t SqliteDb::LastInsertRowId() const { return sqlite3_last_insert_rowid(db_); }
+int SqliteDb::Changes() const { return sqlite3_changes(db_); }
+
+SqliteStatement::~SqliteStatement() { sqlite3_finalize(stmt_); }
+
+SqliteStatement::SqliteStatement(SqliteStatement&& other) noexcept
+    : stmt_(std::exchange(other.stmt_, nullptr)), bind_error_(other.bind_error_) {}
+
+SqliteStatement& SqliteStatement::operator=(SqliteStatement&& other) noexcept {
+  if (this != &other) {
+    sqlite3_finalize(stmt_);
+    stmt_ = std::exchange(other.stmt_, nullptr);
+    bind_error_ = other.bind_error_;
+  }
+  return *this;
+}
+
+namespace {
+
+void KeepFirstError(int rc, int& first) {
+  if (rc != SQLITE_OK && first == SQLITE_OK) first = rc;
+}
+
+}  // namespace
+
+SqliteStatement& SqliteStatement::Bind(int index, int64_t value) {
+  KeepFirstError(sqlite3_bind_int64(stmt_, index, value), bind_error_);
+  return *this;
+}
+
+SqliteStatement& SqliteStatement::Bind(int index, double value) {
+  KeepFirstError(sqlite3_bind_double(stmt_, index, value), bind_error_);
+  return *this;
+}
+
+SqliteStatement& SqliteStatement::Bind(int index, std::string_view text) {
+  KeepFirstError(sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_TRANSIENT,
+                                     SQLITE_UTF8),
+                 bind_error_);
+  return *this;
+}
+
+SqliteStatement& SqliteStatement::Bind(int index, std::optional<int64_t> value) {
+  return value ? Bind(index, *value) : BindNull(index);
+}
+
+SqliteStatement& SqliteStatement::BindNull(int index) {
+  KeepFirstError(sqlite3_bind_null(stmt_, index), bind_error_);
+  return *this;
+}
+
+Result<bool> SqliteStatement::Step() {
+  sqlite3* db = sqlite3_db_handle(stmt_);
+  if (bind_error_ != SQLITE_OK) return SqliteDb::ErrorFor(db, bind_error_, "bind");
+  const int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  return SqliteDb::ErrorFor(db, rc, fmt::format("{}: {}", sqlite3_db_filename(db, "main"),
+                                                 std::string_view(sqlite3_sql(stmt_)).substr(0, 60)));
+}
+
+Status SqliteStatement::Run() {
+  while (true) {
+    PERFDX_ASSIGN_OR_RETURN(bool row, Step());
+    if (!row) return Status::Ok();
+  }
+}
+
+void SqliteStatement::Reset() {
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+  bind_error_ = SQLITE_OK;
+}
+
+int64_t SqliteStatement::ColumnInt(int column) const { return sqlite3_column_int64(stmt_, column); }
+double SqliteStatement::ColumnDouble(int column) const { return sqlite3_column_double(stmt_, column); }
+bool SqliteStatement::ColumnIsNull(int column) const {
+  return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
+}
+
+std::string SqliteStatement::ColumnText(int column) const {
+  const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
+  if (text == nullptr) return {};
+  return std::string(text, static_cast<size_t>(sqlite3_column_bytes(stmt_, column)));
+}
+
+Result<SqliteTransaction> SqliteTransaction::BeginImmediate(SqliteDb& db) {
+  PERFDX_RETURN_IF_ERROR(db.Exec("BEGIN IMMEDIATE"));
+  return SqliteTransaction(&db);
+}
+
+Result<SqliteTransaction> SqliteTransaction::BeginRead(SqliteDb& db) {
+  PERFDX_RETURN_IF_ERROR(db.Exec("BEGIN"));
+  return SqliteTransaction(&db);
+}
+
+SqliteTransaction::~SqliteTransaction() {
+  if (db_ != nullptr) (void)db_->Exec("ROLLBACK");
+}
+
+SqliteTransaction::SqliteTransaction(SqliteTransaction&& other) noexcept
+    : db_(std::exchange(other.db_, nullptr)) {}
+
+Status SqliteTransaction::Commit() {
+  if (db_ == nullptr) return Internal("commit of a finished transaction");
+  Status s = db_->Exec("COMMIT");
+  // A failed COMMIT (SQLITE_BUSY) leaves the transaction open; the
+  // destructor's ROLLBACK then ends it.
+  if (s.ok()) db_ = nullptr;
+  return s;
+}
+
+}  // namespace perfdx::baseline

@@ -1,0 +1,28 @@
+// `perfdx check`: the verdict in four forms — text for people, JSON for
+// tools, a Markdown snippet for a pull-request comment, JUnit XML for CI
+// test dashboards. All four say the same thing from one CheckResult.
+//
+// JSON (keys other tools read):
+//   {"verdict": "improved|unchanged|regressed", "step_time_ratio", "ci": [low, high],
+//    "method": "bootstrap_median_ratio", "confidence", "resamples", "seed",
+//    "change", "beyond_noise", "past_threshold",
+//    "thresholds": {"max_regression", "min_improvement"},
+//    "base": {"label", "steps", "median_step_ns", "throughput"},
+//    "new": {...same...}, "summary", "notes": [...]}
+#pragma once
+
+#include <string>
+
+#include "perfdx/baseline/check.h"
+
+namespace perfdx::report {
+
+// One sentence: "improved: median step time 177.4 ms -> 126.7 ms (-28.6%, 95% CI ...), ..."
+std::string CheckSummary(const baseline::CheckResult& result);
+
+std::string RenderCheckText(const baseline::CheckResult& result);
+std::string RenderCheckJson(const baseline::CheckResult& result);
+std::string RenderCheckMarkdown(const baseline::CheckResult& result);
+std::string RenderCheckJunit(const baseline::CheckResult& result);
+
+}  // namespace perfdx::report

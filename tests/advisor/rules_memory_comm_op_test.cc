@@ -1,0 +1,965 @@
+// Memory, communication and operator rules: hand-built traces with every
+// expected number worked out in the comments, a negative case per rule, and
+// the real-trace acceptance checks, whose expected numbers come from the
+// profilers' own outputs (the TensorBoard plugin's golden data, Ascend's
+// step_trace_time.csv, communication.json and kernel_details.csv).
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include "perfdx/advisor/advisor.h"
+#include "perfdx/advisor/knobs.h"
+#include "perfdx/advisor/rules/rule_util.h"
+#include "perfdx/advisor/rules/trace_query.h"
+#include "perfdx/analysis/rank_analysis.h"
+#include "perfdx/formats/trace_loader.h"
+#include "test_support.h"
+
+namespace perfdx::advisor {
+namespace {
+
+using perfdx::testing::ImportString;
+
+const std::set<std::string> kMyRules = {
+    "fp32_matrix",       "memcpy_share",         "pageable_h2d",        "allocation_churn",
+    "fragmentation",     "memory_near_capacity", "communication_share", "exposed_communication",
+    "small_collectives", "low_bus_bandwidth",    "dominant_operator",   "layout_conversion",
+    "fusion_candidates", "ai_cpu_operators"};
+
+struct Analysed {
+  model::Trace trace;
+  analysis::RankAnalysis analysis;
+  std::vector<Finding> findings;
+};
+
+// Keeps the trace alive next to the analysis that points into it.
+std::unique_ptr<Analysed> Analyse(model::Trace trace, const Thresholds& thresholds = {}) {
+  auto a = std::make_unique<Analysed>();
+  a->trace = std::move(trace);
+  a->analysis = analysis::AnalyzeRank(a->trace, {});
+  a->findings = RunAdvisor(a->analysis, thresholds);
+  return a;
+}
+
+std::unique_ptr<Analysed> AnalyseJson(const std::string& json, const Thresholds& thresholds = {}) {
+  auto t = ImportString(json);
+  EXPECT_TRUE(t.ok()) << t.status().message();
+  return Analyse(std::move(*t), thresholds);
+}
+
+const Finding* FindRule(const std::vector<Finding>& findings, std::string_view rule) {
+  for (const Finding& f : findings) {
+    if (f.rule == rule) return &f;
+  }
+  return nullptr;
+}
+
+double Detail(const Finding& f, std::string_view key) {
+  for (const auto& [k, v] : f.evidence.details) {
+    if (k == key) return v;
+  }
+  ADD_FAILURE() << "no detail " << key << " in " << f.rule;
+  return -1;
+}
+
+size_t CatalogueSize(std::initializer_list<const char*> fixes) {
+  size_t n = 0;
+  for (const char* fix : fixes) n += RecommendationsFor(fix).size();
+  return n;
+}
+
+// --- Trace builders (Kineto JSON; times in µs) -----------------------------
+
+std::string Slice(std::string_view cat, std::string_view name, int pid, int tid, int64_t ts,
+                  int64_t dur, std::string_view args = "") {
+  return fmt::format(
+      R"({{"ph": "X", "cat": "{}", "name": "{}", "pid": {}, "tid": {}, "ts": {}, "dur": {}, "args": {{{}}}}},)",
+      cat, name, pid, tid, ts, dur, args);
+}
+std::string Kernel(std::string_view name, int64_t ts, int64_t dur, int stream = 7,
+                   std::string_view args = "") {
+  return Slice("kernel", name, 0, stream, ts, dur, args);
+}
+std::string Copy(std::string_view name, int64_t ts, int64_t dur, int stream = 8) {
+  return Slice("gpu_memcpy", name, 0, stream, ts, dur);
+}
+std::string Memory(int64_t ts, int64_t bytes, int64_t allocated, int64_t reserved, int device = 0) {
+  return fmt::format(
+      R"({{"ph": "i", "name": "[memory]", "pid": 1, "tid": 1, "ts": {}, "s": "t", "args": {{"Bytes": {}, "Total Allocated": {}, "Total Reserved": {}, "Device Id": {}, "Device Type": 1}}}},)",
+      ts, bytes, allocated, reserved, device);
+}
+std::string Collective(int64_t ts, int64_t dur, int64_t nelems, int group_size = 2) {
+  return Kernel(
+      "ncclKernel_AllReduce_RING_LL_Sum_float", ts, dur, 20,
+      fmt::format(R"("Collective name": "allreduce", "In msg nelems": {}, "Out msg nelems": {}, )"
+                  R"("Group size": {}, "dtype": "Float")",
+                  nelems, nelems, group_size));
+}
+std::string Gpus(int count, int64_t memory_bytes, int major = 8, int minor = 0) {
+  std::string out = R"("deviceProperties": [)";
+  for (int i = 0; i < count; ++i) {
+    out += fmt::format(
+        R"({}{{"id": {}, "name": "NVIDIA A100", "totalGlobalMem": {}, "computeMajor": {}, "computeMinor": {}}})",
+        i ? ", " : "", i, memory_bytes, major, minor);
+  }
+  return out + "], ";
+}
+
+// n ProfilerStep markers of step_us each, plus per_step(base) for every step
+// (events with absolute µs, each ending in a comma).
+std::string KinetoSteps(int n, int64_t step_us, const std::function<std::string(int64_t)>& per_step,
+                        const std::string& header = "") {
+  std::string json = R"({"schemaVersion": 1, )" + header + R"("traceEvents": [)";
+  for (int k = 0; k < n; ++k) {
+    const int64_t base = k * step_us;
+    json += Slice("user_annotation", fmt::format("ProfilerStep#{}", k + 1), 1, 1, base, step_us);
+    json += per_step(base);
+  }
+  json.pop_back();  // trailing comma
+  return json + "]}";
+}
+
+// One host op launching one kernel through a correlation id.
+std::string OpWithKernel(std::string_view op, std::string_view kernel, int64_t host_ts,
+                         int64_t dev_ts, int64_t dev_dur, int corr, int stream = 7) {
+  return Slice("cpu_op", op, 1, 1, host_ts, 10) +
+         Slice("cuda_runtime", "cudaLaunchKernel", 1, 1, host_ts + 2, 5,
+               fmt::format(R"("correlation": {})", corr)) +
+         Kernel(kernel, dev_ts, dev_dur, stream, fmt::format(R"("correlation": {})", corr));
+}
+
+// A one-step Ascend trace_view: ProfilerStep#1 over [0, step_us) on the
+// Python process, `hardware` on "Ascend Hardware" stream 3, `hccl_ops` on
+// an HCCL group thread and `hccl_tasks` on an HCCL plane.
+std::string AscendStep(int64_t step_us, const std::string& hardware,
+                       const std::string& hccl_ops = "", const std::string& hccl_tasks = "") {
+  std::string json = R"([
+    {"ph": "M", "name": "process_name", "pid": 10, "tid": 0, "args": {"name": "Python"}},
+    {"ph": "M", "name": "process_name", "pid": 20, "tid": 0, "args": {"name": "Ascend Hardware"}},
+    {"ph": "M", "name": "thread_name", "pid": 20, "tid": 3, "args": {"name": "Stream 3"}},
+    {"ph": "M", "name": "process_name", "pid": 30, "tid": 0, "args": {"name": "HCCL"}},
+    {"ph": "M", "name": "thread_name", "pid": 30, "tid": 0, "args": {"name": "Group 1 Communication"}},
+    {"ph": "M", "name": "thread_name", "pid": 30, "tid": 1, "args": {"name": "Plane 0"}},)";
+  json += Slice("cpu_op", "ProfilerStep#1", 10, 10, 0, step_us);
+  json += hardware + hccl_ops + hccl_tasks;
+  json.pop_back();
+  return json + "]";
+}
+std::string AscendTask(std::string_view name, std::string_view task_type, int64_t ts, int64_t dur) {
+  return Slice("", name, 20, 3, ts, dur, fmt::format(R"("Task Type": "{}")", task_type));
+}
+std::string HcclOp(std::string_view name, int64_t ts, int64_t dur, int64_t count) {
+  return Slice("", name, 30, 0, ts, dur,
+               fmt::format(R"("count": {}, "data_type": "FP32", "alg_type": "RING")", count));
+}
+std::string HcclTask(int64_t ts, int64_t dur, int64_t bytes, std::string_view link = "HCCS",
+                     std::string_view transport = "SDMA") {
+  return Slice(
+      "", "Memcpy", 30, 1, ts, dur,
+      fmt::format(
+          R"j("task type": "Memcpy", "transport type": "{}", "link type": "{}", "size(Byte)": {})j",
+          transport, link, bytes));
+}
+
+// --- Memory ------------------------------------------------------------------
+
+TEST(Fp32MatrixRuleTest, FiresWithTf32OnAmpere) {
+  // 2 steps of 1000 us: sgemm 600 us (matrix, no tensor cores, FP32 by name)
+  // and an elementwise kernel 200 us. FP32 share of device work = 1200/1600
+  // = 75% > 30% abnormal. Gain = 600 us x (1 - 1/2) = 300 us = 30% of the
+  // step -> critical. Compute capability 8.0: TF32 is recommended too.
+  auto a = AnalyseJson(KinetoSteps(
+      2, 1000,
+      [](int64_t b) {
+        return Kernel("volta_sgemm_128x64_nn", b + 100, 600) +
+               Kernel("vectorized_elementwise_kernel", b + 700, 200);
+      },
+      Gpus(1, 40'000'000'000)));
+  const Finding* f = FindRule(a->findings, "fp32_matrix");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->category, Category::kMemory);
+  EXPECT_DOUBLE_EQ(f->evidence.value, 0.75);
+  EXPECT_EQ(f->gain.ns_per_step, 300'000);
+  EXPECT_DOUBLE_EQ(f->gain.share, 0.3);
+  EXPECT_EQ(f->severity, Severity::kCritical);
+  EXPECT_NE(f->title.find("75.0%"), std::string::npos) << f->title;
+  EXPECT_NE(f->title.find("2.0x"), std::string::npos) << f->title;
+  EXPECT_DOUBLE_EQ(Detail(*f, "assumed_speedup"), 2.0);
+  ASSERT_FALSE(f->evidence.contributors.empty());
+  EXPECT_EQ(f->evidence.contributors[0].name, "volta_sgemm_128x64_nn");
+  EXPECT_EQ(f->evidence.contributors[0].ns, 1'200'000);
+  EXPECT_EQ(f->recommendations.size(), CatalogueSize({"mixed_precision", "tf32"}));
+}
+
+TEST(Fp32MatrixRuleTest, QuietWithTensorCoresLittleFp32OrNoDevice) {
+  // Tensor-core GEMM: no FP32 matrix time at all.
+  auto tc = AnalyseJson(KinetoSteps(2, 1000, [](int64_t b) {
+    return Kernel("ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_nn", b + 100, 600) +
+           Kernel("vectorized_elementwise_kernel", b + 700, 200);
+  }));
+  EXPECT_EQ(FindRule(tc->findings, "fp32_matrix"), nullptr);
+  // sgemm 50 us of 800 us of device work = 6.25% < 10% healthy.
+  auto little = AnalyseJson(KinetoSteps(2, 1000, [](int64_t b) {
+    return Kernel("volta_sgemm_128x64_nn", b, 50) +
+           Kernel("vectorized_elementwise_kernel", b + 100, 750);
+  }));
+  EXPECT_EQ(FindRule(little->findings, "fp32_matrix"), nullptr);
+  // A CPU-only trace has no device work.
+  auto cpu = AnalyseJson(R"([
+    {"name": "ProfilerStep#1", "ph": "X", "ts": 0, "dur": 100, "tid": 1, "pid": "CPU functions"},
+    {"name": "aten::mm", "ph": "X", "ts": 10, "dur": 80, "tid": 1, "pid": "CPU functions"}])");
+  EXPECT_TRUE(cpu->analysis.cpu_only);
+  EXPECT_EQ(FindRule(cpu->findings, "fp32_matrix"), nullptr);
+}
+
+TEST(MemcpyShareRuleTest, ReportsExposedCopiesOnceWithThePageablePart) {
+  // 2 steps of 1000 us: kernel 0..300 on stream 7, pageable H2D copy
+  // 200..600 on stream 8. Copy share 400/1000 = 40% > 30% abnormal; copy not
+  // under compute = 300..600 = 300 us per step = 30% -> critical. The
+  // pageable part is a detail here; pageable_h2d stays silent.
+  auto a = AnalyseJson(KinetoSteps(2, 1000, [](int64_t b) {
+    return Kernel("k", b, 300) + Copy("Memcpy HtoD (Pageable -> Device)", b + 200, 400);
+  }));
+  const Finding* f = FindRule(a->findings, "memcpy_share");
+  ASSERT_NE(f, nullptr);
+  EXPECT_DOUBLE_EQ(f->evidence.value, 0.4);
+  EXPECT_EQ(f->gain.ns_per_step, 300'000);
+  EXPECT_EQ(f->severity, Severity::kCritical);
+  EXPECT_NE(f->title.find("40.0%"), std::string::npos) << f->title;
+  EXPECT_DOUBLE_EQ(Detail(*f, "h2d_pageable_share"), 0.4);
+  EXPECT_DOUBLE_EQ(Detail(*f, "d2d_share_of_copies"), 0.0);
+  ASSERT_EQ(f->evidence.ranges.size(), 2u);
+  EXPECT_EQ(f->evidence.ranges[0].start_ns, 300'000);
+  EXPECT_EQ(f->evidence.ranges[0].end_ns, 600'000);
+  EXPECT_EQ(f->recommendations.size(), CatalogueSize({"pinned_memory"}));
+  EXPECT_EQ(FindRule(a->findings, "pageable_h2d"), nullptr);
+}
+
+TEST(MemcpyShareRuleTest, DeviceToDeviceCopiesGetTheLayoutFix) {
+  // Kernel 0..300, D2D copy 400..800: share 40%, none of it under compute:
+  // gain 400 us = 40% -> critical. All copies are D2D: the layout fix only.
+  auto a = AnalyseJson(KinetoSteps(2, 1000, [](int64_t b) {
+    return Kernel("k", b, 300) + Copy("Memcpy DtoD (Device -> Device)", b + 400, 400);
+  }));
+  const Finding* f = FindRule(a->findings, "memcpy_share");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->gain.ns_per_step, 400'000);
+  EXPECT_DOUBLE_EQ(Detail(*f, "d2d_share_of_copies"), 1.0);
+  EXPECT_EQ(f->recommendations.size(), CatalogueSize({"channels_last"}));
+}
+
+TEST(PageableH2dRuleTest, FiresWhenCopiesAreOtherwiseHealthy) {
+  // Kernel 0..800, pageable copy 850..900 on the same stream: copy share 5%
+  // (healthy), pageable 5% > 0.1%; gain 50 us = 5%, below the 15% abnormal
+  // limit -> warning.
+  auto a = AnalyseJson(KinetoSteps(2, 1000, [](int64_t b) {
+    return Kernel("k", b, 800) + Copy("Memcpy HtoD (Pageable -> Device)", b + 850, 50, 7);
+  }));
+  EXPECT_EQ(FindRule(a->findings, "memcpy_share"), nullptr);
+  const Finding* f = FindRule(a->findings, "pageable_h2d");
+  ASSERT_NE(f, nullptr);
+  EXPECT_DOUBLE_EQ(f->evidence.value, 0.05);
+  EXPECT_NEAR(f->gain.ns_per_step, 50'000, 1);
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  ASSERT_FALSE(f->evidence.ranges.empty());
+  EXPECT_EQ(f->evidence.ranges[0].start_ns, 850'000);
+  EXPECT_EQ(f->evidence.ranges[0].end_ns, 900'000);
+
+  // The same copy from pinned memory: nothing to report.
+  auto pinned = AnalyseJson(KinetoSteps(2, 1000, [](int64_t b) {
+    return Kernel("k", b, 800) + Copy("Memcpy HtoD (Pinned -> Device)", b + 850, 50, 7);
+  }));
+  EXPECT_EQ(FindRule(pinned->findings, "pageable_h2d"), nullptr);
+  EXPECT_EQ(FindRule(pinned->findings, "memcpy_share"), nullptr);
+}
+
+// Per step: `allocs` alloc/free pairs of 1 KiB at 2 us spacing, reserved
+// constant at 1 KiB (nothing fragmented), plus `extra` host events.
+std::string ChurnSteps(int allocs, const std::function<std::string(int64_t)>& extra) {
+  return KinetoSteps(2, 10'000, [&](int64_t b) {
+    std::string out = Kernel("k", b, 5'000);
+    for (int j = 0; j < allocs; ++j) {
+      out += Memory(b + 2 * j, 1024, 1024, 1024) + Memory(b + 2 * j + 1, -1024, 0, 1024);
+    }
+    return out + extra(b);
+  });
+}
+
+TEST(AllocationChurnRuleTest, CountsAllocationsAndDriverCalls) {
+  // 2 steps of 10 ms, 2500 allocations each (> 2000 healthy, <= 10000);
+  // cudaMalloc 1000 us + cudaFree 500 us per step reach the driver: gain
+  // 1500 us = 15% -> warning (the count is not abnormal).
+  auto a = AnalyseJson(ChurnSteps(2500, [](int64_t b) {
+    return Slice("cuda_runtime", "cudaMalloc", 1, 1, b + 6000, 1000) +
+           Slice("cuda_runtime", "cudaFree", 1, 1, b + 7000, 500);
+  }));
+  const Finding* f = FindRule(a->findings, "allocation_churn");
+  ASSERT_NE(f, nullptr);
+  EXPECT_DOUBLE_EQ(f->evidence.value, 2500);
+  EXPECT_EQ(f->gain.ns_per_step, 1'500'000);
+  EXPECT_DOUBLE_EQ(f->gain.share, 0.15);
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_DOUBLE_EQ(Detail(*f, "frees_per_step"), 2500);
+  ASSERT_EQ(f->evidence.contributors.size(), 2u);
+  EXPECT_EQ(f->evidence.contributors[0].name, "cudaMalloc");
+  EXPECT_EQ(f->evidence.contributors[0].ns, 2'000'000);  // both steps
+  EXPECT_DOUBLE_EQ(f->evidence.contributors[0].share, 2.0 / 3.0);
+  EXPECT_EQ(FindRule(a->findings, "fragmentation"), nullptr);
+
+  // 100 allocations per step: healthy.
+  auto quiet = AnalyseJson(ChurnSteps(100, [](int64_t) { return std::string(); }));
+  EXPECT_EQ(FindRule(quiet->findings, "allocation_churn"), nullptr);
+}
+
+TEST(FragmentationRuleTest, ReadsTheReservedPeak) {
+  // Reserved peaks at 2000 B while 800 B are allocated: 1 - 800/2000 = 60%
+  // > 50% abnormal -> warning; capacity, not time: gain 0.
+  auto a = AnalyseJson(KinetoSteps(
+      1, 1000,
+      [](int64_t b) {
+        return Kernel("k", b, 900) + Memory(b + 10, 400, 400, 1000) +
+               Memory(b + 20, 300, 700, 1000) + Memory(b + 30, 100, 800, 2000);
+      },
+      Gpus(1, 1'000'000'000)));
+  const Finding* f = FindRule(a->findings, "fragmentation");
+  ASSERT_NE(f, nullptr);
+  EXPECT_DOUBLE_EQ(f->evidence.value, 0.6);
+  EXPECT_EQ(f->gain.ns_per_step, 0);
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_DOUBLE_EQ(Detail(*f, "unusable_bytes"), 1200);
+
+  // 60% at the first record, but at the reserved peak (2000 B) 1600 B are
+  // allocated: 20% <= 25% healthy.
+  auto quiet = AnalyseJson(KinetoSteps(
+      1, 1000,
+      [](int64_t b) {
+        return Kernel("k", b, 900) + Memory(b + 10, 400, 400, 1000) +
+               Memory(b + 30, 1200, 1600, 2000);
+      },
+      Gpus(1, 1'000'000'000)));
+  EXPECT_EQ(FindRule(quiet->findings, "fragmentation"), nullptr);
+}
+
+TEST(MemoryNearCapacityRuleTest, ReservedPeakCountsToo) {
+  // 1 MB device; 850 kB allocated but 920 kB reserved: 92% > 90% (the
+  // TensorBoard plugin's R7 limit, here on reserved) -> warning, gain 0.
+  auto a = AnalyseJson(KinetoSteps(
+      1, 1000,
+      [](int64_t b) { return Kernel("k", b, 900) + Memory(b + 10, 850'000, 850'000, 920'000); },
+      Gpus(1, 1'000'000)));
+  const Finding* f = FindRule(a->findings, "memory_near_capacity");
+  ASSERT_NE(f, nullptr);
+  EXPECT_DOUBLE_EQ(f->evidence.value, 0.92);
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_EQ(f->gain.ns_per_step, 0);
+  EXPECT_NE(f->title.find("92.0%"), std::string::npos) << f->title;
+  EXPECT_NE(f->title.find("reserved"), std::string::npos) << f->title;
+  EXPECT_EQ(f->recommendations.size(),
+            CatalogueSize({"activation_recompute", "reduce_memory_peak", "mixed_precision"}));
+
+  // 85% at the peak: below the limit.
+  auto quiet = AnalyseJson(KinetoSteps(
+      1, 1000,
+      [](int64_t b) { return Kernel("k", b, 900) + Memory(b + 10, 800'000, 800'000, 850'000); },
+      Gpus(1, 1'000'000)));
+  EXPECT_EQ(FindRule(quiet->findings, "memory_near_capacity"), nullptr);
+}
+
+// --- Communication -------------------------------------------------------------
+
+TEST(ExposedCommunicationRuleTest, OwnsTheExposedTime) {
+  // 2 steps of 1000 us: compute 0..200, all-reduce 100..700. Communication
+  // 60%; exposed 200..700 = 500 us = 50% > 40% abnormal; gain 500 us = 50%
+  // -> critical. Communication 600 us is 3.0x the 200 us of compute.
+  auto a = AnalyseJson(KinetoSteps(2, 1000, [](int64_t b) {
+    return Kernel("k", b, 200) + Kernel("ncclKernel_AllReduce_RING_LL_Sum_float", b + 100, 600, 20);
+  }));
+  const Finding* f = FindRule(a->findings, "exposed_communication");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->category, Category::kCommunication);
+  EXPECT_DOUBLE_EQ(f->evidence.value, 0.5);
+  EXPECT_NEAR(f->gain.ns_per_step, 500'000, 1);
+  EXPECT_EQ(f->severity, Severity::kCritical);
+  EXPECT_NE(f->title.find("50.0%"), std::string::npos) << f->title;
+  EXPECT_NE(f->title.find("3.0x"), std::string::npos) << f->title;
+  EXPECT_DOUBLE_EQ(Detail(*f, "compute_ns_per_step"), 200'000);
+  EXPECT_NEAR(Detail(*f, "comm_comp_overlap"), 100.0 / 600.0, 1e-12);
+  ASSERT_EQ(f->evidence.ranges.size(), 2u);
+  EXPECT_EQ(f->evidence.ranges[0].start_ns, 200'000);
+  EXPECT_EQ(f->evidence.ranges[0].end_ns, 700'000);
+  ASSERT_EQ(f->evidence.contributors.size(), 1u);
+  EXPECT_EQ(f->evidence.contributors[0].ns, 1'000'000);
+  EXPECT_EQ(f->recommendations.size(),
+            CatalogueSize({"overlap_communication", "ddp_bucket", "gradient_accumulation"}));
+  // The communication share is reported once, here.
+  EXPECT_EQ(FindRule(a->findings, "communication_share"), nullptr);
+}
+
+TEST(CommunicationShareRuleTest, SpeaksOnlyForHiddenCommunication) {
+  // Compute 0..900, all-reduce 100..960: communication 86% > 40% abnormal,
+  // exposed only 900..960 = 6% <= 10% (exposed_communication silent). Gain
+  // 60 us = 6% -> critical; 1 - 0.06/0.86 = 93.0% of it is hidden.
+  auto a = AnalyseJson(KinetoSteps(2, 1000, [](int64_t b) {
+    return Kernel("k", b, 900) + Kernel("ncclKernel_AllReduce_RING_LL_Sum_float", b + 100, 860, 20);
+  }));
+  EXPECT_EQ(FindRule(a->findings, "exposed_communication"), nullptr);
+  const Finding* f = FindRule(a->findings, "communication_share");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NEAR(f->evidence.value, 0.86, 1e-12);
+  EXPECT_NEAR(f->gain.ns_per_step, 60'000, 1);
+  EXPECT_EQ(f->severity, Severity::kCritical);
+  EXPECT_NE(f->title.find("86.0%"), std::string::npos) << f->title;
+  EXPECT_NE(f->title.find("93.0%"), std::string::npos) << f->title;
+
+  // 10% communication: healthy, neither rule speaks.
+  auto quiet = AnalyseJson(KinetoSteps(2, 1000, [](int64_t b) {
+    return Kernel("k", b, 900) + Kernel("ncclKernel_AllReduce_RING_LL_Sum_float", b + 100, 100, 20);
+  }));
+  EXPECT_EQ(FindRule(quiet->findings, "communication_share"), nullptr);
+  EXPECT_EQ(FindRule(quiet->findings, "exposed_communication"), nullptr);
+}
+
+TEST(SmallCollectivesRuleTest, KinetoMessageSizes) {
+  // Per 1000 us step: compute 0..500; four all-reduces of 25000 floats =
+  // 100 kB at 100, 200, 300 (under compute) and 600 (exposed), 50 us each;
+  // one of 5M floats = 20 MB at 700..900. Small (< 16 MB): 4 of 5 = 80% >
+  // 50% abnormal. 400 kB per step fit one bucket: ceil(400000 / 2^20) = 1
+  // MiB, 1 fused collective. Gain = exposed small time 50 us x (1 - 1/4) =
+  // 37.5 us = 3.75% -> warning.
+  auto a = AnalyseJson(KinetoSteps(2, 1000, [](int64_t b) {
+    return Kernel("k", b, 500) + Collective(b + 100, 50, 25'000) + Collective(b + 200, 50, 25'000) +
+           Collective(b + 300, 50, 25'000) + Collective(b + 600, 50, 25'000) +
+           Collective(b + 700, 200, 5'000'000);
+  }));
+  const Finding* f = FindRule(a->findings, "small_collectives");
+  ASSERT_NE(f, nullptr);
+  EXPECT_DOUBLE_EQ(f->evidence.value, 0.8);
+  EXPECT_DOUBLE_EQ(Detail(*f, "small_collectives_per_step"), 4);
+  EXPECT_DOUBLE_EQ(Detail(*f, "median_small_bytes"), 100'000);
+  EXPECT_DOUBLE_EQ(Detail(*f, "recommended_bucket_mib"), 1);
+  EXPECT_DOUBLE_EQ(Detail(*f, "fused_collectives_per_step"), 1);
+  EXPECT_DOUBLE_EQ(Detail(*f, "small_exposed_ns_per_step"), 50'000);
+  EXPECT_EQ(f->gain.ns_per_step, 37'500);
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_NE(f->title.find("4 collectives per step"), std::string::npos) << f->title;
+  EXPECT_NE(f->title.find("100.0 KB"), std::string::npos) << f->title;
+  EXPECT_NE(f->title.find("1 MiB"), std::string::npos) << f->title;
+  // No compute capability in the trace: no link peak, no bandwidth verdict.
+  EXPECT_EQ(FindRule(a->findings, "low_bus_bandwidth"), nullptr);
+
+  // One small and one large per step: half are small, but one per step
+  // leaves nothing to fuse.
+  auto one = AnalyseJson(KinetoSteps(2, 1000, [](int64_t b) {
+    return Kernel("k", b, 500) + Collective(b + 600, 50, 25'000) +
+           Collective(b + 700, 200, 5'000'000);
+  }));
+  EXPECT_EQ(FindRule(one->findings, "small_collectives"), nullptr);
+}
+
+TEST(SmallCollectivesRuleTest, AscendTransitSizesFromHcclTasks) {
+  // One 1000 us step; AI Core work 0..50; three HCCL all-reduces of 100 us
+  // at 100, 300, 500, each moving 2 x 1 MB over HCCS (plus an on-chip copy
+  // that does not count): transit 2 MB < 16 MB (SDMA limit) for all three,
+  // although each message is 4M x FP32 = 16 MB. 6 MB per step fit one
+  // ceil(6e6 / 2^20) = 6 MiB bucket. Gain = 300 us exposed x (1 - 1/3) =
+  // 200 us = 20% -> critical.
+  std::string ops, tasks;
+  for (int64_t ts : {100, 300, 500}) {
+    ops += HcclOp(fmt::format("hcom_allReduce__1_{}_1", ts), ts, 100, 4'000'000);
+    tasks += HcclTask(ts + 5, 40, 1'000'000) + HcclTask(ts + 50, 40, 1'000'000) +
+             HcclTask(ts + 92, 5, 4'000'000, "ON_CHIP");
+  }
+  auto a = AnalyseJson(
+      AscendStep(1000, AscendTask("aclnnMul_MulAiCore_Mul", "AI_CORE", 0, 50), ops, tasks));
+  const Finding* f = FindRule(a->findings, "small_collectives");
+  ASSERT_NE(f, nullptr);
+  EXPECT_DOUBLE_EQ(f->evidence.value, 1.0);
+  EXPECT_DOUBLE_EQ(Detail(*f, "median_small_bytes"), 2'000'000);
+  EXPECT_DOUBLE_EQ(Detail(*f, "recommended_bucket_mib"), 6);
+  EXPECT_DOUBLE_EQ(Detail(*f, "fused_collectives_per_step"), 1);
+  EXPECT_EQ(f->gain.ns_per_step, 200'000);
+  EXPECT_EQ(f->severity, Severity::kCritical);
+  EXPECT_NE(f->title.find("2.0 MB"), std::string::npos) << f->title;
+  // HCCS: 6 MB in 6 x 40 us = 25 GB/s, above the 18 GB/s peak: no
+  // bandwidth finding.
+  EXPECT_EQ(FindRule(a->findings, "low_bus_bandwidth"), nullptr);
+}
+
+TEST(LowBusBandwidthRuleTest, AscendHcclTasksPerLink) {
+  // One op 100..600 moving 2 x 1 MB over HCCS in 2 x 200 us: 2e6 B / 400000
+  // ns = 5 GB/s = 27.8% of 18 GB/s < 50% abnormal. What-if at 75%: 2e6 /
+  // 13.5 GB/s = 148148 ns instead of 400000 ns; all of it exposed (compute
+  // 0..50) -> gain 251851 ns = 25.2% -> critical.
+  auto a = AnalyseJson(AscendStep(1000, AscendTask("aclnnMul_MulAiCore_Mul", "AI_CORE", 0, 50),
+                                  HcclOp("hcom_allReduce__1_0_1", 100, 500, 500'000),
+                                  HcclTask(110, 200, 1'000'000) + HcclTask(350, 200, 1'000'000)));
+  const Finding* f = FindRule(a->findings, "low_bus_bandwidth");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NEAR(f->evidence.value, 5.0 / 18.0, 1e-12);
+  EXPECT_DOUBLE_EQ(Detail(*f, "achieved_gbps"), 5.0);
+  EXPECT_NEAR(f->gain.ns_per_step, 251'851, 1);
+  EXPECT_EQ(f->severity, Severity::kCritical);
+  EXPECT_NE(f->title.find("HCCS transfers reach 5.0 GB/s, 27.8%"), std::string::npos) << f->title;
+}
+
+TEST(LowBusBandwidthRuleTest, KinetoBusBandwidthOfTheFastestLargeCollective) {
+  // 2 GPUs of compute capability 8.0 (NVLink peak 300 GB/s). All-reduce of
+  // 16M floats = 64 MB, group of 2 (busbw factor 2(2-1)/2 = 1): 800 us in
+  // step 1 (80 GB/s), 400 us in step 2 (160 GB/s). The fastest: 160/300 =
+  // 53.3% (warning band). What-if at 75% = 225 GB/s: 64e6/225 = 284444 ns;
+  // saved 515555 + 115555 = 631110 ns, all exposed -> 315555 ns per step =
+  // 31.6% -> warning.
+  auto a = AnalyseJson(KinetoSteps(
+      2, 1000,
+      [](int64_t b) {
+        return Kernel("k", b, 100) + Collective(b + 100, b == 0 ? 800 : 400, 16'000'000);
+      },
+      Gpus(2, 40'000'000'000)));
+  const Finding* f = FindRule(a->findings, "low_bus_bandwidth");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NEAR(f->evidence.value, 160.0 / 300.0, 1e-12);
+  EXPECT_DOUBLE_EQ(Detail(*f, "achieved_gbps"), 160.0);
+  EXPECT_DOUBLE_EQ(Detail(*f, "peak_gbps"), 300.0);
+  EXPECT_EQ(f->gain.ns_per_step, 315'555);
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_NE(f->title.find("160.0 GB/s bus bandwidth, 53.3% of the 300 GB/s NVLink peak"),
+            std::string::npos)
+      << f->title;
+
+  // 250 us each: 256 GB/s = 85% >= 75%: healthy.
+  auto fast = AnalyseJson(KinetoSteps(
+      2, 1000, [](int64_t b) { return Kernel("k", b, 100) + Collective(b + 100, 250, 16'000'000); },
+      Gpus(2, 40'000'000'000)));
+  EXPECT_EQ(FindRule(fast->findings, "low_bus_bandwidth"), nullptr);
+}
+
+TEST(TraceQueryTest, DtypesOpsAndBusFactors) {
+  EXPECT_EQ(DtypeBytes("Float"), 4);
+  EXPECT_EQ(DtypeBytes("BFloat16"), 2);
+  EXPECT_EQ(DtypeBytes("FP16"), 2);
+  EXPECT_EQ(DtypeBytes("INT8"), 1);
+  EXPECT_EQ(DtypeBytes("Long"), 8);
+  EXPECT_EQ(DtypeBytes("mystery"), 0);
+  EXPECT_EQ(ParseCollectiveOp("hcom_allReduce__586_0_1"), CollectiveOp::kAllReduce);
+  EXPECT_EQ(ParseCollectiveOp("_reduce_scatter_base"), CollectiveOp::kReduceScatter);
+  EXPECT_EQ(ParseCollectiveOp("all_gather_into_tensor"), CollectiveOp::kAllGather);
+  EXPECT_EQ(ParseCollectiveOp("hcom_receive"), CollectiveOp::kPointToPoint);
+  EXPECT_EQ(ParseCollectiveOp("barrier"), CollectiveOp::kUnknown);
+  // nccl-tests: 2(n-1)/n for all-reduce, (n-1)/n for all-gather.
+  EXPECT_DOUBLE_EQ(BusBandwidthFactor(CollectiveOp::kAllReduce, 8), 1.75);
+  EXPECT_DOUBLE_EQ(BusBandwidthFactor(CollectiveOp::kAllGather, 4), 0.75);
+  EXPECT_DOUBLE_EQ(BusBandwidthFactor(CollectiveOp::kBroadcast, 4), 1.0);
+}
+
+// --- Operators -----------------------------------------------------------------
+
+TEST(DominantOperatorRuleTest, OneOperatorAboveSeventyPercent) {
+  // One step; aten::conv launches 800 us, aten::relu and aten::add 50 us
+  // each: top-1 = 800/900 = 88.9% > 70% -> warning, gain 0.
+  auto a = AnalyseJson(KinetoSteps(1, 1000, [](int64_t b) {
+    return OpWithKernel("aten::conv", "conv_k", b + 10, b + 100, 800, 1) +
+           OpWithKernel("aten::relu", "relu_k", b + 30, b + 900, 50, 2) +
+           OpWithKernel("aten::add", "add_k", b + 50, b + 950, 50, 3);
+  }));
+  const Finding* f = FindRule(a->findings, "dominant_operator");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->category, Category::kOperator);
+  EXPECT_NEAR(f->evidence.value, 800.0 / 900.0, 1e-12);
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_EQ(f->gain.ns_per_step, 0);
+  EXPECT_EQ(f->title, "aten::conv takes 88.9% of operator device time");
+  ASSERT_EQ(f->evidence.contributors.size(), 3u);
+  EXPECT_EQ(f->evidence.contributors[0].ns, 800'000);
+}
+
+TEST(DominantOperatorRuleTest, CommunicationOperatorsAreLeftOut) {
+  // c10d::allreduce_ 600 us, aten::mm 300 us, aten::add 100 us: the
+  // all-reduce is communication; of the rest aten::mm has 300/400 = 75%.
+  auto a = AnalyseJson(KinetoSteps(1, 1000, [](int64_t b) {
+    return OpWithKernel("c10d::allreduce_", "ncclKernel_AllReduce_RING_LL_Sum_float", b + 10, b + 0,
+                        600, 1, 20) +
+           OpWithKernel("aten::mm", "k_mm", b + 30, b + 600, 300, 2) +
+           OpWithKernel("aten::add", "k_add", b + 50, b + 900, 100, 3);
+  }));
+  const Finding* f = FindRule(a->findings, "dominant_operator");
+  ASSERT_NE(f, nullptr);
+  EXPECT_DOUBLE_EQ(f->evidence.value, 0.75);
+  EXPECT_EQ(f->title,
+            "aten::mm takes 75.0% of operator device time, communication operators left out");
+}
+
+TEST(DominantOperatorRuleTest, TopThreeIsInfoAndSpreadIsQuiet) {
+  // 400/300/200/100 us: top-1 40% (healthy), top-3 90% > 50% -> info.
+  auto top3 = AnalyseJson(KinetoSteps(1, 1200, [](int64_t b) {
+    return OpWithKernel("aten::a", "ka", b + 10, b + 100, 400, 1) +
+           OpWithKernel("aten::b", "kb", b + 30, b + 500, 300, 2) +
+           OpWithKernel("aten::c", "kc", b + 50, b + 800, 200, 3) +
+           OpWithKernel("aten::d", "kd", b + 70, b + 1000, 100, 4);
+  }));
+  const Finding* f = FindRule(top3->findings, "dominant_operator");
+  ASSERT_NE(f, nullptr);
+  EXPECT_DOUBLE_EQ(f->evidence.value, 0.9);
+  EXPECT_EQ(f->severity, Severity::kInfo);
+  EXPECT_NE(f->title.find("The top 3 operators take 90.0%"), std::string::npos) << f->title;
+
+  // Seven ops of 100 us: top-3 = 3/7 = 42.9% <= 50%.
+  auto spread = AnalyseJson(KinetoSteps(1, 1000, [](int64_t b) {
+    std::string out;
+    for (int k = 0; k < 7; ++k) {
+      out += OpWithKernel(fmt::format("aten::op{}", k), fmt::format("k{}", k), b + 10 + 20 * k,
+                          b + 100 + 100 * k, 100, k + 1);
+    }
+    return out;
+  }));
+  EXPECT_EQ(FindRule(spread->findings, "dominant_operator"), nullptr);
+}
+
+TEST(LayoutConversionRuleTest, ShareOfComputeTime) {
+  // Per 1000 us step: compute kernel 600 us, nchwToNhwc 200 us: 200/800 =
+  // 25% of compute > 15% abnormal; gain 200 us = 20% of the step -> critical.
+  auto a = AnalyseJson(KinetoSteps(2, 1000, [](int64_t b) {
+    return Kernel("k", b, 600) + Kernel("nchwToNhwcKernel", b + 600, 200);
+  }));
+  const Finding* f = FindRule(a->findings, "layout_conversion");
+  ASSERT_NE(f, nullptr);
+  EXPECT_DOUBLE_EQ(f->evidence.value, 0.25);
+  EXPECT_EQ(f->gain.ns_per_step, 200'000);
+  EXPECT_EQ(f->severity, Severity::kCritical);
+  EXPECT_NE(f->title.find("25.0% of device compute time"), std::string::npos) << f->title;
+  EXPECT_EQ(f->recommendations.size(), CatalogueSize({"channels_last"}));
+
+  // 30/630 = 4.8% <= 5%: quiet.
+  auto quiet = AnalyseJson(KinetoSteps(2, 1000, [](int64_t b) {
+    return Kernel("k", b, 600) + Kernel("nchwToNhwcKernel", b + 600, 30);
+  }));
+  EXPECT_EQ(FindRule(quiet->findings, "layout_conversion"), nullptr);
+}
+
+// Per step: a 100 us kernel, then `repeats` x the three short (20 us)
+// kernels in order, back to back on one stream.
+std::string Repeats(int repeats, const std::vector<std::string>& names) {
+  return KinetoSteps(2, 1000, [&](int64_t b) {
+    std::string out = Kernel("big_kernel", b, 100);
+    for (int j = 0; j < 3 * repeats; ++j) out += Kernel(names[j % 3], b + 100 + 20 * j, 20);
+    return out;
+  });
+}
+
+TEST(FusionCandidatesRuleTest, RepeatedElementwiseChain) {
+  // 4 x (add, mul, sigmoid) per step: the window (add, mul, sigmoid) occurs
+  // 4 times per step, 8 in all (> 5), 8 x 60 us = 480 us = 24% of the 2000
+  // us window (> 5% abnormal). Fused into one kernel: 240 us x 2/3 = 160 us
+  // per step = 16% -> critical.
+  auto a = AnalyseJson(Repeats(
+      4, {"vectorized_elementwise_kernel<AddFunctor>", "vectorized_elementwise_kernel<MulFunctor>",
+          "vectorized_elementwise_kernel<SigmoidFunctor>"}));
+  const Finding* f = FindRule(a->findings, "fusion_candidates");
+  ASSERT_NE(f, nullptr);
+  EXPECT_DOUBLE_EQ(f->evidence.value, 0.24);
+  EXPECT_DOUBLE_EQ(Detail(*f, "occurrences"), 8);
+  EXPECT_EQ(f->gain.ns_per_step, 160'000);
+  EXPECT_EQ(f->severity, Severity::kCritical);
+  EXPECT_NE(f->title.find("elementwise chain, 3 short kernels) repeats 4 times per step"),
+            std::string::npos)
+      << f->title;
+  ASSERT_EQ(f->evidence.contributors.size(), 3u);
+  EXPECT_EQ(f->evidence.contributors[0].name, "vectorized_elementwise_kernel<AddFunctor>");
+}
+
+TEST(FusionCandidatesRuleTest, ConvBnReluLabelAndTooFewRepeats) {
+  auto a = AnalyseJson(Repeats(4, {"cudnn_conv_kernel", "bn_fw_inf_kernel", "relu_kernel"}));
+  const Finding* f = FindRule(a->findings, "fusion_candidates");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->title.find("(conv+bn+relu,"), std::string::npos) << f->title;
+  // Twice per step: 4 occurrences in all, not more than 5.
+  auto few = AnalyseJson(Repeats(2, {"cudnn_conv_kernel", "bn_fw_inf_kernel", "relu_kernel"}));
+  EXPECT_EQ(FindRule(few->findings, "fusion_candidates"), nullptr);
+}
+
+TEST(AiCpuOperatorsRuleTest, AiCpuTasksOnAscend) {
+  // One 1000 us step: AI Core 0..500, AI_CPU tasks 100 us and 15 us. The
+  // longest >= 20 us: an issue. 115 us = 11.5% > 5% -> critical.
+  auto a = AnalyseJson(
+      AscendStep(1000, AscendTask("aclnnMul_MulAiCore_Mul", "AI_CORE", 0, 500) +
+                           AscendTask("aclnnCast_CastAiCpu_Cast", "AI_CPU", 500, 100) +
+                           AscendTask("aclnnNonzero_NonZeroAiCpu_NonZero", "AI_CPU", 600, 15)));
+  const Finding* f = FindRule(a->findings, "ai_cpu_operators");
+  ASSERT_NE(f, nullptr);
+  EXPECT_DOUBLE_EQ(f->evidence.value, 0.115);
+  EXPECT_EQ(f->gain.ns_per_step, 115'000);
+  EXPECT_EQ(f->severity, Severity::kCritical);
+  EXPECT_NE(f->title.find("2 AI_CPU tasks take 11.5% of the step"), std::string::npos) << f->title;
+  EXPECT_NE(f->title.find("the longest runs 100 us"), std::string::npos) << f->title;
+  ASSERT_EQ(f->evidence.contributors.size(), 2u);
+  EXPECT_EQ(f->evidence.contributors[0].name, "aclnnCast_CastAiCpu_Cast");
+  EXPECT_EQ(f->recommendations.size(), CatalogueSize({"aicpu_avoid"}));
+
+  // A single 15 us AI_CPU task: below msprof-analyze's 20 us.
+  auto quiet = AnalyseJson(
+      AscendStep(1000, AscendTask("aclnnMul_MulAiCore_Mul", "AI_CORE", 0, 500) +
+                           AscendTask("aclnnNonzero_NonZeroAiCpu_NonZero", "AI_CPU", 600, 15)));
+  EXPECT_EQ(FindRule(quiet->findings, "ai_cpu_operators"), nullptr);
+}
+
+TEST(RulesTest, HealthyTraceGivesNothingAboveInfo) {
+  // 3 steps of 1000 us on an A100 pair: tensor-core GEMM 0..400, four
+  // kernels of >= 110 us to 960, a 10 us pinned copy, a 20 MB all-reduce in
+  // 80 us (250 GB/s = 83% of NVLink) under compute, 100 allocations per step
+  // with 10% of 10 MB reserved unused, on a 40 GB device.
+  auto a = AnalyseJson(KinetoSteps(
+      3, 1000,
+      [](int64_t b) {
+        std::string out = Kernel("ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_nn", b, 400) +
+                          Kernel("k_a", b + 400, 150) + Kernel("k_b", b + 550, 150) +
+                          Kernel("k_c", b + 700, 150) + Kernel("k_d", b + 850, 110) +
+                          Copy("Memcpy HtoD (Pinned -> Device)", b + 960, 10) +
+                          Collective(b + 100, 80, 5'000'000);
+        for (int j = 0; j < 100; ++j) {
+          out += Memory(b + 5 * j, 90'000, 9'000'000, 10'000'000) +
+                 Memory(b + 5 * j + 2, -90'000, 8'910'000, 10'000'000);
+        }
+        return out;
+      },
+      Gpus(2, 40'000'000'000)));
+  for (const Finding& f : a->findings) {
+    if (kMyRules.count(f.rule)) {
+      EXPECT_EQ(f.severity, Severity::kInfo) << f.rule << ": " << f.title;
+    }
+  }
+}
+
+// --- Real traces -----------------------------------------------------------------
+
+std::vector<std::unique_ptr<Analysed>> LoadAndAnalyse(const std::string& relative) {
+  auto loaded = formats::LoadTraces({perfdx::testing::SharedPath(relative)}, {});
+  EXPECT_TRUE(loaded.ok()) << loaded.status().message();
+  std::vector<std::unique_ptr<Analysed>> out;
+  if (!loaded.ok()) return out;
+  for (model::Trace& t : loaded->traces) out.push_back(Analyse(std::move(t)));
+  return out;
+}
+
+// Splits one CSV line, honouring double quotes ("" inside quotes is a quote).
+std::vector<std::string> CsvFields(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char ch = line[i];
+    if (ch == '"') {
+      if (quoted && i + 1 < line.size() && line[i + 1] == '"') {
+        out.back() += '"';
+        ++i;
+      } else {
+        quoted = !quoted;
+      }
+    } else if (ch == ',' && !quoted) {
+      out.emplace_back();
+    } else if (ch != '\r') {
+      out.back() += ch;
+    }
+  }
+  return out;
+}
+
+// The rows of a CSV file as column -> value maps.
+std::vector<std::map<std::string, std::string>> ReadCsv(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::vector<std::map<std::string, std::string>> rows;
+  if (!std::getline(in, line)) return rows;
+  const std::vector<std::string> header = CsvFields(line);
+  while (std::getline(in, line)) {
+    const std::vector<std::string> fields = CsvFields(line);
+    std::map<std::string, std::string>& row = rows.emplace_back();
+    for (size_t i = 0; i < header.size() && i < fields.size(); ++i) row[header[i]] = fields[i];
+  }
+  return rows;
+}
+
+const char* const kAscendProfile = "traces/ascend/torch_npu_2rank_text_level1";
+
+std::string AscendOutput(int64_t rank, const std::string& file) {
+  return perfdx::testing::SharedPath(
+      fmt::format("{}/rank{}_ascend_pt/ASCEND_PROFILER_OUTPUT/{}", kAscendProfile, rank, file));
+}
+
+TEST(RealTraceRulesTest, ResNet50Fp32MatrixMatchesTheTensorBoardPlugin) {
+  PERFDX_REQUIRE_SHARED();
+  // The plugin (golden/tbp) says: Tensor Cores used 0.0%, "Kernels with 68%
+  // time are launched by Tensor Cores eligible operators ... enable
+  // Automatic Mixed Precision". Independent bounds from its kernel table
+  // (6 steps, µs): the FP32 matrix kernels among its top 15 sum to 290980
+  // (dgrad_engine<float> 80756 + wgrad_alg0_engine<float> 66472 +
+  // implicit_convolve_sgemm 36957 + 25782 + volta_sgemm_64x64_nt 21084 +
+  // volta_scudnn_128x128 20448 + winograd 12704 + 128x64 9597 +
+  // volta_sgemm_128x32_nt 8629 + volta_sgemm_64x64_nn 8551), and all
+  // kernels sum to 591532 (nw0) — so the FP32 matrix time per step lies in
+  // [290980/6, 591532/6] µs and the gain at 2x in half of that.
+  for (const char* run : {"resnet50_num_workers_0", "resnet50_num_workers_4"}) {
+    SCOPED_TRACE(run);
+    auto ranks = LoadAndAnalyse(fmt::format("traces/kineto/tbp/{}", run));
+    ASSERT_EQ(ranks.size(), 1u);
+    const Finding* f = FindRule(ranks[0]->findings, "fp32_matrix");
+    ASSERT_NE(f, nullptr);
+    EXPECT_GE(f->severity, Severity::kWarning);
+    EXPECT_DOUBLE_EQ(Detail(*f, "tensor_core_share"), 0.0);
+    EXPECT_GT(f->evidence.value, 0.30);
+    EXPECT_LE(f->evidence.value, 0.69);
+    EXPECT_GE(f->gain.ns_per_step, 290'980'000 / 6 / 2);
+    EXPECT_LE(f->gain.ns_per_step, 620'000'000 / 6 / 2);
+    // V100 (compute capability 7.0): no TF32 advice.
+    EXPECT_EQ(f->recommendations.size(), CatalogueSize({"mixed_precision"}));
+  }
+}
+
+TEST(RealTraceRulesTest, AscendExposedCommunicationMatchesStepTraceTime) {
+  PERFDX_REQUIRE_SHARED();
+  auto ranks = LoadAndAnalyse(kAscendProfile);
+  ASSERT_EQ(ranks.size(), 2u);
+  for (const auto& r : ranks) {
+    const int64_t rank = r->trace.info.rank.value_or(-1);
+    SCOPED_TRACE(rank);
+    // torch_npu's own step_trace_time.csv: Communication(Not Overlapped), µs.
+    const auto rows = ReadCsv(AscendOutput(rank, "step_trace_time.csv"));
+    ASSERT_EQ(rows.size(), 1u);
+    const double golden_ns = std::stod(rows[0].at("Communication(Not Overlapped)")) * 1e3;
+    const Finding* f = FindRule(r->findings, "exposed_communication");
+    ASSERT_NE(f, nullptr);
+    EXPECT_GE(f->severity, Severity::kWarning);
+    EXPECT_NEAR(static_cast<double>(f->gain.ns_per_step), golden_ns, 0.02 * golden_ns);
+    // The title carries the number, in the report's own format.
+    EXPECT_NE(f->title.find(Ms(static_cast<int64_t>(golden_ns))), std::string::npos) << f->title;
+    EXPECT_EQ(FindRule(r->findings, "communication_share"), nullptr);
+  }
+}
+
+double JsonNumber(simdjson::dom::element e) {
+  double d = 0;
+  int64_t i = 0;
+  if (!e.get_double().get(d)) return d;
+  if (!e.get_int64().get(i)) return static_cast<double>(i);
+  return 0;
+}
+
+TEST(RealTraceRulesTest, AscendHcclBandwidthMatchesCommunicationJson) {
+  PERFDX_REQUIRE_SHARED();
+  auto ranks = LoadAndAnalyse(kAscendProfile);
+  ASSERT_EQ(ranks.size(), 2u);
+  for (const auto& r : ranks) {
+    const int64_t rank = r->trace.info.rank.value_or(-1);
+    SCOPED_TRACE(rank);
+    // communication.json: HCCS Transit Size (MB) and Time (ms) per op of
+    // step 50; their ratio is GB/s.
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    ASSERT_FALSE(parser.load(AscendOutput(rank, "communication.json")).get(doc));
+    simdjson::dom::object ops;
+    ASSERT_FALSE(doc["step50"]["collective"].get_object().get(ops));
+    double size_mb = 0, time_ms = 0, min_op_mb = 1e30;
+    for (auto [name, op] : ops) {
+      if (name == "Total Op Info") continue;
+      const double mb = JsonNumber(op["Communication Bandwidth Info"]["HCCS"]["Transit Size(MB)"]);
+      size_mb += mb;
+      time_ms += JsonNumber(op["Communication Bandwidth Info"]["HCCS"]["Transit Time(ms)"]);
+      min_op_mb = std::min(min_op_mb, mb);
+    }
+    ASSERT_GT(time_ms, 0);
+    const double golden_gbps = size_mb / time_ms;
+
+    const RuleContext c{r->analysis, Thresholds{}};
+    double hccs_gbps = 0;
+    for (const LinkTraffic& l : TransfersByLink(r->trace, AnalysedWindow(c))) {
+      if (l.link == "HCCS") hccs_gbps = l.gbps();
+    }
+    EXPECT_NEAR(hccs_gbps, golden_gbps, 0.02 * golden_gbps);
+    // ~15.7 GB/s is 87% of the 18 GB/s HCCS baseline: no finding; every op
+    // moves more than 16 MB (min_op_mb): no small collectives.
+    EXPECT_GT(golden_gbps / 18.0, 0.75);
+    EXPECT_EQ(FindRule(r->findings, "low_bus_bandwidth"), nullptr);
+    EXPECT_GT(min_op_mb, 16.0);
+    EXPECT_EQ(FindRule(r->findings, "small_collectives"), nullptr);
+
+    // With a 40 GB/s HCCS peak the same transfers are 39% of it: abnormal.
+    Thresholds fast_link;
+    fast_link.hccs_peak_gbps = 40;
+    const std::vector<Finding> findings = RunAdvisor(r->analysis, fast_link);
+    const Finding* f = FindRule(findings, "low_bus_bandwidth");
+    ASSERT_NE(f, nullptr);
+    EXPECT_NEAR(f->evidence.value, golden_gbps / 40, 0.02 * golden_gbps / 40);
+    EXPECT_NE(f->title.find(fmt::format("HCCS transfers reach {:.1f} GB/s", golden_gbps)),
+              std::string::npos)
+        << f->title;
+  }
+}
+
+TEST(RealTraceRulesTest, AscendTransDataShareFromKernelDetails) {
+  PERFDX_REQUIRE_SHARED();
+  auto ranks = LoadAndAnalyse(kAscendProfile);
+  ASSERT_EQ(ranks.size(), 2u);
+  for (const auto& r : ranks) {
+    const int64_t rank = r->trace.info.rank.value_or(-1);
+    SCOPED_TRACE(rank);
+    // kernel_details.csv: TransData / Transpose time over all non-HCCL
+    // task time (µs);
+    // the step from step_trace_time.csv is ~136 ms, so the conversions are
+    // ~1% of the step: an info finding at most.
+    double layout_us = 0, compute_us = 0;
+    for (const auto& row : ReadCsv(AscendOutput(rank, "kernel_details.csv"))) {
+      if (row.at("Accelerator Core") == "HCCL") continue;
+      const double us = std::stod(row.at("Duration(us)"));
+      compute_us += us;
+      std::string name = row.at("Name") + " " + row.at("Type");
+      std::transform(name.begin(), name.end(), name.begin(),
+                     [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+      for (const char* layout : {"transdata", "transpose", "permute"}) {
+        if (name.find(layout) != std::string::npos) {
+          layout_us += us;
+          break;
+        }
+      }
+    }
+    const double golden_share = layout_us / compute_us;  // 17.4% (rank 0), 17.3% (rank 1)
+    ASSERT_GT(golden_share, 0.15);
+    const Finding* f = FindRule(r->findings, "layout_conversion");
+    ASSERT_NE(f, nullptr);
+    EXPECT_NEAR(f->evidence.value, golden_share, 0.03 * golden_share);
+    EXPECT_NEAR(static_cast<double>(f->gain.ns_per_step), layout_us * 1e3, 0.01 * layout_us * 1e3);
+    EXPECT_EQ(f->severity, Severity::kInfo);
+  }
+}
+
+TEST(RealTraceRulesTest, MsttSampleAiCpuTasks) {
+  PERFDX_REQUIRE_SHARED();
+  // Its two AI_CPU tasks: aclnnReduceSum_CastAiCpu_Cast 188.148 us and
+  // aclnnCast_CastAiCpu_Cast 139.419 us (read from the trace's JSON).
+  auto ranks = LoadAndAnalyse("traces/ascend/mstt_samples/single_step_trace_view.json");
+  ASSERT_EQ(ranks.size(), 1u);
+  const Finding* f = FindRule(ranks[0]->findings, "ai_cpu_operators");
+  ASSERT_NE(f, nullptr);
+  EXPECT_DOUBLE_EQ(Detail(*f, "tasks"), 2);
+  EXPECT_NEAR(f->gain.ns_per_step, 188'148 + 139'419, 2);
+  ASSERT_FALSE(f->evidence.contributors.empty());
+  EXPECT_EQ(f->evidence.contributors[0].name, "aclnnReduceSum_CastAiCpu_Cast");
+}
+
+TEST(RealTraceRulesTest, CpuExampleGetsNoMemoryCommOrOperatorFinding) {
+  // The bundled example: a CPU-only training loop.
+  auto loaded = formats::LoadTraces({"examples/cpu_training/trace.json.gz"}, {});
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  ASSERT_EQ(loaded->traces.size(), 1u);
+  auto a = Analyse(std::move(loaded->traces[0]));
+  for (const Finding& f : a->findings)
+    EXPECT_EQ(kMyRules.count(f.rule), 0u) << f.rule << ": " << f.title;
+}
+
+}  // namespace
+}  // namespace perfdx::advisor
