@@ -76,11 +76,66 @@ TEST(DiscoveryTest, AscendProfileFolders) {
   }
 }
 
-TEST(DiscoveryTest, DbOnlyAscendExportIsReportedNotRead) {
+TEST(DiscoveryTest, DbOnlyAscendExportLoads) {
   PERFDX_REQUIRE_SHARED();
-  auto d = DiscoverInputs({SharedPath("traces/ascend/torch_npu_2rank_db_level1/rank0_ascend_pt")});
+  const std::string root = SharedPath("traces/ascend/torch_npu_2rank_db_level1");
+  auto d = DiscoverInputs({root});
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  ASSERT_EQ(d->inputs.size(), 2u);
+  for (int rank = 0; rank < 2; ++rank) {
+    const TraceInput& in = d->inputs[rank];
+    EXPECT_EQ(in.kind, InputKind::kAscendDb);
+    EXPECT_EQ(in.rank_hint, rank);  // profiler_info_{rank}.json
+    EXPECT_EQ(in.framework, "torch_npu");
+    EXPECT_NE(in.trace_path.find("ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_" +
+                                 std::to_string(rank) + ".db"),
+              std::string::npos);
+    EXPECT_NE(in.profile_dir.find("rank" + std::to_string(rank) + "_ascend_pt"), std::string::npos);
+  }
+  // The folder, its output folder and the .db itself name the same input;
+  // analysis.db (the profiler's own analysis) is never an input.
+  for (const std::string& p :
+       {root + "/rank1_ascend_pt", root + "/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT",
+        root + "/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_1.db"}) {
+    auto one = DiscoverInputs({p});
+    ASSERT_TRUE(one.ok()) << p;
+    ASSERT_EQ(one->inputs.size(), 1u);
+    EXPECT_EQ(one->inputs[0].kind, InputKind::kAscendDb) << p;
+    EXPECT_EQ(one->inputs[0].rank_hint, 1) << p;
+    EXPECT_FALSE(one->inputs[0].profile_dir.empty()) << p;
+  }
+  EXPECT_FALSE(DiscoverInputs({root + "/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/analysis.db"}).ok());
+}
+
+TEST(DiscoveryTest, AscendFolderWithoutTimelineOrDbIsReported) {
+  TempDir dir;
+  dir.Write("x_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv", "Name\n");
+  auto d = DiscoverInputs({dir.path() + "/x_ascend_pt"});
   ASSERT_FALSE(d.ok());
   EXPECT_NE(d.status().message().find("trace_view.json"), std::string::npos);
+  // Met while walking a folder, it is a warning and the rest still loads.
+  dir.Write("rank-0.json", R"({"traceEvents": []})");
+  auto walk = DiscoverInputs({dir.path()});
+  ASSERT_TRUE(walk.ok());
+  EXPECT_EQ(walk->inputs.size(), 1u);
+  EXPECT_EQ(walk->warnings.size(), 1u);
+}
+
+TEST(DiscoveryTest, MsprofFolder) {
+  TempDir dir;
+  dir.Write("PROF_000001_20231023172400639_ABCD/mindstudio_profiler_output/msprof_slice_1_1.json", "[]");
+  dir.Write("PROF_000001_20231023172400639_ABCD/mindstudio_profiler_output/msprof_slice_0_1.json", "[]");
+  dir.Write("PROF_000001_20231023172400639_ABCD/device_2/info.json.2", R"({"rank_id": 5})");
+  auto d = DiscoverInputs({dir.path()});
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  ASSERT_EQ(d->inputs.size(), 1u);
+  const TraceInput& in = d->inputs[0];
+  EXPECT_EQ(in.kind, InputKind::kMsprofProfile);
+  EXPECT_EQ(in.framework, "msprof");
+  EXPECT_EQ(in.rank_hint, 5);
+  EXPECT_NE(in.trace_path.find("msprof_slice_0_1.json"), std::string::npos);
+  ASSERT_EQ(in.more_trace_paths.size(), 1u);
+  EXPECT_NE(in.more_trace_paths[0].find("msprof_slice_1_1.json"), std::string::npos);
 }
 
 }  // namespace

@@ -1,10 +1,17 @@
 #include "perfdx/baseline/inventory.h"
 
+#include "perfdx/analysis/slice_sets.h"
+
 #include <algorithm>
+#include <cstdint>
 #include <unordered_map>
 
 namespace perfdx::baseline {
 using model::EventKind;
+
+namespace {
+constexpr int64_t kNoLaunch = INT64_MIN;
+}  // namespace
 
 std::string_view InventoryKind(EventKind kind) {
   switch (kind) {
@@ -32,8 +39,24 @@ std::string_view InventoryKind(EventKind kind) {
   return {};
 }
 
-std::vector<RunItem> TakeInventory(const model::Trace& trace, const analysis::IntervalSet* window) {
+std::vector<RunItem> TakeInventory(const model::Trace& trace, const InventoryWindow* window) {
   const model::SliceTable& s = trace.slices;
+  // The start of the host call that launched each device slice, if traced.
+  std::vector<int64_t> launch_ts;
+  if (window != nullptr && window->by_launch) {
+    launch_ts.assign(s.size(), kNoLaunch);
+    const model::FlowTable& f = trace.flows;
+    for (size_t k = 0; k < f.size(); ++k) {
+      const model::SliceId to = f.to[k];
+      if (launch_ts[to] == kNoLaunch && !analysis::OnDevice(trace, f.from[k])) launch_ts[to] = s.ts_ns[f.from[k]];
+    }
+  }
+  auto counts = [&](model::SliceId i) {
+    if (window == nullptr) return true;
+    if (!window->by_launch) return window->full.Contains(s.ts_ns[i]);
+    if (!analysis::OnDevice(trace, i)) return window->host.Contains(s.ts_ns[i]);
+    return launch_ts[i] != kNoLaunch ? window->host.Contains(launch_ts[i]) : window->full.Contains(s.ts_ns[i]);
+  };
   std::vector<RunItem> items;
   // By name, as TraceDiff re-groups by name: the same name under two
   // categories is one entry (it keeps the kind it was first seen with).
@@ -43,7 +66,7 @@ std::vector<RunItem> TakeInventory(const model::Trace& trace, const analysis::In
     if (trace.tracks[s.track[i]].kind == model::TrackKind::kProfilerInternal) continue;
     const std::string_view kind = InventoryKind(s.kind[i]);
     if (kind.empty()) continue;
-    if (window != nullptr && !window->Contains(s.ts_ns[i])) continue;
+    if (!counts(i)) continue;
     auto [it, inserted] = index.try_emplace(s.name[i], items.size());
     if (inserted) items.push_back(RunItem{std::string(trace.slice_name(i)), std::string(kind)});
     RunItem& item = items[it->second];

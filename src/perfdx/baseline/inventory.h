@@ -30,8 +30,21 @@ namespace perfdx::baseline {
 // the kinds left out.
 std::string_view InventoryKind(model::EventKind kind);
 
-// Slices whose start lies in `window` (all slices when it is null), by total
-// time descending, then name.
-std::vector<RunItem> TakeInventory(const model::Trace& trace, const analysis::IntervalSet* window);
+// Which slices count. Host slices count when they start inside `host` (the
+// steps' host-side ProfilerStep ranges); device work counts when the host
+// call that launched it (its launch flow) does, and by its own start inside
+// `full` (the steps' complete windows) when it has no traced launcher. This
+// is how HTA assigns rows to iterations: work still draining after the last
+// step, or launched after it, stays out, on both sides of a diff alike.
+// Steps detected without markers have no host range: then every slice
+// counts by its own start inside `full` (by_launch false).
+struct InventoryWindow {
+  analysis::IntervalSet host;
+  analysis::IntervalSet full;
+  bool by_launch = true;
+};
+
+// By total time descending, then name. `window` null: every slice.
+std::vector<RunItem> TakeInventory(const model::Trace& trace, const InventoryWindow* window);
 
 }  // namespace perfdx::baseline

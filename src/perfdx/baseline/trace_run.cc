@@ -29,17 +29,23 @@ void AddHealthMetrics(const analysis::HealthMetrics& h, RunRecord& record) {
 
 namespace {
 
-// The analysis window as rank_analysis.cc defines it: the analysed steps
-// (kSteps), all but the last of them (kHta), or the whole trace (kAll, or
-// when there are no steps).
-std::optional<analysis::IntervalSet> SummaryWindow(const analysis::RankAnalysis& a) {
+// The steps of the analysis window as rank_analysis.cc chooses them: the
+// analysed steps (kSteps), all but the last of them (kHta), or the whole
+// trace (kAll, or when there are no steps).
+std::optional<InventoryWindow> SummaryWindow(const analysis::RankAnalysis& a) {
   std::vector<analysis::StepWindow> steps;
   for (const analysis::StepAnalysis& s : a.steps) steps.push_back(s.window);
   if (a.window == analysis::AnalysisWindow::kAll || steps.empty()) return std::nullopt;
   if (a.window == analysis::AnalysisWindow::kHta && steps.size() >= 2) steps.pop_back();
-  std::vector<analysis::Interval> intervals;
-  for (const analysis::StepWindow& s : steps) intervals.push_back({s.start_ns, s.end_ns});
-  return analysis::IntervalSet::FromUnsorted(std::move(intervals));
+  std::vector<analysis::Interval> host;
+  std::vector<analysis::Interval> full;
+  for (const analysis::StepWindow& s : steps) {
+    host.push_back({s.host_start_ns, s.host_end_ns});
+    full.push_back({s.start_ns, s.end_ns});
+  }
+  return InventoryWindow{analysis::IntervalSet::FromUnsorted(std::move(host)),
+                         analysis::IntervalSet::FromUnsorted(std::move(full)),
+                         a.timeline.source == analysis::StepSource::kProfilerStep};
 }
 
 }  // namespace
@@ -67,7 +73,7 @@ RunRecord RecordFromAnalysis(const analysis::RankAnalysis& a) {
   AddHealthMetrics(a.summary, record);
   AddStepMetrics(record);
   if (a.trace != nullptr) {
-    const std::optional<analysis::IntervalSet> window = SummaryWindow(a);
+    const std::optional<InventoryWindow> window = SummaryWindow(a);
     record.items = TakeInventory(*a.trace, window ? &*window : nullptr);
     record.items_complete = true;
   }

@@ -6,8 +6,11 @@
 #include <CLI/CLI.hpp>
 
 #include "perfdx/cli/analyze_command.h"
+#include "perfdx/cli/baseline_command.h"
+#include "perfdx/cli/check_command.h"
 #include "perfdx/cli/common.h"
 #include "perfdx/cli/config_command.h"
+#include "perfdx/cli/diff_command.h"
 #include "perfdx/cli/info_command.h"
 #include "perfdx/version.h"
 
@@ -22,6 +25,9 @@ int main(int argc, char** argv) {
   perfdx::cli::RegisterInfoCommand(app, &exit_code);
   perfdx::cli::RegisterAnalyzeCommand(app, &exit_code);
   perfdx::cli::RegisterConfigCommand(app, &exit_code);
+  perfdx::cli::RegisterBaselineCommand(app, &exit_code);
+  perfdx::cli::RegisterDiffCommand(app, &exit_code);
+  perfdx::cli::RegisterCheckCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

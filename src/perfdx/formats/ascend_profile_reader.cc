@@ -981,25 +981,37 @@ void ReadMsprofFiles(const std::string& prof_dir, const AscendSideOptions& optio
 void LinkAscendKernels(model::Trace* trace) {
   if (!trace->ascend) return;
   AscendData& a = *trace->ascend;
-  // Device-stream slices by start time.
-  std::unordered_multimap<int64_t, model::SliceId> by_start;
+  // Device slices by start time: stream tasks, and HCCL ops for the
+  // kernel_details rows of collectives (Accelerator Core "HCCL").
   const model::SliceTable& s = trace->slices;
+  std::vector<std::pair<int64_t, model::SliceId>> by_start;
   for (model::SliceId i = 0; i < s.size(); ++i) {
-    if (trace->tracks[s.track[i]].kind != model::TrackKind::kDeviceStream) continue;
-    by_start.emplace(s.ts_ns[i], i);
+    const model::TrackKind kind = trace->tracks[s.track[i]].kind;
+    if (kind != model::TrackKind::kDeviceStream && kind != model::TrackKind::kCommOps) continue;
+    by_start.emplace_back(s.ts_ns[i], i);
   }
+  std::sort(by_start.begin(), by_start.end());
+  // kernel_details rounds HCCL op starts differently from trace_view.json
+  // (…241.563 vs …241.564): a start within this much matches when the name
+  // does.
+  constexpr int64_t kToleranceNs = 1000;
   for (model::AscendKernel& k : a.kernels.rows) {
     if (k.slice >= 0) continue;
-    auto [begin, end] = by_start.equal_range(k.start_ns);
+    const bool hccl = trace->str(k.core_type) == "HCCL";
+    auto it = std::lower_bound(by_start.begin(), by_start.end(),
+                               std::make_pair(k.start_ns - kToleranceNs, model::SliceId{0}));
     int64_t best = -1;
     int best_score = -1;
-    for (auto it = begin; it != end; ++it) {
+    for (; it != by_start.end() && it->first <= k.start_ns + kToleranceNs; ++it) {
       const model::SliceId i = it->second;
       const model::Track& t = trace->tracks[s.track[i]];
-      int score = 0;
-      if (k.stream_id >= 0 && t.stream_id == k.stream_id) score += 2;
-      if (trace->slice_name(i) == trace->str(k.name)) score += 1;
+      if ((t.kind == model::TrackKind::kCommOps) != hccl) continue;
       if (k.stream_id >= 0 && t.stream_id >= 0 && t.stream_id != k.stream_id) continue;
+      const bool exact = it->first == k.start_ns;
+      const bool same_name = trace->slice_name(i) == trace->str(k.name);
+      if (!exact && !same_name) continue;
+      const int score = (exact ? 4 : 0) + (same_name ? 2 : 0) +
+                        (k.stream_id >= 0 && t.stream_id == k.stream_id ? 1 : 0);
       if (score > best_score) {
         best = i;
         best_score = score;

@@ -143,11 +143,6 @@ void DecodeId(od::value value, RawIdView* out) {
   }
 }
 
-// Microseconds written as up to 16 integer digits (epoch microseconds) and at
-// most three decimals (Kineto's integers, Ascend's "1736408883688177.930") are
-// exact nanoseconds without ParseMicrosToNanos' general path; anything else
-// (signs, exponents, more decimals, whitespace, overflow) is left to it, so
-// the results are identical.
 // Eight ASCII digits (p[0] most significant) as a number, or false if any byte
 // is not a digit. Adjacent digits, then pairs, then quads are combined in the
 // lanes of one word: three multiplies instead of eight dependent steps.
@@ -166,6 +161,11 @@ bool EightDigits(const char* p, int64_t* out) {
   return true;
 }
 
+// Microseconds written as up to 16 integer digits (epoch microseconds) and at
+// most three decimals (Kineto's integers, Ascend's "1736408883688177.930") are
+// exact nanoseconds without ParseMicrosToNanos' general path; anything else
+// (signs, exponents, more decimals, whitespace, overflow) is left to it, so
+// the results are identical.
 bool FastMicrosToNanos(std::string_view s, int64_t* out) {
   // The largest whole microseconds whose nanoseconds plus 999 fit in int64.
   constexpr int64_t kMaxMicros = (INT64_MAX - 999) / 1000;
@@ -271,7 +271,7 @@ error_code DecodeArgValue(ArgKey key, od::value value, RawEvent& event) {
 // rejects them before LookupArgKey compares any text.
 class ArgKeyFilter {
  public:
-  ArgKeyFilter() {
+  constexpr ArgKeyFilter() {
     auto add = [this](std::initializer_list<std::string_view> spellings) {
       for (std::string_view s : spellings) {
         if (!s.empty() && s.size() < kLengths) Set(s.size(), s[0]);
@@ -281,7 +281,7 @@ class ArgKeyFilter {
     PERFDX_ARG_KEYS(PERFDX_ARG_FILTER_ADD)
 #undef PERFDX_ARG_FILTER_ADD
   }
-  bool MayMatch(std::string_view s) const {
+  constexpr bool MayMatch(std::string_view s) const {
     if (s.size() >= kLengths) return true;  // let the lookup decide
     if (s.empty()) return false;
     const auto c = static_cast<uint8_t>(s[0]);
@@ -290,17 +290,16 @@ class ArgKeyFilter {
 
  private:
   static constexpr size_t kLengths = 64;
-  void Set(size_t length, char first) {
+  constexpr void Set(size_t length, char first) {
     const auto c = static_cast<uint8_t>(first);
     bits_[length][c / 64] |= uint64_t{1} << (c % 64);
   }
   uint64_t bits_[kLengths][4] = {};
 };
 
-bool MayBeArgKey(std::string_view spelling) {
-  static const ArgKeyFilter filter;
-  return filter.MayMatch(spelling);
-}
+constexpr ArgKeyFilter kArgKeyFilter;
+
+bool MayBeArgKey(std::string_view spelling) { return kArgKeyFilter.MayMatch(spelling); }
 
 error_code DecodeArgs(od::object object, RawEvent& event) {
   // A counter's series are its numeric args; "ph" may come after "args".

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <memory>
 #include <optional>
 #include <thread>
 
@@ -37,25 +38,32 @@ class BuilderSink final : public ChromeEventSink {
 
 }  // namespace
 
-Result<model::Trace> ImportChromeTrace(const io::TraceInput& input, const LoadOptions& options) {
-  PERFDX_ASSIGN_OR_RETURN(auto source, io::OpenByteSource(input.trace_path, options.limits));
-  return ImportChromeTraceFrom(*source, input, options.json);
-}
+namespace {
 
-Result<model::Trace> ImportChromeTraceFrom(io::ByteSource& source, const io::TraceInput& input,
-                                           const ChromeJsonOptions& options) {
+// One trace from one or more Chrome-trace sources: msprof cuts its timeline
+// into msprof_slice_{n}_{ts}.json files, all of one rank.
+Result<model::Trace> ImportChromeSources(const std::vector<io::ByteSource*>& sources,
+                                         const io::TraceInput& input,
+                                         const ChromeJsonOptions& options) {
   model::RankInfo info;
   info.path = input.trace_path;
   info.rank = input.rank_hint;
   model::TraceBuilder builder(std::move(info));
   BuilderSink sink(builder);
   TraceEnvelope envelope;
-  PERFDX_RETURN_IF_ERROR(ParseChromeJson(source, options, sink, &envelope));
+  for (size_t k = 0; k < sources.size(); ++k) {
+    TraceEnvelope slice_envelope;
+    PERFDX_RETURN_IF_ERROR(
+        ParseChromeJson(*sources[k], options, sink, k == 0 ? &envelope : &slice_envelope));
+  }
 
   model::RankInfo& rank = builder.info();
   // A rank the trace states beats one guessed from a file name; Ascend
-  // folders name theirs in profiler_info_{rank}.json.
-  if (envelope.rank && input.kind != io::InputKind::kAscendProfile) rank.rank = envelope.rank;
+  // folders name theirs in profiler_info_{rank}.json (msprof in info.json).
+  if (envelope.rank && input.kind != io::InputKind::kAscendProfile &&
+      input.kind != io::InputKind::kMsprofProfile) {
+    rank.rank = envelope.rank;
+  }
   rank.world_size = envelope.world_size;
   rank.distributed_backend = envelope.backend;
   rank.base_time_ns = envelope.base_time_ns;
@@ -63,6 +71,26 @@ Result<model::Trace> ImportChromeTraceFrom(io::ByteSource& source, const io::Tra
 
   ChromeClassifier classifier(envelope);
   return std::move(builder).Finalize(classifier);
+}
+
+}  // namespace
+
+Result<model::Trace> ImportChromeTrace(const io::TraceInput& input, const LoadOptions& options) {
+  std::vector<std::unique_ptr<io::ByteSource>> owned;
+  std::vector<io::ByteSource*> sources;
+  PERFDX_ASSIGN_OR_RETURN(auto source, io::OpenByteSource(input.trace_path, options.limits));
+  sources.push_back(source.get());
+  for (const std::string& more : input.more_trace_paths) {
+    PERFDX_ASSIGN_OR_RETURN(auto extra, io::OpenByteSource(more, options.limits));
+    sources.push_back(extra.get());
+    owned.push_back(std::move(extra));
+  }
+  return ImportChromeSources(sources, input, options.json);
+}
+
+Result<model::Trace> ImportChromeTraceFrom(io::ByteSource& source, const io::TraceInput& input,
+                                           const ChromeJsonOptions& options) {
+  return ImportChromeSources({&source}, input, options);
 }
 
 Result<model::Trace> ImportInput(const io::TraceInput& input, const LoadOptions& options) {

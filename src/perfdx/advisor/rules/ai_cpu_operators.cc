@@ -27,7 +27,8 @@ class AiCpuOperatorsRule final : public Rule {
 
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
     const model::Trace& t = c.trace();
-    if (c.analysis.window_ns <= 0) return;
+    // Only Ascend device tasks carry a Task Type.
+    if (t.info.device_type != model::DeviceType::kNpu || c.analysis.window_ns <= 0) return;
     const analysis::IntervalSet window = AnalysedWindow(c);
     int64_t total_ns = 0;
     int64_t longest_ns = 0;
@@ -74,7 +75,7 @@ class AiCpuOperatorsRule final : public Rule {
               [](const Contributor& a, const Contributor& b) { return a.ns > b.ns; });
     if (f.evidence.contributors.size() > kMaxContributors)
       f.evidence.contributors.resize(kMaxContributors);
-    f.recommendations = RecommendationsFor("aicpu_avoid");
+    AppendFixes(&f.recommendations, {"aicpu_avoid"});
     out->push_back(std::move(f));
   }
 };

@@ -93,9 +93,7 @@ class AllocationChurnRule final : public Rule {
       x.share = driver_ns > 0 ? static_cast<double>(x.ns) / static_cast<double>(driver_ns) : 0;
       f.evidence.contributors.push_back(std::move(x));
     }
-    f.recommendations = RecommendationsFor("memory_fragmentation");
-    for (Recommendation& r : RecommendationsFor("avoid_empty_cache"))
-      f.recommendations.push_back(std::move(r));
+    AppendFixes(&f.recommendations, {"memory_fragmentation", "avoid_empty_cache"});
     out->push_back(std::move(f));
   }
 };

@@ -13,6 +13,7 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
+#include "perfdx/advisor/rules/trace_query.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -46,9 +47,8 @@ class CommunicationShareRule final : public Rule {
     f.evidence.unit = "share";
     f.evidence.details = {{"comm_not_overlapped_share", h.comm_not_overlapped_share},
                           {"hidden_share", hidden}};
-    for (const char* fix : {"ddp_bucket", "gradient_accumulation", "overlap_communication"}) {
-      for (Recommendation& r : RecommendationsFor(fix)) f.recommendations.push_back(std::move(r));
-    }
+    AppendFixes(&f.recommendations,
+                {"ddp_bucket", "gradient_accumulation", "overlap_communication"});
     out->push_back(std::move(f));
   }
 };

@@ -15,6 +15,7 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
+#include "perfdx/advisor/rules/trace_query.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -108,7 +109,7 @@ class DominantOperatorRule final : public Rule {
       f.evidence.contributors.push_back(
           {kept[k]->name, time_of(*kept[k]), share_of(time_of(*kept[k]))});
     }
-    f.recommendations = RecommendationsFor("operator_fusion");
+    AppendFixes(&f.recommendations, {"operator_fusion"});
     out->push_back(std::move(f));
   }
 };

@@ -34,8 +34,9 @@ class ExposedCommunicationRule final : public Rule {
 
     const int64_t comm_per_step = PerStepNs(c, h.comm_share);
     int64_t compute_per_step = 0;
-    for (const analysis::StepAnalysis& s : c.analysis.steps)
+    for (const analysis::StepAnalysis& s : c.analysis.steps) {
       compute_per_step += s.device.computing_ns;
+    }
     compute_per_step /= static_cast<int64_t>(c.step_count());
 
     Finding f;
@@ -106,14 +107,11 @@ class ExposedCommunicationRule final : public Rule {
     if (contributors.size() > kMaxContributors) contributors.resize(kMaxContributors);
     f.evidence.contributors = std::move(contributors);
 
-    f.recommendations = RecommendationsFor("overlap_communication");
-    for (Recommendation& r : RecommendationsFor("ddp_bucket"))
-      f.recommendations.push_back(std::move(r));
+    AppendFixes(&f.recommendations, {"overlap_communication", "ddp_bucket"});
     if (too_little_compute) {
       // Less compute than communication: only fewer synchronisations per
       // sample (larger batches, accumulation) can close the rest.
-      for (Recommendation& r : RecommendationsFor("gradient_accumulation"))
-        f.recommendations.push_back(std::move(r));
+      AppendFixes(&f.recommendations, {"gradient_accumulation"});
     }
     out->push_back(std::move(f));
   }

@@ -48,13 +48,15 @@ class Fp32MatrixRule final : public Rule {
         static_cast<int64_t>(static_cast<double>(fp32_per_step) * (1.0 - 1.0 / speedup));
     f.gain.share = ShareOfStep(c, f.gain.ns_per_step);
     f.severity = SeverityFor(band, share, f.gain.share);
-    const bool npu = c.trace().info.device_type == model::DeviceType::kNpu;
+    // What the reduced-precision path is called on this device.
+    const model::DeviceType device = c.trace().info.device_type;
+    const std::string_view fast_path = device == model::DeviceType::kNpu    ? "the FP16 cube path"
+                                       : device == model::DeviceType::kRocm ? "matrix cores"
+                                                                            : "Tensor Cores";
     f.title = fmt::format(
         "FP32 matrix work without {} takes {} of device time ({} per step); mixed precision would "
-        "save "
-        "about {} per step at an assumed {:.1f}x speedup",
-        npu ? "the FP16 cube path" : "Tensor Cores", Pct(share), Ms(fp32_per_step),
-        Ms(f.gain.ns_per_step), speedup);
+        "save about {} per step at an assumed {:.1f}x speedup",
+        fast_path, Pct(share), Ms(fp32_per_step), Ms(f.gain.ns_per_step), speedup);
     f.evidence.metric = "fp32_matrix_share";
     f.evidence.value = share;
     f.evidence.threshold = band.healthy;
@@ -73,10 +75,9 @@ class Fp32MatrixRule final : public Rule {
            static_cast<double>(ks.total_ns) / static_cast<double>(k.device_work_ns)});
       if (f.evidence.contributors.size() == kMaxContributors) break;
     }
-    f.recommendations = RecommendationsFor("mixed_precision");
+    AppendFixes(&f.recommendations, {"mixed_precision"});
     if (HasTf32(c.trace())) {
-      for (Recommendation& r : RecommendationsFor("tf32"))
-        f.recommendations.push_back(std::move(r));
+      AppendFixes(&f.recommendations, {"tf32"});
     }
     out->push_back(std::move(f));
   }

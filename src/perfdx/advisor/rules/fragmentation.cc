@@ -10,6 +10,7 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
+#include "perfdx/advisor/rules/trace_query.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -56,7 +57,7 @@ class FragmentationRule final : public Rule {
         {"peak_reserved_bytes", static_cast<double>(worst->peak_reserved_bytes)},
         {"peak_allocated_bytes", static_cast<double>(worst->peak_allocated_bytes)},
         {"unusable_bytes", static_cast<double>(unusable)}};
-    f.recommendations = RecommendationsFor("memory_fragmentation");
+    AppendFixes(&f.recommendations, {"memory_fragmentation"});
     out->push_back(std::move(f));
   }
 };

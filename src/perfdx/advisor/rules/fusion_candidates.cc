@@ -99,9 +99,7 @@ class FusionCandidatesRule final : public Rule {
       const int64_t ns = stat == ks.kernels.end() ? 0 : stat->total_ns;
       f.evidence.contributors.push_back({name, ns, static_cast<double>(ns) / window_ns});
     }
-    f.recommendations = RecommendationsFor("operator_fusion");
-    for (Recommendation& r : RecommendationsFor("reduce_launch_overhead"))
-      f.recommendations.push_back(std::move(r));
+    AppendFixes(&f.recommendations, {"operator_fusion", "reduce_launch_overhead"});
     out->push_back(std::move(f));
   }
 };

@@ -62,7 +62,7 @@ class LayoutConversionRule final : public Rule {
            static_cast<double>(ks.total_ns) / static_cast<double>(compute_ns)});
       if (f.evidence.contributors.size() == kMaxContributors) break;
     }
-    f.recommendations = RecommendationsFor("channels_last");
+    AppendFixes(&f.recommendations, {"memory_layout"});
     out->push_back(std::move(f));
   }
 };

@@ -138,8 +138,7 @@ class LowBusBandwidthRule final : public Rule {
     f.title = bus_bandwidth
                   ? fmt::format(
                         "The fastest large collective reaches {:.1f} GB/s bus bandwidth, {} of the "
-                        "{:.0f} GB/s "
-                        "{} peak",
+                        "{:.0f} GB/s {} peak",
                         worst.achieved_gbps, Pct(efficiency), worst.peak_gbps, worst.link)
                   : fmt::format("{} transfers reach {:.1f} GB/s, {} of the {:.0f} GB/s link peak",
                                 worst.link, worst.achieved_gbps, Pct(efficiency), worst.peak_gbps);
@@ -153,9 +152,7 @@ class LowBusBandwidthRule final : public Rule {
     for (const LinkUse& u : links) {
       f.evidence.details.emplace_back(u.link + "_efficiency", u.efficiency());
     }
-    f.recommendations = RecommendationsFor("hccl_env");
-    for (Recommendation& r : RecommendationsFor("ddp_bucket"))
-      f.recommendations.push_back(std::move(r));
+    AppendFixes(&f.recommendations, {"hccl_env", "ddp_bucket"});
     out->push_back(std::move(f));
   }
 };

@@ -72,11 +72,11 @@ class MemcpyShareRule final : public Rule {
     }
     // Each kind of copy that makes up at least a quarter of the copy time
     // gets its fix: pinned buffers for host transfers, layout for D2D.
-    if (d2d_share_of_copies <= 1 - kFixWorthShare)
-      f.recommendations = RecommendationsFor("pinned_memory");
+    if (d2d_share_of_copies <= 1 - kFixWorthShare) {
+      AppendFixes(&f.recommendations, {"pinned_memory"});
+    }
     if (d2d_share_of_copies >= kFixWorthShare) {
-      for (Recommendation& r : RecommendationsFor("channels_last"))
-        f.recommendations.push_back(std::move(r));
+      AppendFixes(&f.recommendations, {"memory_layout"});
     }
     out->push_back(std::move(f));
   }

@@ -15,6 +15,7 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
+#include "perfdx/advisor/rules/trace_query.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -61,9 +62,8 @@ class MemoryNearCapacityRule final : public Rule {
         {"peak_reserved_bytes", static_cast<double>(worst->peak_reserved_bytes)},
         {"capacity_bytes", static_cast<double>(*worst->capacity_bytes)},
         {"relative_totals", worst->relative ? 1.0 : 0.0}};
-    for (const char* fix : {"activation_recompute", "reduce_memory_peak", "mixed_precision"}) {
-      for (Recommendation& r : RecommendationsFor(fix)) f.recommendations.push_back(std::move(r));
-    }
+    AppendFixes(&f.recommendations,
+                {"activation_recompute", "reduce_memory_peak", "mixed_precision"});
     out->push_back(std::move(f));
   }
 };

@@ -56,7 +56,7 @@ class PageableH2dRule final : public Rule {
       if (f.evidence.ranges.size() == kMaxRanges) break;
       f.evidence.ranges.push_back({iv.start, iv.end});
     }
-    f.recommendations = RecommendationsFor("pinned_memory");
+    AppendFixes(&f.recommendations, {"pinned_memory"});
     out->push_back(std::move(f));
   }
 };

@@ -41,6 +41,8 @@ class SmallCollectivesRule final : public Rule {
     const model::Trace& t = c.trace();
     const analysis::IntervalSet window = AnalysedWindow(c);
     // A Kineto trace lists the GPUs of its node; a larger group spans nodes.
+    // (A process that sees one GPU makes every group look inter-node: the
+    // smaller RDMA limit then applies and the rule errs on the quiet side.)
     const auto local_devices = static_cast<int64_t>(t.info.devices.size());
     struct Sized {
       model::SliceId slice;
@@ -106,8 +108,7 @@ class SmallCollectivesRule final : public Rule {
     f.severity = SeverityFor(band, ratio, f.gain.share);
     f.title = fmt::format(
         "{:.0f} collectives per step move less than {} each ({} of all collectives, median {}); "
-        "{:.0f} MiB "
-        "buckets would fuse them into {:.0f}",
+        "{:.0f} MiB buckets would fuse them into {:.0f}",
         small_per_step, Mb(static_cast<int64_t>(limit_bytes)), Pct(ratio), Mb(median), bucket_mib,
         fused_per_step);
     f.evidence.metric = "small_collective_ratio";
@@ -132,9 +133,7 @@ class SmallCollectivesRule final : public Rule {
               [](const Contributor& a, const Contributor& b) { return a.ns > b.ns; });
     if (contributors.size() > kMaxContributors) contributors.resize(kMaxContributors);
     f.evidence.contributors = std::move(contributors);
-    f.recommendations = RecommendationsFor("ddp_bucket");
-    for (Recommendation& r : RecommendationsFor("hccl_env"))
-      f.recommendations.push_back(std::move(r));
+    AppendFixes(&f.recommendations, {"ddp_bucket", "hccl_env"});
     out->push_back(std::move(f));
   }
 };

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "perfdx/advisor/knobs.h"
+
 namespace perfdx::advisor {
 namespace {
 
@@ -203,6 +205,13 @@ std::string Mb(int64_t bytes) {
   if (b >= 1e6) return fmt::format("{:.1f} MB", b / 1e6);
   if (b >= 1e3) return fmt::format("{:.1f} KB", b / 1e3);
   return fmt::format("{} B", bytes);
+}
+
+void AppendFixes(std::vector<Recommendation>* out,
+                 std::initializer_list<std::string_view> fix_ids) {
+  for (std::string_view fix : fix_ids) {
+    for (Recommendation& r : RecommendationsFor(fix)) out->push_back(std::move(r));
+  }
 }
 
 }  // namespace perfdx::advisor

@@ -6,10 +6,12 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "perfdx/advisor/finding.h"
 #include "perfdx/advisor/rule.h"
 #include "perfdx/analysis/interval_set.h"
 #include "perfdx/model/trace.h"
@@ -106,5 +108,8 @@ std::vector<LinkTraffic> TransfersByLink(const model::Trace& trace,
 
 // "2.1 MB" (decimal megabytes, as msprof-analyze reports transit sizes).
 std::string Mb(int64_t bytes);
+
+// Appends the catalogue's recommendations for each fix, in order.
+void AppendFixes(std::vector<Recommendation>* out, std::initializer_list<std::string_view> fix_ids);
 
 }  // namespace perfdx::advisor

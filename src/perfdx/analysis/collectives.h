@@ -1,0 +1,151 @@
+// Per collective: what it moved, over which link, how fast, and how long it
+// waited — computed from the trace's own tasks.
+//
+// Ascend (HCCL): a collective is a `hcom_*` op on an HCCL group track; its
+// tasks are the plane tasks (Memcpy, Reduce_Inline, Notify_Wait, RDMA sends,
+// ...) that end inside it. The definitions are those of CANN's communication
+// analysis behind torch_npu's communication.json (msprof
+// analysis/msparser/cluster/communication_parser.py and meta_parser.py):
+//   - a transfer is a Memcpy / Reduce_Inline task with transport SDMA over a
+//     link (link type not ON_CHIP) — on-chip copies are not link traffic;
+//     its transport key is its link type (HCCS_SW counts as HCCS; PCIE, SIO
+//     as named; any other link, e.g. RESERVED, as SDMA);
+//   - RDMA: a run of consecutive RDMA_SEND_PAYLOAD tasks on one plane is one
+//     transfer: its size is the payloads' sum, its time runs from the first
+//     payload's start to the end of the task closing the run (the 2nd task
+//     after the run for send/receive, the 4th otherwise: the notify and
+//     barrier tasks). Traces without "rdma type" (older trace_view.json)
+//     count every RDMA task with a size as one transfer;
+//   - per transport: transit bytes = sum of sizes, transit time = sum of
+//     durations, bandwidth = bytes / ns = GB/s (10^9 B/s; torch_npu's
+//     "Bandwidth(GB/s)" = "Transit Size(MB)" / "Transit Time(ms)" with
+//     MB = 10^6 B); "SDMA" = HCCS + PCIE + SIO + its own;
+//   - large packet ratio: the share of transfers larger than 32 MB (HCCS,
+//     PCIE, SIO) or 0.5 MB (RDMA), msprof's thresholds;
+//   - time: on the master plane — the lowest-numbered plane that carries
+//     transfers (plane 0 holds the local on-chip copies) — transit = its
+//     transfers' durations, wait = its Notify_Wait durations,
+//     synchronization = the Notify_Waits that start before its first
+//     transfer, idle = elapse − transit − wait. This reproduces
+//     communication.json / analysis.db CommAnalyzerTime of the shared
+//     level-1 samples (CANN 8.0); newer CANN marks the master tasks itself
+//     and splits time per instant, which can differ when planes overlap.
+// GPU (NCCL/RCCL kernels with Kineto's record_param_comms args): message
+// bytes = max(In, Out msg nelems) x dtype size; algorithm bandwidth =
+// message bytes / kernel duration; bus bandwidth = algbw x nccl-tests'
+// factor (2(n-1)/n all-reduce, (n-1)/n all-gather / reduce-scatter /
+// all-to-all, 1 otherwise). HCCL ops: message bytes = count x data type size.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "perfdx/analysis/steps.h"
+#include "perfdx/model/trace.h"
+
+namespace perfdx::analysis {
+
+enum class CollectiveType : uint8_t {
+  kUnknown,
+  kAllReduce,
+  kAllGather,
+  kReduceScatter,
+  kAllToAll,
+  kBroadcast,
+  kReduce,
+  kSend,
+  kReceive,
+  kBatchSendRecv,
+  kScatter,
+};
+std::string_view CollectiveTypeName(CollectiveType type);
+// From an HCCL op name ("hcom_allReduce__586_0_1") or a Kineto "Collective
+// name" ("allreduce", "_allgather_base").
+CollectiveType ParseCollectiveType(std::string_view name);
+bool IsPointToPoint(CollectiveType type);
+
+// Bytes per element of a dtype as Kineto ("Float", "BFloat16") or HCCL
+// ("FP32", "BFP16", "INT8") spell it; 0 when unknown.
+int64_t DtypeBytes(std::string_view dtype);
+
+struct PacketSize {
+  int64_t bytes = 0;
+  uint64_t count = 0;
+  int64_t transit_ns = 0;
+};
+
+// The traffic of one transport type ("HCCS", "PCIE", "SIO", "SDMA", "RDMA").
+struct TransportTransit {
+  std::string transport;
+  int64_t transit_bytes = 0;
+  int64_t transit_ns = 0;
+  uint64_t transfers = 0;
+  uint64_t large_transfers = 0;
+  std::vector<PacketSize> size_distribution;  // by size (SDMA has none: it sums the others)
+  double bandwidth_gbps() const {
+    return transit_ns > 0 ? static_cast<double>(transit_bytes) / static_cast<double>(transit_ns)
+                          : 0.0;
+  }
+  double large_packet_ratio() const {
+    return transfers > 0 ? static_cast<double>(large_transfers) / static_cast<double>(transfers)
+                         : 0.0;
+  }
+};
+
+struct CollectiveStats {
+  model::SliceId slice = 0;
+  model::TrackId track = 0;  // the HCCL group track / the NCCL kernel's stream
+  std::string name;
+  CollectiveType type = CollectiveType::kUnknown;
+  int64_t start_ns = 0;
+  int64_t dur_ns = 0;
+  std::optional<int64_t> step_id;  // the step whose window holds its start
+
+  // The call's payload (NCCL: max(In, Out msg nelems) x dtype; HCCL: count x
+  // data type); -1 when the trace does not say.
+  int64_t message_bytes = -1;
+  int64_t group_size = -1;  // Kineto "Group size"; -1 unknown
+  // message_bytes / dur_ns (GB/s) and x the bus factor; nullopt without both.
+  std::optional<double> algbw_gbps;
+  std::optional<double> busbw_gbps;
+
+  // Ascend: the plane tasks that make it up.
+  uint64_t tasks = 0;
+  std::vector<TransportTransit> transports;  // non-empty transports, SDMA last
+  int64_t transit_ns = -1;          // master plane, -1 without plane tasks
+  int64_t wait_ns = -1;
+  int64_t synchronization_ns = -1;
+  int64_t idle_ns = -1;
+  std::optional<double> wait_ratio;             // wait / (wait + transit)
+  std::optional<double> synchronization_ratio;  // sync / (sync + transit)
+
+  const TransportTransit* Transport(std::string_view transport) const {
+    for (const TransportTransit& t : transports) {
+      if (t.transport == transport) return &t;
+    }
+    return nullptr;
+  }
+  // Link traffic: the SDMA total plus RDMA (each byte counted once).
+  int64_t link_bytes() const {
+    int64_t b = 0;
+    for (const TransportTransit& t : transports) {
+      if (t.transport == "SDMA" || t.transport == "RDMA") b += t.transit_bytes;
+    }
+    return b;
+  }
+};
+
+struct CollectiveSummary {
+  std::vector<CollectiveStats> collectives;  // by start time
+  // Per transport over all collectives (communication.json "Total Op Info").
+  std::vector<TransportTransit> totals;
+};
+
+// `timeline` (optional) assigns step ids.
+CollectiveSummary AnalyzeCollectives(const model::Trace& trace,
+                                     const StepTimeline* timeline = nullptr);
+
+}  // namespace perfdx::analysis

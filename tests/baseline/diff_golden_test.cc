@@ -1,0 +1,151 @@
+// perfdx diff against HTA's TraceDiff on the shared control/test pair
+// (../shared/golden/hta/trace_diff_pair, HTA 0.6.1 output;
+// ../shared/docs/hta-definitions.md §10).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <simdjson.h>
+
+#include "perfdx/baseline/diff.h"
+#include "perfdx/baseline/run_input.h"
+#include "perfdx/baseline/trace_run.h"
+#include "test_support.h"
+
+namespace perfdx::baseline {
+namespace {
+
+const char kControl[] = "traces/kineto/hta/trace_diff/control";
+const char kTest[] = "traces/kineto/hta/trace_diff/test";
+
+std::set<std::string> GoldenNames(const char* key) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  EXPECT_EQ(parser.load(testing::SharedPath("golden/hta/trace_diff_pair/ops_diff_ALL.json")).get(doc),
+            simdjson::SUCCESS);
+  std::set<std::string> out;
+  for (simdjson::dom::element e : doc[key].get_array()) out.insert(std::string(std::string_view(e)));
+  return out;
+}
+
+std::set<std::string> Names(const std::vector<ItemDelta>& items) {
+  std::set<std::string> out;
+  for (const ItemDelta& d : items) out.insert(d.name);
+  return out;
+}
+
+RunRecord LoadOrDie(const char* relative, analysis::AnalysisWindow window) {
+  RunInputOptions options;
+  options.analysis.window = window;
+  auto r = LoadRunInput(testing::SharedPath(relative), options);
+  EXPECT_TRUE(r.ok()) << r.status().message();
+  return r.ok() ? std::move(r).value() : RunRecord{};
+}
+
+TEST(DiffGolden, AddedAndRemovedNamesMatchHtaTraceDiff) {
+  PERFDX_REQUIRE_SHARED();
+  const std::set<std::string> added = GoldenNames("added");
+  const std::set<std::string> deleted = GoldenNames("deleted");
+  ASSERT_EQ(added.size(), 32u);
+  ASSERT_EQ(deleted.size(), 138u);
+  // HTA compares the first iteration; the names that appear or vanish are
+  // the same over every analysis window perfdx offers.
+  for (auto window : {analysis::AnalysisWindow::kSteps, analysis::AnalysisWindow::kAll,
+                      analysis::AnalysisWindow::kHta}) {
+    SCOPED_TRACE(std::string(analysis::AnalysisWindowName(window)));
+    const DiffResult d = DiffRuns(LoadOrDie(kControl, window), LoadOrDie(kTest, window));
+    EXPECT_TRUE(d.items_complete);
+    EXPECT_EQ(Names(d.added), added);
+    EXPECT_EQ(Names(d.removed), deleted);
+    // Sorted by impact: no added name has more time per step than the one before it.
+    for (size_t i = 1; i < d.added.size(); ++i) EXPECT_GE(d.added[i - 1].new_ns_per_step, d.added[i].new_ns_per_step);
+    for (size_t i = 1; i < d.changed.size(); ++i) {
+      EXPECT_GE(std::abs(d.changed[i - 1].delta_ns_per_step()), std::abs(d.changed[i].delta_ns_per_step()));
+    }
+  }
+}
+
+struct GoldenRow {
+  double control_counts = 0;
+  double control_us = 0;
+  double test_counts = 0;
+  double test_us = 0;
+};
+
+// compare_traces_ALL.csv: name,control_counts,control_total_duration,
+// test_counts,test_total_duration,... (names may hold commas, in quotes).
+std::map<std::string, GoldenRow> LoadCompareTraces() {
+  std::ifstream in(testing::SharedPath("golden/hta/trace_diff_pair/compare_traces_ALL.csv"));
+  std::map<std::string, GoldenRow> rows;
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::vector<std::string> fields;
+    std::string field;
+    bool quoted = false;
+    for (size_t i = 0; i < line.size(); ++i) {
+      const char c = line[i];
+      if (c == '"') {
+        if (quoted && i + 1 < line.size() && line[i + 1] == '"') {
+          field += '"';
+          ++i;
+        } else {
+          quoted = !quoted;
+        }
+      } else if (c == ',' && !quoted) {
+        fields.push_back(field);
+        field.clear();
+      } else {
+        field += c;
+      }
+    }
+    fields.push_back(field);
+    if (fields.size() < 5) continue;
+    rows[fields[0]] = {std::stod(fields[1]), std::stod(fields[2]), std::stod(fields[3]), std::stod(fields[4])};
+  }
+  return rows;
+}
+
+// HTA's default comparison is the first iteration (ProfilerStep#1009): host
+// rows by their start inside the step, device rows by the launch they
+// correlate with. The inventory of that one step must give HTA's count and
+// total duration for every name, on both sides.
+TEST(DiffGolden, FirstIterationCountsAndDurationsMatchCompareTraces) {
+  PERFDX_REQUIRE_SHARED();
+  const std::map<std::string, GoldenRow> golden = LoadCompareTraces();
+  ASSERT_EQ(golden.size(), 432u);
+  for (const char* side : {kControl, kTest}) {
+    SCOPED_TRACE(side);
+    const bool is_control = side == kControl;
+    RunInputOptions options;
+    options.analysis.step_range = std::pair<int64_t, int64_t>{1009, 1009};
+    auto run = LoadRunInput(testing::SharedPath(side), options);
+    ASSERT_TRUE(run.ok()) << run.status().message();
+    ASSERT_EQ(run->steps.size(), 1u);
+    std::map<std::string, const RunItem*> items;
+    for (const RunItem& i : run->items) items[i.name] = &i;
+    size_t present = 0;
+    for (const auto& [name, row] : golden) {
+      const double counts = is_control ? row.control_counts : row.test_counts;
+      const double us = is_control ? row.control_us : row.test_us;
+      auto it = items.find(name);
+      if (counts == 0) {
+        EXPECT_TRUE(it == items.end()) << name;
+        continue;
+      }
+      ++present;
+      ASSERT_TRUE(it != items.end()) << name;
+      EXPECT_EQ(static_cast<double>(it->second->count), counts) << name;
+      EXPECT_EQ(static_cast<double>(it->second->total_ns), us * 1000) << name;
+    }
+    // Nothing beyond HTA's rows (step markers are left out on purpose).
+    EXPECT_EQ(items.size(), present);
+  }
+}
+
+}  // namespace
+}  // namespace perfdx::baseline
