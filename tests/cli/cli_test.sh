@@ -58,6 +58,30 @@ ls "$tmp" | grep -q "\.tmp\." && fail "temporary output file left behind"
 expect_exit 0 "truncated gzip" "$perfdx" info tests/data/bad/truncated.json.gz
 grep -q "truncated\|ends early" "$tmp/out" || fail "truncation warning shown"
 
+# analyze: the report, and --fail-on as a CI gate.
+expect_exit 0 "analyze the example" "$perfdx" analyze "$example"
+grep -q "FINDINGS" "$tmp/out" || fail "analyze prints findings"
+expect_exit 1 "--fail-on critical with critical findings" "$perfdx" analyze --fail-on critical "$example"
+expect_exit 0 "--fail-on critical on a healthy trace" "$perfdx" analyze --fail-on critical tests/data/healthy_gpu_trace.json
+expect_exit 0 "--fail-on warning on a healthy trace" "$perfdx" analyze --fail-on warning tests/data/healthy_gpu_trace.json
+expect_exit 2 "--fail-on with a bad level" "$perfdx" analyze --fail-on fatal "$example"
+expect_exit 0 "analyze --format json" "$perfdx" analyze --format json "$example"
+python3 - "$tmp/out" <<'PY' || fail "analyze JSON carries the contract keys"
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["ranks"][0]
+for key in ("rank", "path", "steps", "summary", "temporal_breakdown_ns", "comm_comp_overlap", "gaps", "kernels", "ops", "memory"):
+    assert key in r, key
+s = r["steps"][0]
+for key in ("id", "start_ns", "end_ns", "dur_ns", "breakdown_ns", "device_ns", "health"):
+    assert key in s, key
+assert sum(s["breakdown_ns"].values()) == s["dur_ns"]
+for f in d["findings"]:
+    for key in ("rule", "category", "severity", "title", "rank", "steps", "evidence", "estimated_gain", "recommendations"):
+        assert key in f, key
+PY
+expect_exit 0 "config --defaults" "$perfdx" config --defaults
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures check(s) failed"
   exit 1

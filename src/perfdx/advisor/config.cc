@@ -77,6 +77,9 @@ constexpr std::array kBands = std::to_array<BandKey>({
      "msprof-analyze fusible_operator.yaml (0.01); perfdx: 5% abnormal"},
     {"ai_cpu_share", &Thresholds::ai_cpu_share, "AI_CPU task time / step time",
      "msprof-analyze aicpu_checker (any AI_CPU op; high priority from 5%)"},
+    {"late_rank_wait_share", &Thresholds::late_rank_wait_share,
+     "Time other ranks wait in collectives for the latest rank / step time",
+     "msprof-analyze slow rank ((max - min) / mean >= 5%)"},
 });
 
 constexpr std::array kScalars = std::to_array<ScalarKey>({

@@ -33,6 +33,9 @@ struct Thresholds {
   // Device idle in many short gaps while the host dispatches (perfdx; the
   // guide: "device idle share up to 50% ... host dispatches").
   Band dispatch_gap_share{0.05, 0.15, false};
+  // Other ranks waiting in collectives for the latest rank, as a share of
+  // the step (msprof-analyze: slow rank when (max - min) / mean >= 5%).
+  Band late_rank_wait_share{0.05, 0.15, false};
   // Per-step device utilization that alternates by at least this much
   // between consecutive steps (perfdx; the guide's "saw-tooth" pattern).
   double sawtooth_amplitude = 0.10;

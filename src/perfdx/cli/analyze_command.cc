@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "perfdx/advisor/advisor.h"
+#include "perfdx/advisor/cluster_advisor.h"
 #include "perfdx/advisor/config.h"
 #include "perfdx/analysis/trace_summary.h"
 #include "perfdx/cli/common.h"
@@ -92,6 +93,9 @@ int RunAnalyze(const AnalyzeOptions& options) {
     for (std::string& w : analysis::LoadWarnings(trace)) report.warnings.push_back(std::move(w));
     report.ranks.push_back(std::move(entry));
   }
+  std::vector<const analysis::RankAnalysis*> analyses;
+  for (const report::AnalyzeRank& r : report.ranks) analyses.push_back(&r.analysis);
+  report.cluster_findings = advisor::RunClusterAdvisor(analyses, thresholds);
   if (report.ranks.empty()) {
     return ReportError(NotFound("--rank: no loaded trace has the requested rank"));
   }
@@ -104,6 +108,9 @@ int RunAnalyze(const AnalyzeOptions& options) {
       for (const advisor::Finding& f : r.findings) {
         if (f.severity >= *level) return kExitFinding;
       }
+    }
+    for (const advisor::Finding& f : report.cluster_findings) {
+      if (f.severity >= *level) return kExitFinding;
     }
   }
   return kExitOk;

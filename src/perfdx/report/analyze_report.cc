@@ -299,8 +299,12 @@ void RenderFindingsText(std::string& out, const std::vector<advisor::Finding>& f
   }
   size_t n = 0;
   for (const advisor::Finding& f : findings) {
-    out += fmt::format("  {}. [{}] {} — saves up to {} per step ({})\n", ++n, advisor::SeverityName(f.severity),
-                       f.title, FormatDuration(f.gain.ns_per_step), FormatShare(f.gain.share));
+    out += fmt::format("  {}. [{}] {}", ++n, advisor::SeverityName(f.severity), f.title);
+    if (f.gain.ns_per_step > 0) {
+      out += fmt::format(" — saves up to {} per step ({})", FormatDuration(f.gain.ns_per_step),
+                         FormatShare(f.gain.share));
+    }
+    out += '\n';
     for (const advisor::Recommendation& r : f.recommendations) {
       out += fmt::format("       {:<13} {}\n", advisor::FrameworkName(r.framework), r.text);
       if (!r.snippet.empty()) {
@@ -446,6 +450,7 @@ std::string RenderAnalyzeJson(const AnalyzeReport& report) {
   for (const AnalyzeRank& r : report.ranks) {
     for (const advisor::Finding& f : r.findings) WriteFinding(w, f);
   }
+  for (const advisor::Finding& f : report.cluster_findings) WriteFinding(w, f);
   w.EndArray();
   w.Key("warnings").BeginArray();
   for (const std::string& s : report.warnings) w.String(s);
@@ -459,6 +464,11 @@ std::string RenderAnalyzeJson(const AnalyzeReport& report) {
 std::string RenderAnalyzeText(const AnalyzeReport& report) {
   std::string out;
   for (const AnalyzeRank& r : report.ranks) RenderRankText(out, r);
+  if (!report.cluster_findings.empty()) {
+    out += fmt::format("═══ across {} ranks\n", report.ranks.size());
+    RenderFindingsText(out, report.cluster_findings);
+    out += '\n';
+  }
   if (!report.warnings.empty()) {
     out += "warnings\n";
     for (const std::string& w : report.warnings) out += fmt::format("  {}\n", w);

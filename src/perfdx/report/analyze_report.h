@@ -30,6 +30,8 @@ struct AnalyzeRank {
 
 struct AnalyzeReport {
   std::vector<AnalyzeRank> ranks;
+  // Findings that need several ranks (a late rank); each names its rank.
+  std::vector<advisor::Finding> cluster_findings;
   std::vector<std::string> warnings;  // load and discovery warnings
 };
 

@@ -46,8 +46,9 @@ std::vector<std::optional<double>> Changes(const std::vector<TrendPoint>& points
   std::map<std::string, double> last;
   for (const TrendPoint& p : points) {
     auto it = last.find(p.name);
-    out.push_back(it != last.end() && it->second != 0 ? std::optional<double>(p.value / it->second - 1)
-                                                      : std::nullopt);
+    out.push_back(it != last.end() && it->second != 0
+                      ? std::optional<double>(p.value / it->second - 1)
+                      : std::nullopt);
     last[p.name] = p.value;
   }
   return out;
@@ -66,13 +67,14 @@ std::string FormatUnixTime(int64_t unix_s) {
 
 std::string RenderRunListText(const std::vector<RunSummary>& runs) {
   if (runs.empty()) return "no runs\n";
-  std::string out = fmt::format("{:>5}  {:<24} {:<20} {:<8} {:>6} {:>12}  {}\n", "id", "name", "saved (UTC)",
-                                "source", "steps", "median step", "tags");
+  std::string out = fmt::format("{:>5}  {:<24} {:<20} {:<8} {:>6} {:>12}  {}\n", "id", "name",
+                                "saved (UTC)", "source", "steps", "median step", "tags");
   for (const RunSummary& r : runs) {
     out += fmt::format("{:>5}  {:<24} {:<20} {:<8} {:>6} {:>12}  {}\n", r.id, Truncate(r.name, 24),
                        FormatUnixTime(r.created_unix_s), baseline::RunSourceName(r.source), r.steps,
-                       r.median_step_ns ? FormatDuration(static_cast<int64_t>(std::llround(*r.median_step_ns)))
-                                        : "-",
+                       r.median_step_ns
+                           ? FormatDuration(static_cast<int64_t>(std::llround(*r.median_step_ns)))
+                           : "-",
                        TagText(r.tags));
   }
   return out;
@@ -108,7 +110,8 @@ std::string RenderRunListJson(const std::string& db_path, const std::vector<RunS
 }
 
 std::string RenderRunText(const RunRecord& r, size_t top) {
-  std::string out = fmt::format("run {} \"{}\" — saved {}\n", r.id, r.name, FormatUnixTime(r.created_unix_s));
+  std::string out =
+      fmt::format("run {} \"{}\" — saved {}\n", r.id, r.name, FormatUnixTime(r.created_unix_s));
   out += fmt::format("  source       {} {}\n", baseline::RunSourceName(r.source), r.input_path);
   out += fmt::format("  fingerprint  {}\n", r.fingerprint);
   out += fmt::format("  host         {} ({})\n", r.host, r.host_info);
@@ -118,15 +121,16 @@ std::string RenderRunText(const RunRecord& r, size_t top) {
   out += fmt::format("  window       {}\n", r.window);
   if (!r.tags.empty()) out += fmt::format("  tags         {}\n", TagText(r.tags));
   out += "\nMETRICS\n";
-  for (const auto& [key, value] : r.metrics) out += fmt::format("  {:<28} {:>12}\n", key, FormatMetric(key, value));
+  for (const auto& [key, value] : r.metrics)
+    out += fmt::format("  {:<28} {:>12}\n", key, FormatMetric(key, value));
   out += fmt::format("\nSTEPS ({})\n", r.steps.size());
   for (const baseline::StepSample& s : r.steps) {
     out += fmt::format("  {:>8} {:>12}{}\n", s.id, FormatDuration(s.dur_ns),
                        s.samples > 0 ? fmt::format("  {:.6g} samples", s.samples) : "");
   }
   if (!r.items.empty()) {
-    out += fmt::format("\nTOP OPERATORS AND KERNELS ({} of {}{})\n", std::min(top, r.items.size()), r.items.size(),
-                       r.items_complete ? "" : ", a top-N list");
+    out += fmt::format("\nTOP OPERATORS AND KERNELS ({} of {}{})\n", std::min(top, r.items.size()),
+                       r.items.size(), r.items_complete ? "" : ", a top-N list");
     for (size_t i = 0; i < r.items.size() && i < top; ++i) {
       const baseline::RunItem& item = r.items[i];
       out += fmt::format("  {:<60} {:<10} {:>10} x{}\n", Truncate(item.name, 60), item.kind,
@@ -194,7 +198,8 @@ std::string RenderRunJson(const RunRecord& r) {
 std::string RenderTrendText(const std::string& metric, const std::vector<TrendPoint>& points) {
   if (points.empty()) return fmt::format("{}: no runs\n", metric);
   std::string out = fmt::format("{}\n", metric);
-  out += fmt::format("{:>5}  {:<24} {:<20} {:>12} {:>9}\n", "id", "name", "saved (UTC)", "value", "change");
+  out += fmt::format("{:>5}  {:<24} {:<20} {:>12} {:>9}\n", "id", "name", "saved (UTC)", "value",
+                     "change");
   const auto changes = Changes(points);
   for (size_t i = 0; i < points.size(); ++i) {
     const TrendPoint& p = points[i];

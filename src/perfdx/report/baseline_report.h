@@ -24,13 +24,16 @@ namespace perfdx::report {
 std::string FormatUnixTime(int64_t unix_s);
 
 std::string RenderRunListText(const std::vector<baseline::RunSummary>& runs);
-std::string RenderRunListJson(const std::string& db_path, const std::vector<baseline::RunSummary>& runs);
+std::string RenderRunListJson(const std::string& db_path,
+                              const std::vector<baseline::RunSummary>& runs);
 
 // `top`: items shown in the text form (the JSON has them all).
 std::string RenderRunText(const baseline::RunRecord& run, size_t top = 10);
 std::string RenderRunJson(const baseline::RunRecord& run);
 
-std::string RenderTrendText(const std::string& metric, const std::vector<baseline::TrendPoint>& points);
-std::string RenderTrendJson(const std::string& metric, const std::vector<baseline::TrendPoint>& points);
+std::string RenderTrendText(const std::string& metric,
+                            const std::vector<baseline::TrendPoint>& points);
+std::string RenderTrendJson(const std::string& metric,
+                            const std::vector<baseline::TrendPoint>& points);
 
 }  // namespace perfdx::report

@@ -21,13 +21,17 @@ std::string PreciseDuration(double ns) {
   return fmt::format("{:.4g} s", ns / 1e9);
 }
 
-std::string SignedPercent(double fraction) { return fmt::format("{:+.1f}%", fraction * 100); }
+std::string SignedPercent(double fraction) {
+  return fmt::format("{:+.1f}%", fraction * 100);
+}
 
-std::string Percent(double fraction) { return fmt::format("{:.4g}%", fraction * 100); }
+std::string Percent(double fraction) {
+  return fmt::format("{:.4g}%", fraction * 100);
+}
 
 std::string Interval(const CheckResult& r) {
-  return fmt::format("{:.0f}% CI {} .. {}", r.interval.confidence * 100, SignedPercent(r.interval.low - 1),
-                     SignedPercent(r.interval.high - 1));
+  return fmt::format("{:.0f}% CI {} .. {}", r.interval.confidence * 100,
+                     SignedPercent(r.interval.low - 1), SignedPercent(r.interval.high - 1));
 }
 
 // Why the verdict is what it is, in words.
@@ -38,31 +42,46 @@ std::string Reason(const CheckResult& r) {
              : fmt::format("the {} improvement threshold", Percent(r.thresholds.min_improvement));
   switch (r.verdict) {
     case Verdict::kRegressed:
-      return fmt::format("slower past {} and beyond run-to-run noise: roll back or investigate", threshold);
-    case Verdict::kImproved: return fmt::format("faster past {} and beyond run-to-run noise", threshold);
-    case Verdict::kUnchanged: break;
+      return fmt::format("slower past {} and beyond run-to-run noise: roll back or investigate",
+                         threshold);
+    case Verdict::kImproved:
+      return fmt::format("faster past {} and beyond run-to-run noise", threshold);
+    case Verdict::kUnchanged:
+      break;
   }
   if (!r.beyond_noise) {
-    return r.past_threshold
-               ? fmt::format("past {}, but the interval includes no change: not beyond noise "
-                             "(more steps would tell)",
-                             threshold)
-               : "within run-to-run noise";
+    return r.past_threshold ? fmt::format(
+                                  "past {}, but the interval includes no change: not beyond noise "
+                                  "(more steps would tell)",
+                                  threshold)
+                            : "within run-to-run noise";
   }
   return fmt::format("{} beyond noise, but not past {}", slower ? "slower" : "faster", threshold);
 }
 
-std::string Throughput(double v) { return fmt::format("{:.4g} samples/s", v); }
+std::string Throughput(double v) {
+  return fmt::format("{:.4g} samples/s", v);
+}
 
 std::string XmlEscape(std::string_view s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
       default:
         // XML 1.0 allows no control characters but tab, newline and return.
         if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') {
@@ -117,12 +136,14 @@ std::string RenderCheckText(const CheckResult& r) {
                      PreciseDuration(r.new_median_ns));
   if (r.base_throughput && r.new_throughput) {
     out += fmt::format("  throughput {} -> {} ({})\n", Throughput(*r.base_throughput),
-                       Throughput(*r.new_throughput), SignedPercent(*r.new_throughput / *r.base_throughput - 1));
+                       Throughput(*r.new_throughput),
+                       SignedPercent(*r.new_throughput / *r.base_throughput - 1));
   }
-  out += fmt::format("  method: bootstrap CI of the median step-time ratio, {} resamples, seed {:#x}; "
-                     "regression past +{}, improvement past -{}\n",
-                     r.interval.resamples, r.interval.seed, Percent(r.thresholds.max_regression),
-                     Percent(r.thresholds.min_improvement));
+  out += fmt::format(
+      "  method: bootstrap CI of the median step-time ratio, {} resamples, seed {:#x}; "
+      "regression past +{}, improvement past -{}\n",
+      r.interval.resamples, r.interval.seed, Percent(r.thresholds.max_regression),
+      Percent(r.thresholds.min_improvement));
   for (const std::string& n : r.notes) out += fmt::format("  note: {}\n", n);
   return out;
 }
@@ -162,21 +183,25 @@ std::string RenderCheckMarkdown(const CheckResult& r) {
   const char* icon = r.verdict == Verdict::kImproved    ? ":white_check_mark:"
                      : r.verdict == Verdict::kRegressed ? ":x:"
                                                         : ":heavy_minus_sign:";
-  std::string out = fmt::format("### {} perfdx check: **{}**\n\n", icon, baseline::VerdictName(r.verdict));
+  std::string out =
+      fmt::format("### {} perfdx check: **{}**\n\n", icon, baseline::VerdictName(r.verdict));
   out += "| | base | new | change |\n|---|---|---|---|\n";
-  out += fmt::format("| median step time | {} | {} | {} ({}) |\n", PreciseDuration(r.base_median_ns),
-                     PreciseDuration(r.new_median_ns), SignedPercent(r.change()), Interval(r));
+  out +=
+      fmt::format("| median step time | {} | {} | {} ({}) |\n", PreciseDuration(r.base_median_ns),
+                  PreciseDuration(r.new_median_ns), SignedPercent(r.change()), Interval(r));
   if (r.base_throughput && r.new_throughput) {
     out += fmt::format("| throughput | {} | {} | {} |\n", Throughput(*r.base_throughput),
-                       Throughput(*r.new_throughput), SignedPercent(*r.new_throughput / *r.base_throughput - 1));
+                       Throughput(*r.new_throughput),
+                       SignedPercent(*r.new_throughput / *r.base_throughput - 1));
   }
   out += fmt::format("| steps | {} | {} | |\n", r.base_steps, r.new_steps);
   out += fmt::format("| run | {} | {} | |\n\n", MdCell(r.base_label), MdCell(r.new_label));
   out += fmt::format("{}.\n\n", Reason(r));
-  out += fmt::format("<sub>Bootstrap CI of the median step-time ratio ({} resamples, seed {:#x}); "
-                     "regression past +{}, improvement past -{}.</sub>\n",
-                     r.interval.resamples, r.interval.seed, Percent(r.thresholds.max_regression),
-                     Percent(r.thresholds.min_improvement));
+  out += fmt::format(
+      "<sub>Bootstrap CI of the median step-time ratio ({} resamples, seed {:#x}); "
+      "regression past +{}, improvement past -{}.</sub>\n",
+      r.interval.resamples, r.interval.seed, Percent(r.thresholds.max_regression),
+      Percent(r.thresholds.min_improvement));
   for (const std::string& n : r.notes) out += fmt::format("\n> note: {}\n", n);
   return out;
 }
@@ -185,13 +210,18 @@ std::string RenderCheckJunit(const CheckResult& r) {
   const bool failed = r.verdict == Verdict::kRegressed;
   const std::string summary = XmlEscape(CheckSummary(r));
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out += fmt::format("<testsuites name=\"perfdx check\" tests=\"1\" failures=\"{}\" errors=\"0\">\n", failed ? 1 : 0);
-  out += fmt::format("  <testsuite name=\"perfdx check\" tests=\"1\" failures=\"{}\" errors=\"0\" skipped=\"0\">\n",
-                     failed ? 1 : 0);
+  out +=
+      fmt::format("<testsuites name=\"perfdx check\" tests=\"1\" failures=\"{}\" errors=\"0\">\n",
+                  failed ? 1 : 0);
+  out += fmt::format(
+      "  <testsuite name=\"perfdx check\" tests=\"1\" failures=\"{}\" errors=\"0\" "
+      "skipped=\"0\">\n",
+      failed ? 1 : 0);
   out += fmt::format("    <testcase classname=\"perfdx.check\" name=\"{}\">\n",
                      XmlEscape(fmt::format("step time: {} vs {}", r.new_label, r.base_label)));
   if (failed) {
-    out += fmt::format("      <failure type=\"regression\" message=\"{}\">{}</failure>\n", summary, summary);
+    out += fmt::format("      <failure type=\"regression\" message=\"{}\">{}</failure>\n", summary,
+                       summary);
   }
   out += fmt::format("      <system-out>{}</system-out>\n", XmlEscape(RenderCheckText(r)));
   out += "    </testcase>\n  </testsuite>\n</testsuites>\n";

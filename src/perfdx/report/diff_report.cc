@@ -14,7 +14,9 @@ using baseline::DiffResult;
 using baseline::ItemDelta;
 using baseline::ValueDelta;
 
-void WriteOptional(JsonWriter& w, const std::optional<double>& v) { v ? w.Double(*v) : w.Null(); }
+void WriteOptional(JsonWriter& w, const std::optional<double>& v) {
+  v ? w.Double(*v) : w.Null();
+}
 
 void WriteItem(JsonWriter& w, const ItemDelta& d) {
   w.BeginObject();
@@ -38,7 +40,9 @@ std::string SignedDuration(double ns) {
   return (ns < 0 ? "-" : "+") + magnitude;
 }
 
-bool IsDuration(const std::string& key) { return key.ends_with("_ns"); }
+bool IsDuration(const std::string& key) {
+  return key.ends_with("_ns");
+}
 bool IsShare(const std::string& key) {
   return key.ends_with("_share") || key == "device_utilization";
 }
@@ -56,26 +60,29 @@ std::string FormatChange(const ValueDelta& d) {
   if (IsShare(d.name)) return fmt::format("{:+.1f} pts", *delta * 100);
   const std::optional<double> rel = d.relative();
   if (IsDuration(d.name)) {
-    return rel ? fmt::format("{} ({:+.1f}%)", SignedDuration(*delta), *rel * 100) : SignedDuration(*delta);
+    return rel ? fmt::format("{} ({:+.1f}%)", SignedDuration(*delta), *rel * 100)
+               : SignedDuration(*delta);
   }
-  return rel ? fmt::format("{:+.4g} ({:+.1f}%)", *delta, *rel * 100) : fmt::format("{:+.4g}", *delta);
+  return rel ? fmt::format("{:+.4g} ({:+.1f}%)", *delta, *rel * 100)
+             : fmt::format("{:+.4g}", *delta);
 }
 
 void ItemRows(std::string& out, const std::vector<ItemDelta>& items, size_t top, bool show_both) {
   for (size_t i = 0; i < items.size() && i < top; ++i) {
     const ItemDelta& d = items[i];
     if (show_both) {
-      out += fmt::format("    {:<60} {:<10} {:>10}/step  x{} -> x{}\n", Truncate(d.name, 60), d.kind,
-                         SignedDuration(d.delta_ns_per_step()), d.base_count, d.new_count);
+      out += fmt::format("    {:<60} {:<10} {:>10}/step  x{} -> x{}\n", Truncate(d.name, 60),
+                         d.kind, SignedDuration(d.delta_ns_per_step()), d.base_count, d.new_count);
     } else {
       const bool added = d.base_count == 0;
       out += fmt::format("    {:<60} {:<10} {:>10}/step  x{}\n", Truncate(d.name, 60), d.kind,
-                         FormatDuration(static_cast<int64_t>(std::llround(added ? d.new_ns_per_step
-                                                                                : d.base_ns_per_step))),
+                         FormatDuration(static_cast<int64_t>(
+                             std::llround(added ? d.new_ns_per_step : d.base_ns_per_step))),
                          added ? d.new_count : d.base_count);
     }
   }
-  if (items.size() > top) out += fmt::format("    ... {} more (--top, or --format json)\n", items.size() - top);
+  if (items.size() > top)
+    out += fmt::format("    ... {} more (--top, or --format json)\n", items.size() - top);
 }
 
 }  // namespace
@@ -83,8 +90,20 @@ void ItemRows(std::string& out, const std::vector<ItemDelta>& items, size_t top,
 std::string RenderDiffJson(const DiffResult& d) {
   JsonWriter w;
   w.BeginObject();
-  w.Key("base").BeginObject().Key("label").String(d.base_label).Key("steps").Uint(d.base_steps).EndObject();
-  w.Key("new").BeginObject().Key("label").String(d.new_label).Key("steps").Uint(d.new_steps).EndObject();
+  w.Key("base")
+      .BeginObject()
+      .Key("label")
+      .String(d.base_label)
+      .Key("steps")
+      .Uint(d.base_steps)
+      .EndObject();
+  w.Key("new")
+      .BeginObject()
+      .Key("label")
+      .String(d.new_label)
+      .Key("steps")
+      .Uint(d.new_steps)
+      .EndObject();
   w.Key("added").BeginArray();
   for (const ItemDelta& i : d.added) w.String(i.name);
   w.EndArray();
@@ -139,8 +158,8 @@ std::string RenderDiffJson(const DiffResult& d) {
 
 std::string RenderDiffText(const DiffResult& d, size_t top) {
   std::string out;
-  out += fmt::format("diff  base {} ({} steps)\n      new  {} ({} steps)\n", d.base_label, d.base_steps,
-                     d.new_label, d.new_steps);
+  out += fmt::format("diff  base {} ({} steps)\n      new  {} ({} steps)\n", d.base_label,
+                     d.base_steps, d.new_label, d.new_steps);
   out += "\nMETRICS\n";
   for (const ValueDelta& m : d.metrics) {
     out += fmt::format("  {:<28} {:>12} {:>12}   {}\n", m.name, FormatValue(m.name, m.base),
@@ -151,7 +170,8 @@ std::string RenderDiffText(const DiffResult& d, size_t top) {
     for (const ValueDelta& p : d.phases) {
       const std::string key = p.name + "_ns";
       out += fmt::format("  {:<28} {:>12} {:>12}   {}\n", p.name, FormatValue(key, p.base),
-                         FormatValue(key, p.current), FormatChange(ValueDelta{key, p.base, p.current}));
+                         FormatValue(key, p.current),
+                         FormatChange(ValueDelta{key, p.base, p.current}));
     }
   }
   if (d.items_complete) {
@@ -160,7 +180,8 @@ std::string RenderDiffText(const DiffResult& d, size_t top) {
     out += fmt::format("\nREMOVED ({}) — only in the base run\n", d.removed.size());
     ItemRows(out, d.removed, top, false);
   }
-  out += fmt::format("\nCHANGED ({}; {} unchanged) — by time per step\n", d.changed.size(), d.unchanged);
+  out += fmt::format("\nCHANGED ({}; {} unchanged) — by time per step\n", d.changed.size(),
+                     d.unchanged);
   ItemRows(out, d.changed, top, true);
   for (const std::string& n : d.notes) out += fmt::format("\nnote: {}\n", n);
   return out;

@@ -16,6 +16,8 @@
 namespace perfdx::advisor {
 namespace {
 
+constexpr double kMinTracedCompute = 0.01;
+
 class LowDeviceUtilizationRule final : public Rule {
  public:
   std::string_view id() const override { return "low_device_utilization"; }
@@ -24,6 +26,9 @@ class LowDeviceUtilizationRule final : public Rule {
     const double utilization = c.analysis.summary.device_utilization;
     const Band& band = c.thresholds.device_utilization;
     if (advisor::Evaluate(band, utilization) == HealthStatus::kHealthy) return;
+    // A CPU-only trace that records (almost) no operator time says nothing
+    // about utilization: its ops were not traced, not idle.
+    if (c.analysis.cpu_only && utilization < kMinTracedCompute) return;
 
     // Idle time inside the steps that another rule already explains
     // (outlier steps belong to the step-jitter finding).

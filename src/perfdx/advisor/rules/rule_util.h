@@ -18,7 +18,7 @@ inline double ShareOfStep(const RuleContext& c, int64_t ns_per_step) {
   return c.step_ns() > 0 ? static_cast<double>(ns_per_step) / static_cast<double>(c.step_ns()) : 0;
 }
 
-// "12.3%" / "15.0 ms", for titles.
+// "12.3%" / "15.0 ms" (seconds from 10 s), for titles.
 std::string Pct(double share);
 std::string Ms(int64_t ns);
 
