@@ -4,13 +4,12 @@
 //   perfdx_ingest_bench perfdx   TRACE   # what `perfdx info` does: load + summarise
 //   perfdx_ingest_bench simdjson TRACE   # the practical limit: see MinimalPass below
 //
-// Prints one JSON object on stdout:
-//   {"mode", "path", "bytes" (uncompressed JSON), "seconds" (wall), "cpu_seconds",
-//    "mb_per_s" (bytes / wall seconds),
-//    "peak_rss_bytes", "events", "read_seconds" (simdjson mode: the part spent
-//    reading/decompressing), "march"}
-// MB are 10^6 bytes. run_ingest_bench.py runs this for every trace and prints
-// the table of docs/PERFORMANCE.md.
+// Prints one JSON object on stdout: "mode", "path", "bytes" (uncompressed
+// JSON), "seconds" (wall), "cpu_seconds" (user + system), "mb_per_s" (10^6
+// bytes per wall second), "peak_rss_bytes" (getrusage), "events",
+// "read_seconds" (simdjson mode: the part spent reading and decompressing),
+// "march" and a "checksum" of what was read. run_ingest_bench.py runs it for
+// every trace and prints the table of docs/PERFORMANCE.md.
 #include <sys/resource.h>
 
 #include <simdjson.h>

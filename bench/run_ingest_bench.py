@@ -89,7 +89,7 @@ def main():
     ap.add_argument("--big-source", default=DEFAULT_SOURCE, help="the trace it repeats")
     ap.add_argument("--big-bytes", type=int, default=1 << 30, help="its minimum size")
     ap.add_argument("--repeat", type=int, default=3, help="runs per measurement (best time kept)")
-    ap.add_argument("--big-repeat", type=int, default=2, help="runs per measurement of the big trace")
+    ap.add_argument("--big-repeat", type=int, default=3, help="runs per measurement of the big trace")
     ap.add_argument("--no-big", action="store_true", help="skip the large trace")
     ap.add_argument("--only-big", action="store_true", help="only the large trace")
     ap.add_argument("--cpu-time", action="store_true", help="user+system CPU time, not wall time")
@@ -110,7 +110,8 @@ def main():
             print("building {} from {} ...".format(args.big, args.big_source), file=sys.stderr)
             subprocess.run([sys.executable, os.path.join(REPO, "bench", "make_big_trace.py"),
                             args.big_source, args.big, "--min-bytes", str(args.big_bytes)], check=True)
-        jobs.append(("{} (generated, {} x control)".format(os.path.basename(args.big), "repeated"),
+        jobs.append(("{} (generated from {})".format(os.path.basename(args.big),
+                                                      os.path.basename(args.big_source)),
                      args.big, args.big_repeat))
 
     results = []

@@ -6,6 +6,8 @@ packages=(
   cmake ninja-build g++ pkg-config python3 zstd
   libsimdjson-dev libfmt-dev libcli11-dev zlib1g-dev libzstd-dev libtomlplusplus-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libsqlite3-dev  # Ascend DB exports (ascend_*_profiler_{rank}.db)
+  # libsqlite3-dev is also the run library's store (perfdx baseline, src/perfdx/baseline)
 )
 missing=()
 for p in "${packages[@]}"; do

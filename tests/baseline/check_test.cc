@@ -3,11 +3,10 @@
 // totals (../shared/golden/tbp/*.json, "overview"), not from perfdx.
 #include "perfdx/baseline/check.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 #include <simdjson.h>
 
 #include "perfdx/baseline/run_input.h"
@@ -79,15 +78,17 @@ TEST(CheckAcceptance, ATraceAgainstItselfIsUnchanged) {
     EXPECT_EQ(r->verdict, Verdict::kUnchanged);
     EXPECT_DOUBLE_EQ(r->interval.ratio, 1.0);
     EXPECT_FALSE(r->beyond_noise);
-    EXPECT_NE(std::find(r->notes.begin(), r->notes.end(), "both runs come from the same input file"),
-              r->notes.end());
+    EXPECT_NE(
+        std::find(r->notes.begin(), r->notes.end(), "both runs come from the same input file"),
+        r->notes.end());
   }
 }
 
 RunRecord Synthetic(std::vector<int64_t> step_ns) {
   RunRecord r;
   r.input_path = "synthetic";
-  for (size_t i = 0; i < step_ns.size(); ++i) r.steps.push_back({static_cast<int64_t>(i), step_ns[i], 0, {}});
+  for (size_t i = 0; i < step_ns.size(); ++i)
+    r.steps.push_back({static_cast<int64_t>(i), step_ns[i], 0, {}});
   AddStepMetrics(r);
   return r;
 }

@@ -1,17 +1,19 @@
 // perfdx diff against HTA's TraceDiff on the shared control/test pair
 // (../shared/golden/hta/trace_diff_pair, HTA 0.6.1 output;
 // ../shared/docs/hta-definitions.md §10).
-#include <gtest/gtest.h>
-
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
 
+#include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include "perfdx/analysis/rank_analysis.h"
 #include "perfdx/baseline/diff.h"
+#include "perfdx/baseline/inventory.h"
 #include "perfdx/baseline/run_input.h"
 #include "perfdx/baseline/trace_run.h"
 #include "test_support.h"
@@ -25,10 +27,12 @@ const char kTest[] = "traces/kineto/hta/trace_diff/test";
 std::set<std::string> GoldenNames(const char* key) {
   simdjson::dom::parser parser;
   simdjson::dom::element doc;
-  EXPECT_EQ(parser.load(testing::SharedPath("golden/hta/trace_diff_pair/ops_diff_ALL.json")).get(doc),
-            simdjson::SUCCESS);
+  EXPECT_EQ(
+      parser.load(testing::SharedPath("golden/hta/trace_diff_pair/ops_diff_ALL.json")).get(doc),
+      simdjson::SUCCESS);
   std::set<std::string> out;
-  for (simdjson::dom::element e : doc[key].get_array()) out.insert(std::string(std::string_view(e)));
+  for (simdjson::dom::element e : doc[key].get_array())
+    out.insert(std::string(std::string_view(e)));
   return out;
 }
 
@@ -62,9 +66,11 @@ TEST(DiffGolden, AddedAndRemovedNamesMatchHtaTraceDiff) {
     EXPECT_EQ(Names(d.added), added);
     EXPECT_EQ(Names(d.removed), deleted);
     // Sorted by impact: no added name has more time per step than the one before it.
-    for (size_t i = 1; i < d.added.size(); ++i) EXPECT_GE(d.added[i - 1].new_ns_per_step, d.added[i].new_ns_per_step);
+    for (size_t i = 1; i < d.added.size(); ++i)
+      EXPECT_GE(d.added[i - 1].new_ns_per_step, d.added[i].new_ns_per_step);
     for (size_t i = 1; i < d.changed.size(); ++i) {
-      EXPECT_GE(std::abs(d.changed[i - 1].delta_ns_per_step()), std::abs(d.changed[i].delta_ns_per_step()));
+      EXPECT_GE(std::abs(d.changed[i - 1].delta_ns_per_step()),
+                std::abs(d.changed[i].delta_ns_per_step()));
     }
   }
 }
@@ -105,15 +111,20 @@ std::map<std::string, GoldenRow> LoadCompareTraces() {
     }
     fields.push_back(field);
     if (fields.size() < 5) continue;
-    rows[fields[0]] = {std::stod(fields[1]), std::stod(fields[2]), std::stod(fields[3]), std::stod(fields[4])};
+    rows[fields[0]] = {std::stod(fields[1]), std::stod(fields[2]), std::stod(fields[3]),
+                       std::stod(fields[4])};
   }
   return rows;
 }
 
 // HTA's default comparison is the first iteration (ProfilerStep#1009): host
 // rows by their start inside the step, device rows by the launch they
-// correlate with. The inventory of that one step must give HTA's count and
-// total duration for every name, on both sides.
+// correlate with, and device rows whose correlation has no CPU row dropped.
+// With that last rule (drop_unlaunched), the inventory of step 1009 gives
+// HTA's count and total duration for every name, on both sides. perfdx's
+// own rule keeps such device work (the test run replays CUDA graphs: it
+// calls cudaGraphLaunch) by its start time, so it may only count more, and
+// only on device work.
 TEST(DiffGolden, FirstIterationCountsAndDurationsMatchCompareTraces) {
   PERFDX_REQUIRE_SHARED();
   const std::map<std::string, GoldenRow> golden = LoadCompareTraces();
@@ -121,29 +132,59 @@ TEST(DiffGolden, FirstIterationCountsAndDurationsMatchCompareTraces) {
   for (const char* side : {kControl, kTest}) {
     SCOPED_TRACE(side);
     const bool is_control = side == kControl;
-    RunInputOptions options;
-    options.analysis.step_range = std::pair<int64_t, int64_t>{1009, 1009};
-    auto run = LoadRunInput(testing::SharedPath(side), options);
-    ASSERT_TRUE(run.ok()) << run.status().message();
-    ASSERT_EQ(run->steps.size(), 1u);
-    std::map<std::string, const RunItem*> items;
-    for (const RunItem& i : run->items) items[i.name] = &i;
+    auto trace = testing::ImportFile(testing::SharedPath(
+        std::string(side) + (is_control ? "/control.json.gz" : "/test.json.gz")));
+    ASSERT_TRUE(trace.ok()) << trace.status().message();
+    analysis::AnalysisOptions options;
+    options.step_range = std::pair<int64_t, int64_t>{1009, 1009};
+    const analysis::RankAnalysis analysis = analysis::AnalyzeRank(*trace, options);
+    ASSERT_EQ(analysis.steps.size(), 1u);
+    std::optional<InventoryWindow> window = InventoryWindowOf(analysis);
+    ASSERT_TRUE(window.has_value());
+    window->drop_unlaunched = true;
+    std::map<std::string, RunItem> hta_rule;
+    for (RunItem& i : TakeInventory(*trace, &*window)) hta_rule[i.name] = std::move(i);
+
     size_t present = 0;
     for (const auto& [name, row] : golden) {
+      // Step markers are left out of the inventory on purpose: their names
+      // (ProfilerStep#N) differ between runs by construction.
+      if (name.starts_with("ProfilerStep#")) continue;
       const double counts = is_control ? row.control_counts : row.test_counts;
       const double us = is_control ? row.control_us : row.test_us;
-      auto it = items.find(name);
+      auto it = hta_rule.find(name);
       if (counts == 0) {
-        EXPECT_TRUE(it == items.end()) << name;
+        EXPECT_TRUE(it == hta_rule.end()) << name;
         continue;
       }
       ++present;
-      ASSERT_TRUE(it != items.end()) << name;
-      EXPECT_EQ(static_cast<double>(it->second->count), counts) << name;
-      EXPECT_EQ(static_cast<double>(it->second->total_ns), us * 1000) << name;
+      ASSERT_TRUE(it != hta_rule.end()) << name;
+      EXPECT_EQ(static_cast<double>(it->second.count), counts) << name;
+      EXPECT_EQ(static_cast<double>(it->second.total_ns), us * 1000) << name;
     }
-    // Nothing beyond HTA's rows (step markers are left out on purpose).
-    EXPECT_EQ(items.size(), present);
+    EXPECT_EQ(hta_rule.size(), present);  // nothing beyond HTA's rows
+
+    // perfdx's rule: the same, or more device work; never other host rows.
+    window->drop_unlaunched = false;
+    size_t more = 0;
+    for (const RunItem& i : TakeInventory(*trace, &*window)) {
+      auto it = hta_rule.find(i.name);
+      const bool host = i.kind == "operator" || i.kind == "runtime" || i.kind == "python";
+      if (it == hta_rule.end()) {
+        EXPECT_FALSE(host) << i.name;
+        ++more;
+        continue;
+      }
+      EXPECT_GE(i.count, it->second.count) << i.name;
+      if (host) {
+        EXPECT_EQ(i.count, it->second.count) << i.name;
+      }
+      more += i.count != it->second.count;
+    }
+    // The control run has no unlaunched device work in step 1009.
+    if (is_control) {
+      EXPECT_EQ(more, 0u);
+    }
   }
 }
 

@@ -1,7 +1,5 @@
 // The library under concurrent writers and a writer killed mid-save
 // (SIGKILL inside its transaction, while it holds the write lock).
-#include <gtest/gtest.h>
-
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -12,6 +10,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "perfdx/baseline/store.h"
 #include "test_support.h"

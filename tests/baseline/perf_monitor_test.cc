@@ -1,8 +1,8 @@
 #include "perfdx/baseline/perf_monitor.h"
 
-#include <gtest/gtest.h>
-
 #include <sstream>
+
+#include <gtest/gtest.h>
 
 #include "perfdx/baseline/step_log.h"
 #include "test_support.h"
@@ -30,7 +30,8 @@ TEST(PerfMonitor, ImprovementNeedsTheThresholdAndToBeBeyondNoise) {
   for (double t : {0.097, 0.098, 0.096, 0.097, 0.098, 0.097}) monitor.RecordStep(t);
   // 3% faster beyond noise: below the 10% threshold.
   EXPECT_FALSE(monitor.ValidateImprovement());
-  EXPECT_NE(warnings.str().find("below the 10% improvement threshold"), std::string::npos) << warnings.str();
+  EXPECT_NE(warnings.str().find("below the 10% improvement threshold"), std::string::npos)
+      << warnings.str();
   EXPECT_TRUE(monitor.CheckNoRegression());
 
   PerfMonitor faster(options);

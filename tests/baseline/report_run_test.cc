@@ -55,7 +55,8 @@ TEST(ReportRun, RankSelection) {
 TEST(ReportRun, RejectsWhatIsNotAReport) {
   EXPECT_FALSE(ParseAnalyzeReport("{\"ranks\": [", std::nullopt, "x").ok());
   EXPECT_FALSE(ParseAnalyzeReport("{\"ranks\": []}", std::nullopt, "x").ok());
-  EXPECT_FALSE(ParseAnalyzeReport("{\"ranks\": [{\"steps\": [{\"id\": 1}]}]}", std::nullopt, "x").ok());
+  EXPECT_FALSE(
+      ParseAnalyzeReport("{\"ranks\": [{\"steps\": [{\"id\": 1}]}]}", std::nullopt, "x").ok());
   EXPECT_TRUE(LooksLikeAnalyzeReport("\n{\n \"ranks\": ["));
   EXPECT_FALSE(LooksLikeAnalyzeReport("{\"traceEvents\": []}"));
 }

@@ -2,9 +2,9 @@
 // follow by hand from the definitions in statistics.h.
 #include "perfdx/baseline/statistics.h"
 
-#include <gtest/gtest.h>
-
 #include <vector>
+
+#include <gtest/gtest.h>
 
 namespace perfdx::baseline {
 namespace {
@@ -70,7 +70,8 @@ TEST(Bootstrap, IdenticalRunsAreUnchanged) {
 TEST(Bootstrap, ConstantRunsGiveADegenerateInterval) {
   // Every resample of {100,...} has median 100 and of {120,...} median 120,
   // so every resampled ratio is 1.2.
-  const RatioInterval r = BootstrapMedianRatio(std::vector<double>(10, 100), std::vector<double>(10, 120));
+  const RatioInterval r =
+      BootstrapMedianRatio(std::vector<double>(10, 100), std::vector<double>(10, 120));
   ASSERT_TRUE(r.valid);
   EXPECT_DOUBLE_EQ(r.ratio, 1.2);
   EXPECT_DOUBLE_EQ(r.low, 1.2);

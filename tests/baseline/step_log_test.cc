@@ -10,7 +10,8 @@ namespace {
 
 TEST(StepLog, ReadsStepsSamplesPhasesAndMeta) {
   const std::string log =
-      "{\"perfdx_step_log\": 1, \"meta\": {\"model\": \"resnet50\", \"host\": \"node7\", \"batch\": 256}}\n"
+      "{\"perfdx_step_log\": 1, \"meta\": {\"model\": \"resnet50\", \"host\": \"node7\", "
+      "\"batch\": 256}}\n"
       "{\"step\": 10, \"step_time_s\": 0.2041, \"samples\": 256}\n"
       "\n"
       "{\"step\": 11, \"step_time_s\": 0.1527, \"samples\": 256, \"loss\": 2.3,"
@@ -27,9 +28,13 @@ TEST(StepLog, ReadsStepsSamplesPhasesAndMeta) {
   EXPECT_EQ(r->steps[1].phases_ns[0], (std::pair<std::string, int64_t>{"data", 11000000}));
   EXPECT_EQ(r->steps[1].phases_ns[1], (std::pair<std::string, int64_t>{"forward", 50000000}));
   EXPECT_EQ(r->host, "node7");
-  const std::vector<std::pair<std::string, std::string>> tags = {{"batch", "256"}, {"model", "resnet50"}};
+  const std::vector<std::pair<std::string, std::string>> tags = {{"batch", "256"},
+                                                                 {"model", "resnet50"}};
   EXPECT_EQ(r->tags, tags);
   EXPECT_FALSE(r->items_complete);
+  EXPECT_EQ(r->metrics.at("step_time_median_ns"), (204100000 + 152700000) / 2);
+  EXPECT_DOUBLE_EQ(r->metrics.at("throughput_median"), (256 / 0.2041 + 256 / 0.1527) / 2);
+  EXPECT_EQ(r->metrics.at("phase_data_ns"), 11000000 / 2.0);  // mean over both steps
 }
 
 TEST(StepLog, UnitsDefaultIdsAndThroughput) {
@@ -104,8 +109,8 @@ TEST(RunInput, SniffsEachKindOfInput) {
 
 TEST(RunInput, StepLogGetsProvenanceAndWarmup) {
   testing::TempDir dir;
-  const std::string path =
-      dir.Write("run.jsonl", "{\"step_time_s\": 1.0}\n{\"step_time_s\": 0.1}\n{\"step_time_s\": 0.3}\n");
+  const std::string path = dir.Write(
+      "run.jsonl", "{\"step_time_s\": 1.0}\n{\"step_time_s\": 0.1}\n{\"step_time_s\": 0.3}\n");
   RunInputOptions options;
   options.warmup_steps = 1;
   auto r = LoadRunInput(path, options);

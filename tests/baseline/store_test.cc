@@ -8,7 +8,8 @@
 namespace perfdx::baseline {
 namespace {
 
-RunRecord MakeRun(const std::string& name, std::vector<int64_t> step_ns, int64_t created = 1700000000) {
+RunRecord MakeRun(const std::string& name, std::vector<int64_t> step_ns,
+                  int64_t created = 1700000000) {
   RunRecord r;
   r.name = name;
   r.created_unix_s = created;
@@ -22,12 +23,16 @@ RunRecord MakeRun(const std::string& name, std::vector<int64_t> step_ns, int64_t
   r.rank = 3;
   r.window = "steps";
   for (size_t i = 0; i < step_ns.size(); ++i) {
-    r.steps.push_back(StepSample{static_cast<int64_t>(i) + 5, step_ns[i], 64,
-                                 {{"kernel", step_ns[i] / 2}, {"other", step_ns[i] - step_ns[i] / 2}}});
+    r.steps.push_back(
+        StepSample{static_cast<int64_t>(i) + 5,
+                   step_ns[i],
+                   64,
+                   {{"kernel", step_ns[i] / 2}, {"other", step_ns[i] - step_ns[i] / 2}}});
   }
   r.metrics["device_utilization"] = 0.625;
   AddStepMetrics(r);
-  r.items = {{"volta_sgemm_128x64_nn", "kernel", 12, 900000}, {"aten::conv2d", "operator", 6, 450000}};
+  r.items = {{"volta_sgemm_128x64_nn", "kernel", 12, 900000},
+             {"aten::conv2d", "operator", 6, 450000}};
   r.items_complete = true;
   r.notes = {"first note", "second note"};
   SetTag(r, "commit", "abc123");
@@ -103,7 +108,8 @@ TEST_F(StoreTest, ANameMeansItsLatestRun) {
   RunStore store = OpenOrDie();
   ASSERT_TRUE(store.Save(MakeRun("nightly", {100, 100, 100}, 1000)).ok());
   ASSERT_TRUE(store.Save(MakeRun("nightly", {90, 90, 90}, 2000)).ok());
-  ASSERT_TRUE(store.Save(MakeRun("nightly", {80, 80, 80}, 2000)).ok());  // same second: the later id
+  ASSERT_TRUE(
+      store.Save(MakeRun("nightly", {80, 80, 80}, 2000)).ok());  // same second: the later id
   ASSERT_TRUE(store.Save(MakeRun("other", {50, 50, 50}, 3000)).ok());
   EXPECT_EQ(store.Load("nightly")->id, 3);
   EXPECT_EQ(store.Load("nightly")->steps[0].dur_ns, 80);
@@ -181,17 +187,21 @@ TEST_F(StoreTest, TrendFollowsAMetricInTimeOrder) {
 TEST_F(StoreTest, RejectsBadNamesAndMissingRuns) {
   RunStore store = OpenOrDie();
   for (const char* bad : {"", "123", "has space", "semi;colon", "#1"}) {
-    EXPECT_EQ(store.Save(MakeRun(bad, {1, 2, 3})).status().code(), StatusCode::kInvalidInput) << bad;
+    EXPECT_EQ(store.Save(MakeRun(bad, {1, 2, 3})).status().code(), StatusCode::kInvalidInput)
+        << bad;
   }
   EXPECT_EQ(store.Load("nothing").status().code(), StatusCode::kNotFound);
   EXPECT_EQ(store.Load("42").status().code(), StatusCode::kNotFound);
 }
 
 TEST_F(StoreTest, OpeningWhatIsNotALibrary) {
-  EXPECT_EQ(RunStore::Open(DbPath(), RunStore::Mode::kExisting).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(RunStore::Open(DbPath(), RunStore::Mode::kExisting).status().code(),
+            StatusCode::kNotFound);
 
-  const std::string text = dir_.Write("text.db", "this is not a database at all, just some text...");
-  EXPECT_EQ(RunStore::Open(text, RunStore::Mode::kExisting).status().code(), StatusCode::kInvalidInput);
+  const std::string text =
+      dir_.Write("text.db", "this is not a database at all, just some text...");
+  EXPECT_EQ(RunStore::Open(text, RunStore::Mode::kExisting).status().code(),
+            StatusCode::kInvalidInput);
 
   // Another program's SQLite file.
   const std::string other = dir_.path() + "/other.db";

@@ -2,13 +2,12 @@
 // cells with doubled quotes, commas and line breaks, trailing tabs after
 // times, N/A, short and long rows, a quote left open at the end, records
 // split across read chunks, gzip input and the size limits.
-#include "perfdx/formats/csv_reader.h"
-
-#include <gtest/gtest.h>
-
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
+#include "perfdx/formats/csv_reader.h"
 #include "test_support.h"
 
 namespace perfdx::formats {
@@ -69,19 +68,23 @@ TEST(CsvReaderTest, TrailingTabsNotApplicableAndNumbers) {
   auto source = io::OpenMemoryByteSource(text, "t.csv");
   ASSERT_TRUE(source.ok());
   int rows = 0;
-  ASSERT_TRUE(ReadCsv(**source, {}, [&](const CsvHeader& h, const CsvRow& r) {
-                ++rows;
-                EXPECT_EQ(r.MicrosToNanos(h.Find("Start Time(us)")), 1736408883704643212);
-                // Rounded half away from zero, exactly (no double).
-                EXPECT_EQ(r.MicrosToNanos(h.Find("Duration(us)")), 53741);
-                EXPECT_EQ(r.Int(h.Find("Block Dim")), 32);
-                EXPECT_DOUBLE_EQ(r.Double(h.Find("Ratio")).value_or(-1), 0.186);
-                EXPECT_EQ(r.Scaled(h.Find("Total Reserved(MB)"), 1048576.0), 1522532352);
-                EXPECT_EQ(r.Double(h.Find("Hit Rate")), std::nullopt);
-                EXPECT_EQ(r.Text(h.Find("Hit Rate")), "");
-                EXPECT_EQ(r.Text(h.Find("Missing")), "");
-                EXPECT_EQ(r.Int(-1), std::nullopt);
-              }, &stats).ok());
+  ASSERT_TRUE(ReadCsv(
+                  **source, {},
+                  [&](const CsvHeader& h, const CsvRow& r) {
+                    ++rows;
+                    EXPECT_EQ(r.MicrosToNanos(h.Find("Start Time(us)")), 1736408883704643212);
+                    // Rounded half away from zero, exactly (no double).
+                    EXPECT_EQ(r.MicrosToNanos(h.Find("Duration(us)")), 53741);
+                    EXPECT_EQ(r.Int(h.Find("Block Dim")), 32);
+                    EXPECT_DOUBLE_EQ(r.Double(h.Find("Ratio")).value_or(-1), 0.186);
+                    EXPECT_EQ(r.Scaled(h.Find("Total Reserved(MB)"), 1048576.0), 1522532352);
+                    EXPECT_EQ(r.Double(h.Find("Hit Rate")), std::nullopt);
+                    EXPECT_EQ(r.Text(h.Find("Hit Rate")), "");
+                    EXPECT_EQ(r.Text(h.Find("Missing")), "");
+                    EXPECT_EQ(r.Int(-1), std::nullopt);
+                  },
+                  &stats)
+                  .ok());
   EXPECT_EQ(rows, 1);
 }
 
@@ -97,10 +100,14 @@ TEST(CsvReaderTest, UnquotedStripsTheExcelQuotes) {
   const std::string text = "Input Shapes,Output Shapes\n\"\"\"32,3,224,224\"\"\",N/A\n";
   auto source = io::OpenMemoryByteSource(text, "t.csv");
   ASSERT_TRUE(source.ok());
-  ASSERT_TRUE(ReadCsv(**source, {}, [&](const CsvHeader&, const CsvRow& r) {
-                EXPECT_EQ(r.Unquoted(0), "32,3,224,224");
-                EXPECT_EQ(r.Unquoted(1), "");
-              }, nullptr).ok());
+  ASSERT_TRUE(ReadCsv(
+                  **source, {},
+                  [&](const CsvHeader&, const CsvRow& r) {
+                    EXPECT_EQ(r.Unquoted(0), "32,3,224,224");
+                    EXPECT_EQ(r.Unquoted(1), "");
+                  },
+                  nullptr)
+                  .ok());
 }
 
 TEST(CsvReaderTest, ShortAndLongRowsAreCountedNotFatal) {
@@ -172,8 +179,8 @@ TEST(CsvReaderTest, GzipInputAndLimits) {
 }
 
 TEST(CsvReaderTest, MissingFileIsNotFound) {
-  const Status s = ReadCsvFile("/nonexistent/kernel_details.csv", {}, {},
-                               [](const CsvHeader&, const CsvRow&) {}, nullptr);
+  const Status s = ReadCsvFile(
+      "/nonexistent/kernel_details.csv", {}, {}, [](const CsvHeader&, const CsvRow&) {}, nullptr);
   EXPECT_FALSE(s.ok());
 }
 

@@ -33,10 +33,12 @@ void WriteProf(const TempDir& dir, const std::string& prof, bool sliced) {
   const std::string t1 = Task("MatMul_1", "1000.000", 5.0, 1);
   const std::string t2 = Task("Add_2", "1010.500", 2.0, 2);
   if (sliced) {
-    dir.Write(out + "msprof_slice_0_20231023172400.json", std::string("[") + kMeta + ",\n" + t1 + "]");
+    dir.Write(out + "msprof_slice_0_20231023172400.json",
+              std::string("[") + kMeta + ",\n" + t1 + "]");
     dir.Write(out + "msprof_slice_1_20231023172400.json", "[" + t2 + "]");
   } else {
-    dir.Write(out + "msprof_20231023172400.json", std::string("[") + kMeta + ",\n" + t1 + ",\n" + t2 + "]");
+    dir.Write(out + "msprof_20231023172400.json",
+              std::string("[") + kMeta + ",\n" + t1 + ",\n" + t2 + "]");
   }
   dir.Write(out + "op_summary_20231023172400.csv",
             "Device_id,Model Name,Model ID,Task ID,Stream ID,Infer ID,Op Name,OP Type,OP State,"
@@ -48,11 +50,14 @@ void WriteProf(const TempDir& dir, const std::string& prof, bool sliced) {
             "\"\"\"16,16\"\"\",FLOAT16,ND,\"\"\"16,16\"\"\",FLOAT16,ND,N/A,4.5,8100,0.75\n"
             "0,N/A,4294967295,12,7,N/A,Add_2,Add,dynamic,AI_CORE,1010.500\t,2.0,5.5,8,NO,0,"
             "\"\"\"16\"\"\",FLOAT,ND,\"\"\"16\"\"\",FLOAT,ND,N/A,1.5,2700,0.0\n");
-  dir.Write(out + "op_statistic_20231023172400.csv",
-            "Device_id,OP Type,Core Type,Count,Total Time(us),Min Time(us),Avg Time(us),Max Time(us),"
-            "Ratio(%)\n0,MatMulV2,AI_CORE,1,5.0,5.0,5.0,5.0,71.4\n0,Add,AI_CORE,1,2.0,2.0,2.0,2.0,28.6\n");
-  dir.Write(prof + "/device_0/info.json.0",
-            R"({"DeviceInfo": [{"id": 0, "ai_core_num": 24, "aiv_num": 48, "aic_frequency": "1800"}],
+  dir.Write(
+      out + "op_statistic_20231023172400.csv",
+      "Device_id,OP Type,Core Type,Count,Total Time(us),Min Time(us),Avg Time(us),Max Time(us),"
+      "Ratio(%)\n0,MatMulV2,AI_CORE,1,5.0,5.0,5.0,5.0,71.4\n0,Add,AI_CORE,1,2.0,2.0,2.0,2.0,28."
+      "6\n");
+  dir.Write(
+      prof + "/device_0/info.json.0",
+      R"({"DeviceInfo": [{"id": 0, "ai_core_num": 24, "aiv_num": 48, "aic_frequency": "1800"}],
                 "rank_id": 3})");
 }
 
@@ -102,9 +107,9 @@ TEST(MsprofFolderTest, SlicedTimelineIsOneTrace) {
   TempDir dir;
   WriteProf(dir, "PROF_000001_20231023172400639_ABCDEFGH", true);
   // The folder itself, and its output folder, name the same input.
-  for (const std::string& p : {dir.path() + "/PROF_000001_20231023172400639_ABCDEFGH",
-                               dir.path() +
-                                   "/PROF_000001_20231023172400639_ABCDEFGH/mindstudio_profiler_output"}) {
+  for (const std::string& p :
+       {dir.path() + "/PROF_000001_20231023172400639_ABCDEFGH",
+        dir.path() + "/PROF_000001_20231023172400639_ABCDEFGH/mindstudio_profiler_output"}) {
     auto loaded = LoadTraces({p}, LoadOptions{});
     ASSERT_TRUE(loaded.ok()) << loaded.status().message();
     ASSERT_EQ(loaded->traces.size(), 1u);
@@ -114,7 +119,8 @@ TEST(MsprofFolderTest, SlicedTimelineIsOneTrace) {
 
 TEST(MsprofFolderTest, WithoutTimelineIsReported) {
   TempDir dir;
-  dir.Write("PROF_000001_20231023172400639_ABCDEFGH/mindstudio_profiler_output/op_summary_1.csv", "a\n");
+  dir.Write("PROF_000001_20231023172400639_ABCDEFGH/mindstudio_profiler_output/op_summary_1.csv",
+            "a\n");
   auto loaded = LoadTraces({dir.path() + "/PROF_000001_20231023172400639_ABCDEFGH"}, LoadOptions{});
   ASSERT_FALSE(loaded.ok());
   EXPECT_NE(loaded.status().message().find("msprof_"), std::string::npos);
@@ -136,7 +142,8 @@ TEST(MsttSamplesTest, SingleStepTraceLoads) {
   for (model::SliceId i = 0; i < t.slices.size(); ++i) {
     kernels += t.slices.kind[i] == model::EventKind::kComputeKernel;
   }
-  // python3: sum(1 for e in json.load(f) if e.get("ph") == "X" and e.get("args", {}).get("Task Type"))
+  // python3: sum(1 for e in json.load(f) if e.get("ph") == "X" and e.get("args", {}).get("Task
+  // Type"))
   EXPECT_EQ(kernels, 276u);
   const analysis::RankAnalysis a = analysis::AnalyzeRank(t, analysis::AnalysisOptions{});
   ASSERT_EQ(a.steps.size(), 1u);

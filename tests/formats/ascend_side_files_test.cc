@@ -7,14 +7,13 @@
 //   python3 -c "import csv; r=list(csv.DictReader(open(F, newline='', encoding='utf-8-sig')));
 //               print(len(r), r[0])"
 // and sums with decimal.Decimal (µs * 1000 -> ns), never from perfdx.
-#include "perfdx/formats/ascend_profile_reader.h"
-
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <map>
 #include <string>
 
+#include <gtest/gtest.h>
+
+#include "perfdx/formats/ascend_profile_reader.h"
 #include "perfdx/formats/trace_loader.h"
 #include "test_support.h"
 
@@ -50,17 +49,20 @@ struct RankExpect {
   double aic_mac_ratio_sum;   // over rows where it is not N/A (6 rows are)
   int64_t last_dur_ns;
   int64_t last_task_id;
-  int64_t operator_device_self_sum_ns;  // operator_details Device Self Duration(us)
+  // operator_details Device Self Duration(us), each rounded to the nearest
+  // ns (Decimal(x) * 1000).to_integral_value(ROUND_HALF_UP): the values have
+  // up to 6 decimals.
+  int64_t operator_device_self_sum_ns;
   double l2_first_victim;
-  int64_t api_first_ns;  // hccl Launch_Ffts Time(us)
+  int64_t api_first_ns;       // hccl Launch_Ffts Time(us)
   int64_t op_first_total_ns;  // ForeachAddList Total Time(us)
 };
 
 const RankExpect kRanks[] = {
     {0, 114865613, 101120641, 1736408883704643212, 53741, 0.186, 50522, 12.316, 624152, 11267,
-     115730736, 0.23264, 474410, 1959079},
+     115730766, 0.23264, 474410, 1959079},
     {1, 109253559, 96394100, 1736408883709301270, 53841, 0.186, 50681, 12.268, 626832, 11276,
-     110550616, 0.103524, 458390, 1954139},
+     110550644, 0.103524, 458390, 1954139},
 };
 
 class AscendTextSideFilesTest : public ::testing::TestWithParam<RankExpect> {};
@@ -86,8 +88,8 @@ TEST_P(AscendTextSideFilesTest, EveryReader) {
   EXPECT_EQ(a.config.rank_id, e.rank);
   EXPECT_EQ(a.env_variables.size(), 8u);
   EXPECT_EQ(a.env_variables.at("PYTORCH_NPU_ALLOC_CONF"), "");
-  EXPECT_TRUE(a.parallel_groups.empty());  // this sample has none
-  EXPECT_EQ(a.device.device_id, e.rank);   // "NPU:1" on rank 1
+  EXPECT_TRUE(a.parallel_groups.empty());     // this sample has none
+  EXPECT_EQ(a.device.device_id, e.rank);      // "NPU:1" on rank 1
   EXPECT_EQ(a.device.aicore_freq_mhz, 1800);  // "AI Core Freq" counter
 
   // kernel_details.csv: 191 rows, 149 AI_VECTOR_CORE, 23 AI_CORE, 13 MIX_AIV,
@@ -110,9 +112,10 @@ TEST_P(AscendTextSideFilesTest, EveryReader) {
       EXPECT_EQ(trace.slice_name(k.slice), trace.str(k.name));
     }
   }
-  EXPECT_EQ(by_core, (std::map<std::string, int>{
-                         {"AI_VECTOR_CORE", 149}, {"AI_CORE", 23}, {"MIX_AIV", 13}, {"HCCL", 4},
-                         {"DSA_SQE", 2}}));
+  EXPECT_EQ(
+      by_core,
+      (std::map<std::string, int>{
+          {"AI_VECTOR_CORE", 149}, {"AI_CORE", 23}, {"MIX_AIV", 13}, {"HCCL", 4}, {"DSA_SQE", 2}}));
   EXPECT_EQ(dur_sum, e.kernel_dur_sum_ns);
   EXPECT_EQ(wait_sum, e.kernel_wait_sum_ns);
   // Every kernel has its Ascend Hardware task (and every HCCL row its op).
@@ -138,10 +141,10 @@ TEST_P(AscendTextSideFilesTest, EveryReader) {
   EXPECT_NEAR(a.kernels.Metric(0, "aiv_total_time_ns").value_or(-1), e.first_aiv_time_ns, 1e-6);
   EXPECT_EQ(a.kernels.Metric(0, "no_such_metric"), std::nullopt);
   // The PipeUtilization metric set, canonical names.
-  for (const char* m : {"aic_total_time_ns", "aic_total_cycles", "aic_mac_time_ns", "aic_mac_ratio",
-                        "aic_mte2_ratio", "aic_fixpipe_ratio", "aic_icache_miss_rate",
-                        "aiv_total_cycles", "aiv_vec_ratio", "aiv_mte3_ratio",
-                        "cube_utilization_pct"}) {
+  for (const char* m :
+       {"aic_total_time_ns", "aic_total_cycles", "aic_mac_time_ns", "aic_mac_ratio",
+        "aic_mte2_ratio", "aic_fixpipe_ratio", "aic_icache_miss_rate", "aiv_total_cycles",
+        "aiv_vec_ratio", "aiv_mte3_ratio", "cube_utilization_pct"}) {
     EXPECT_GE(a.kernels.MetricColumn(m), 0) << m;
   }
   double mac_sum = 0;
@@ -189,13 +192,14 @@ TEST_P(AscendTextSideFilesTest, EveryReader) {
   for (const model::AscendMemoryRecord& m : a.memory_records) {
     ++by_component[std::string(trace.str(m.component))];
     EXPECT_EQ(m.device_id, e.rank);
-    if (trace.str(m.component) == "PTA") pta_max_allocated = std::max(pta_max_allocated, m.allocated_bytes);
+    if (trace.str(m.component) == "PTA")
+      pta_max_allocated = std::max(pta_max_allocated, m.allocated_bytes);
     if (trace.str(m.component) == "APP") {
       EXPECT_EQ(m.allocated_bytes, -1);  // empty cell
     }
   }
-  EXPECT_EQ(by_component, (std::map<std::string, int>{
-                              {"PTA+GE", 495}, {"PTA", 381}, {"GE", 114}, {"APP", 14}}));
+  EXPECT_EQ(by_component,
+            (std::map<std::string, int>{{"PTA+GE", 495}, {"PTA", 381}, {"GE", 114}, {"APP", 14}}));
   // max(round(float(Total Allocated(MB)) * 1048576)) over PTA rows.
   EXPECT_EQ(pta_max_allocated, 1245688832);
   // PTA is the framework allocator: its records are the trace's memory events.
@@ -255,9 +259,9 @@ TEST(AscendTextSideFilesTest, CommunicationJsonValues) {
   EXPECT_EQ(op->step, "step50");
   EXPECT_FALSE(op->p2p);
   EXPECT_EQ(op->group, "17522688603477080586");
-  EXPECT_EQ(op->elapse_ns, 79089520);     // 79.08952021875 ms
-  EXPECT_EQ(op->transit_ns, 239185);      // 0.23918478124999998 ms
-  EXPECT_EQ(op->wait_ns, 5646633);        // 5.64663284375 ms
+  EXPECT_EQ(op->elapse_ns, 79089520);  // 79.08952021875 ms
+  EXPECT_EQ(op->transit_ns, 239185);   // 0.23918478124999998 ms
+  EXPECT_EQ(op->wait_ns, 5646633);     // 5.64663284375 ms
   EXPECT_DOUBLE_EQ(op->wait_ratio, 0.9594);
   const model::ReportedTransportBandwidth* hccs = nullptr;
   for (const auto& b : op->bandwidth) {

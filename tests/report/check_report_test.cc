@@ -2,7 +2,6 @@
 #include "perfdx/report/check_report.h"
 
 #include <gtest/gtest.h>
-
 #include <simdjson.h>
 
 #include "perfdx/report/diff_report.h"
@@ -47,10 +46,14 @@ TEST(CheckReport, JsonContract) {
 
 TEST(CheckReport, TextQuotesTheChangeAndTheInterval) {
   const std::string text = RenderCheckText(Regressed());
-  EXPECT_EQ(text.rfind("regressed: median step time 100 ms -> 125 ms (+25.0%, 95% CI +10.0% .. +40.0%)", 0), 0u)
+  EXPECT_EQ(
+      text.rfind("regressed: median step time 100 ms -> 125 ms (+25.0%, 95% CI +10.0% .. +40.0%)",
+                 0),
+      0u)
       << text;
   EXPECT_NE(text.find("roll back"), std::string::npos);
-  EXPECT_NE(text.find("throughput 640 samples/s -> 512 samples/s (-20.0%)"), std::string::npos) << text;
+  EXPECT_NE(text.find("throughput 640 samples/s -> 512 samples/s (-20.0%)"), std::string::npos)
+      << text;
 }
 
 TEST(CheckReport, MarkdownTable) {

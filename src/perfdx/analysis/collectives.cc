@@ -33,7 +33,9 @@ std::string Canonical(std::string_view s) {
   return out;
 }
 
-bool Has(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+bool Has(const std::string& s, std::string_view part) {
+  return s.find(part) != std::string::npos;
+}
 
 // "Plane 3" / "Group 1 Plane 3" -> plane 3, group 1 (-1 when not named).
 void ParsePlaneName(std::string_view name, int64_t* group, int64_t* plane) {
@@ -132,7 +134,8 @@ class AscendCollectiveParser {
     op_->tasks = tasks.size();
     // Tasks of each plane in time order (stable: the file's order for ties).
     std::stable_sort(tasks.begin(), tasks.end(), [&](const PlaneTask& a, const PlaneTask& b) {
-      return std::tie(a.plane, t_.slices.ts_ns[a.slice]) < std::tie(b.plane, t_.slices.ts_ns[b.slice]);
+      return std::tie(a.plane, t_.slices.ts_ns[a.slice]) <
+             std::tie(b.plane, t_.slices.ts_ns[b.slice]);
     });
     const bool send_recv = op_->type == CollectiveType::kSend ||
                            op_->type == CollectiveType::kReceive ||
@@ -189,8 +192,8 @@ class AscendCollectiveParser {
     const std::string_view link = t_.ArgString(s, ArgKey::kLinkType).value_or("");
     const int64_t bytes = t_.ArgInt(s, ArgKey::kSizeBytes).value_or(0);
     const Transfer base{"", bytes, t_.slices.ts_ns[s], t_.slices.end_ns(s)};
-    if ((name == "Memcpy" || name == "Reduce_Inline") && transport == "SDMA" &&
-        link != "ON_CHIP" && !link.empty()) {
+    if ((name == "Memcpy" || name == "Reduce_Inline") && transport == "SDMA" && link != "ON_CHIP" &&
+        !link.empty()) {
       Transfer t = base;
       t.key = SdmaKey(link);
       return t;
@@ -258,7 +261,8 @@ std::optional<SliceId> CommArgsSlice(const model::Trace& trace, SliceId kernel,
   if (it == launcher.end()) return std::nullopt;
   for (int64_t s = it->second; s >= 0; s = trace.slices.parent[static_cast<SliceId>(s)]) {
     const auto id = static_cast<SliceId>(s);
-    if (trace.ArgInt(id, ArgKey::kInMsgNelems) || trace.ArgInt(id, ArgKey::kOutMsgNelems)) return id;
+    if (trace.ArgInt(id, ArgKey::kInMsgNelems) || trace.ArgInt(id, ArgKey::kOutMsgNelems))
+      return id;
   }
   return std::nullopt;
 }
@@ -267,12 +271,16 @@ double BusFactor(CollectiveType type, int64_t n) {
   if (n < 1) return 0;
   const double d = static_cast<double>(n);
   switch (type) {
-    case CollectiveType::kAllReduce: return 2 * (d - 1) / d;
+    case CollectiveType::kAllReduce:
+      return 2 * (d - 1) / d;
     case CollectiveType::kAllGather:
     case CollectiveType::kReduceScatter:
-    case CollectiveType::kAllToAll: return (d - 1) / d;
-    case CollectiveType::kUnknown: return 0;
-    default: return 1;
+    case CollectiveType::kAllToAll:
+      return (d - 1) / d;
+    case CollectiveType::kUnknown:
+      return 0;
+    default:
+      return 1;
   }
 }
 
@@ -280,17 +288,28 @@ double BusFactor(CollectiveType type, int64_t n) {
 
 std::string_view CollectiveTypeName(CollectiveType type) {
   switch (type) {
-    case CollectiveType::kUnknown: return "unknown";
-    case CollectiveType::kAllReduce: return "allreduce";
-    case CollectiveType::kAllGather: return "allgather";
-    case CollectiveType::kReduceScatter: return "reducescatter";
-    case CollectiveType::kAllToAll: return "alltoall";
-    case CollectiveType::kBroadcast: return "broadcast";
-    case CollectiveType::kReduce: return "reduce";
-    case CollectiveType::kSend: return "send";
-    case CollectiveType::kReceive: return "receive";
-    case CollectiveType::kBatchSendRecv: return "batchsendrecv";
-    case CollectiveType::kScatter: return "scatter";
+    case CollectiveType::kUnknown:
+      return "unknown";
+    case CollectiveType::kAllReduce:
+      return "allreduce";
+    case CollectiveType::kAllGather:
+      return "allgather";
+    case CollectiveType::kReduceScatter:
+      return "reducescatter";
+    case CollectiveType::kAllToAll:
+      return "alltoall";
+    case CollectiveType::kBroadcast:
+      return "broadcast";
+    case CollectiveType::kReduce:
+      return "reduce";
+    case CollectiveType::kSend:
+      return "send";
+    case CollectiveType::kReceive:
+      return "receive";
+    case CollectiveType::kBatchSendRecv:
+      return "batchsendrecv";
+    case CollectiveType::kScatter:
+      return "scatter";
   }
   return "unknown";
 }
@@ -318,13 +337,14 @@ bool IsPointToPoint(CollectiveType type) {
 
 int64_t DtypeBytes(std::string_view dtype) {
   static const std::unordered_map<std::string, int64_t> kSizes = {
-      {"float", 4},     {"float32", 4},  {"fp32", 4},      {"int", 4},       {"int32", 4},
-      {"uint32", 4},    {"double", 8},   {"float64", 8},   {"fp64", 8},      {"long", 8},
-      {"int64", 8},     {"uint64", 8},   {"half", 2},      {"float16", 2},   {"fp16", 2},
-      {"bfloat16", 2},  {"bf16", 2},     {"bfp16", 2},     {"short", 2},     {"int16", 2},
-      {"uint16", 2},    {"byte", 1},     {"char", 1},      {"bool", 1},      {"int8", 1},
-      {"uint8", 1},     {"hif8", 1},     {"int128", 16},   {"complexfloat", 8},
-      {"complexdouble", 16}, {"float8e4m3fn", 1}, {"float8e5m2", 1},
+      {"float", 4},        {"float32", 4},        {"fp32", 4},         {"int", 4},
+      {"int32", 4},        {"uint32", 4},         {"double", 8},       {"float64", 8},
+      {"fp64", 8},         {"long", 8},           {"int64", 8},        {"uint64", 8},
+      {"half", 2},         {"float16", 2},        {"fp16", 2},         {"bfloat16", 2},
+      {"bf16", 2},         {"bfp16", 2},          {"short", 2},        {"int16", 2},
+      {"uint16", 2},       {"byte", 1},           {"char", 1},         {"bool", 1},
+      {"int8", 1},         {"uint8", 1},          {"hif8", 1},         {"int128", 16},
+      {"complexfloat", 8}, {"complexdouble", 16}, {"float8e4m3fn", 1}, {"float8e5m2", 1},
   };
   auto it = kSizes.find(Canonical(dtype));
   return it == kSizes.end() ? 0 : it->second;
@@ -336,15 +356,31 @@ CollectiveSummary AnalyzeCollectives(const model::Trace& trace, const StepTimeli
   bool have_comm_ops = false;
   for (const model::Track& t : trace.tracks) have_comm_ops |= t.kind == TrackKind::kCommOps;
 
+  auto is_collective = [&](SliceId i) {
+    if (s.kind[i] != EventKind::kCollective || !OnDevice(trace, i)) return false;
+    return !have_comm_ops || trace.tracks[s.track[i]].kind == TrackKind::kCommOps;
+  };
+  // The launching host call of each collective kernel without Kineto's
+  // comm args on it (only those: a map of every launch would cost a node
+  // per kernel on large traces).
   std::unordered_map<SliceId, SliceId> launcher;  // device slice -> launching host call
-  for (size_t k = 0; k < trace.flows.size(); ++k) {
-    if (trace.flows.kind[k] == model::FlowKind::kLaunch) launcher.emplace(trace.flows.to[k], trace.flows.from[k]);
+  for (SliceId i = 0; i < s.size(); ++i) {
+    if (is_collective(i) && !trace.ArgInt(i, ArgKey::kInMsgNelems) &&
+        !trace.ArgInt(i, ArgKey::kOutMsgNelems) && !have_comm_ops) {
+      launcher.emplace(i, i);  // placeholder until a launch flow names the caller
+    }
+  }
+  if (!launcher.empty()) {
+    for (size_t k = 0; k < trace.flows.size(); ++k) {
+      if (trace.flows.kind[k] != model::FlowKind::kLaunch) continue;
+      auto it = launcher.find(trace.flows.to[k]);
+      if (it != launcher.end()) it->second = trace.flows.from[k];
+    }
+    std::erase_if(launcher, [](const auto& kv) { return kv.first == kv.second; });
   }
 
   for (SliceId i = 0; i < s.size(); ++i) {
-    if (s.kind[i] != EventKind::kCollective || !OnDevice(trace, i)) continue;
-    const TrackKind track_kind = trace.tracks[s.track[i]].kind;
-    if (have_comm_ops && track_kind != TrackKind::kCommOps) continue;
+    if (!is_collective(i)) continue;
     CollectiveStats c;
     c.slice = i;
     c.track = s.track[i];
@@ -378,8 +414,9 @@ CollectiveSummary AnalyzeCollectives(const model::Trace& trace, const StepTimeli
     }
     out.collectives.push_back(std::move(c));
   }
-  std::stable_sort(out.collectives.begin(), out.collectives.end(),
-                   [](const CollectiveStats& a, const CollectiveStats& b) { return a.start_ns < b.start_ns; });
+  std::stable_sort(
+      out.collectives.begin(), out.collectives.end(),
+      [](const CollectiveStats& a, const CollectiveStats& b) { return a.start_ns < b.start_ns; });
 
   // Ascend: plane tasks -> the op whose window holds the task's end (msprof
   // files a task under the op its end time falls in), in the same group when
@@ -389,7 +426,8 @@ CollectiveSummary AnalyzeCollectives(const model::Trace& trace, const StepTimeli
   int64_t max_dur = 0;
   for (size_t k = 0; k < out.collectives.size(); ++k) {
     int64_t plane = -1;
-    ParsePlaneName(trace.str(trace.tracks[out.collectives[k].track].thread_name), &group_of[k], &plane);
+    ParsePlaneName(trace.str(trace.tracks[out.collectives[k].track].thread_name), &group_of[k],
+                   &plane);
     max_dur = std::max(max_dur, out.collectives[k].dur_ns);
   }
   for (model::TrackId t = 0; t < trace.tracks.size() && have_comm_ops; ++t) {
@@ -403,8 +441,9 @@ CollectiveSummary AnalyzeCollectives(const model::Trace& trace, const StepTimeli
       if (s.kind[i] != EventKind::kCollectiveTask) continue;
       const int64_t end = s.end_ns(i);
       // The latest-starting op with start <= end <= its end.
-      auto it = std::upper_bound(out.collectives.begin(), out.collectives.end(), end,
-                                 [](int64_t v, const CollectiveStats& c) { return v < c.start_ns; });
+      auto it =
+          std::upper_bound(out.collectives.begin(), out.collectives.end(), end,
+                           [](int64_t v, const CollectiveStats& c) { return v < c.start_ns; });
       while (it != out.collectives.begin()) {
         --it;
         if (it->start_ns < end - max_dur) break;

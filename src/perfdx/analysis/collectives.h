@@ -115,7 +115,7 @@ struct CollectiveStats {
   // Ascend: the plane tasks that make it up.
   uint64_t tasks = 0;
   std::vector<TransportTransit> transports;  // non-empty transports, SDMA last
-  int64_t transit_ns = -1;          // master plane, -1 without plane tasks
+  int64_t transit_ns = -1;                   // master plane, -1 without plane tasks
   int64_t wait_ns = -1;
   int64_t synchronization_ns = -1;
   int64_t idle_ns = -1;

@@ -152,6 +152,7 @@ RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& optio
   r.temporal = ComputeTemporalBreakdown(trace, options.window, r.timeline);
   r.gaps = FindGaps(trace, activity, r.timeline, options.min_gap_ns);
   r.memory = SummarizeMemory(trace, r.timeline);
+  r.collectives = AnalyzeCollectives(trace, &r.timeline);
   return r;
 }
 

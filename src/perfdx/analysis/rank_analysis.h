@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "perfdx/analysis/collectives.h"
 #include "perfdx/analysis/device_time.h"
 #include "perfdx/analysis/gaps.h"
 #include "perfdx/analysis/health.h"
@@ -53,6 +54,9 @@ struct RankAnalysis {
   KernelSummary kernels;
   OpSummary ops;
   MemorySummary memory;
+  // Every collective of the trace (not only the window's), with step ids:
+  // sizes, transports, bandwidths, wait/transit (analysis/collectives.h).
+  CollectiveSummary collectives;
   std::vector<std::string> notes;
 };
 

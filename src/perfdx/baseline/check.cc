@@ -13,17 +13,20 @@ std::optional<double> Metric(const RunRecord& r, const std::string& key) {
 
 }  // namespace
 
-Result<CheckResult> CheckRun(const RunRecord& base, const RunRecord& current, const CheckOptions& options) {
+Result<CheckResult> CheckRun(const RunRecord& base, const RunRecord& current,
+                             const CheckOptions& options) {
   CheckResult out;
   out.base_label = base.Label();
   out.new_label = current.Label();
   out.base_steps = base.steps.size();
   out.new_steps = current.steps.size();
-  for (const auto& [label, n] : {std::pair{out.base_label, out.base_steps}, std::pair{out.new_label, out.new_steps}}) {
+  for (const auto& [label, n] :
+       {std::pair{out.base_label, out.base_steps}, std::pair{out.new_label, out.new_steps}}) {
     if (n < options.min_steps) {
-      return InvalidInput(fmt::format("{}: {} step(s); check needs at least {} per run to tell a change "
-                                      "from noise",
-                                      label, n, options.min_steps));
+      return InvalidInput(
+          fmt::format("{}: {} step(s); check needs at least {} per run to tell a change "
+                      "from noise",
+                      label, n, options.min_steps));
     }
   }
   const std::vector<double> base_ns = StepTimesNs(base);
@@ -32,7 +35,8 @@ Result<CheckResult> CheckRun(const RunRecord& base, const RunRecord& current, co
   out.new_median_ns = Median(new_ns);
   out.interval = BootstrapMedianRatio(base_ns, new_ns, options.bootstrap);
   if (!out.interval.valid) {
-    return InvalidInput(fmt::format("{}: the median step time is 0; nothing to compare against", out.base_label));
+    return InvalidInput(
+        fmt::format("{}: the median step time is 0; nothing to compare against", out.base_label));
   }
   out.method = std::string(kBootstrapMethod);
   out.thresholds = options.thresholds;
@@ -52,9 +56,10 @@ Result<CheckResult> CheckRun(const RunRecord& base, const RunRecord& current, co
   }
   constexpr size_t kFewSteps = 10;
   if (out.base_steps < kFewSteps || out.new_steps < kFewSteps) {
-    out.notes.push_back(fmt::format("few steps ({} and {}): the interval is wide; profile or log more "
-                                    "steps for a sharper verdict",
-                                    out.base_steps, out.new_steps));
+    out.notes.push_back(
+        fmt::format("few steps ({} and {}): the interval is wide; profile or log more "
+                    "steps for a sharper verdict",
+                    out.base_steps, out.new_steps));
   }
   if (!base.device.empty() && !current.device.empty() && base.device != current.device) {
     out.notes.push_back(fmt::format("different devices: {} vs {}", base.device, current.device));

@@ -32,9 +32,14 @@ std::optional<double> Find(const std::map<std::string, double>& m, const std::st
 
 // The order a reader scans: the step time, throughput, then the health shares.
 std::vector<std::string> MetricOrder(const RunRecord& base, const RunRecord& current) {
-  std::vector<std::string> order = {"step_time_median_ns", "step_time_mean_ns", "step_time_p90_ns",
-                                    "step_time_min_ns",    "step_time_max_ns",  "step_time_cv",
-                                    "steps",               "throughput_median"};
+  std::vector<std::string> order = {"step_time_median_ns",
+                                    "step_time_mean_ns",
+                                    "step_time_p90_ns",
+                                    "step_time_min_ns",
+                                    "step_time_max_ns",
+                                    "step_time_cv",
+                                    "steps",
+                                    "throughput_median"};
   for (std::string_view h : HealthMetricNames()) order.emplace_back(h);
   std::set<std::string> rest;
   for (const RunRecord* r : {&base, &current}) {
@@ -79,7 +84,8 @@ DiffResult DiffRuns(const RunRecord& base, const RunRecord& current) {
   out.items_complete = base.items_complete && current.items_complete;
   if (!out.items_complete) {
     out.notes.push_back(
-        "one side lists only its top operators and kernels (an analyze report, or a step log without "
+        "one side lists only its top operators and kernels (an analyze report, or a step log "
+        "without "
         "any): added and removed names are not reported; diff traces or saved trace runs for them");
   }
   std::unordered_map<std::string, const RunItem*> in_new;
@@ -119,7 +125,8 @@ DiffResult DiffRuns(const RunRecord& base, const RunRecord& current) {
       return ia != ib ? ia > ib : a.name < b.name;
     };
   };
-  std::sort(out.added.begin(), out.added.end(), by_impact([](const ItemDelta& d) { return d.new_ns_per_step; }));
+  std::sort(out.added.begin(), out.added.end(),
+            by_impact([](const ItemDelta& d) { return d.new_ns_per_step; }));
   std::sort(out.removed.begin(), out.removed.end(),
             by_impact([](const ItemDelta& d) { return d.base_ns_per_step; }));
   std::sort(out.changed.begin(), out.changed.end(),

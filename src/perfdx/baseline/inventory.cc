@@ -1,10 +1,10 @@
 #include "perfdx/baseline/inventory.h"
 
-#include "perfdx/analysis/slice_sets.h"
-
 #include <algorithm>
 #include <cstdint>
 #include <unordered_map>
+
+#include "perfdx/analysis/slice_sets.h"
 
 namespace perfdx::baseline {
 using model::EventKind;
@@ -17,24 +17,33 @@ std::string_view InventoryKind(EventKind kind) {
   switch (kind) {
     case EventKind::kFrameworkOp:
     case EventKind::kUserAnnotation:
-    case EventKind::kDataLoading: return "operator";
-    case EventKind::kRuntimeCall: return "runtime";
-    case EventKind::kPythonFunction: return "python";
-    case EventKind::kComputeKernel: return "kernel";
+    case EventKind::kDataLoading:
+      return "operator";
+    case EventKind::kRuntimeCall:
+      return "runtime";
+    case EventKind::kPythonFunction:
+      return "python";
+    case EventKind::kComputeKernel:
+      return "kernel";
     case EventKind::kMemcpyH2D:
     case EventKind::kMemcpyD2H:
     case EventKind::kMemcpyD2D:
     case EventKind::kMemcpyP2P:
-    case EventKind::kMemcpyOther: return "memcpy";
-    case EventKind::kMemset: return "memset";
-    case EventKind::kCollective: return "collective";
-    case EventKind::kDeviceSync: return "sync";
+    case EventKind::kMemcpyOther:
+      return "memcpy";
+    case EventKind::kMemset:
+      return "memset";
+    case EventKind::kCollective:
+      return "collective";
+    case EventKind::kDeviceSync:
+      return "sync";
     case EventKind::kCollectiveTask:
     case EventKind::kDeviceAnnotation:
     case EventKind::kStepMarker:
     case EventKind::kCounter:
     case EventKind::kMemoryEvent:
-    case EventKind::kOther: return {};
+    case EventKind::kOther:
+      return {};
   }
   return {};
 }
@@ -48,14 +57,17 @@ std::vector<RunItem> TakeInventory(const model::Trace& trace, const InventoryWin
     const model::FlowTable& f = trace.flows;
     for (size_t k = 0; k < f.size(); ++k) {
       const model::SliceId to = f.to[k];
-      if (launch_ts[to] == kNoLaunch && !analysis::OnDevice(trace, f.from[k])) launch_ts[to] = s.ts_ns[f.from[k]];
+      if (launch_ts[to] == kNoLaunch && !analysis::OnDevice(trace, f.from[k])) {
+        launch_ts[to] = s.ts_ns[f.from[k]];
+      }
     }
   }
   auto counts = [&](model::SliceId i) {
     if (window == nullptr) return true;
     if (!window->by_launch) return window->full.Contains(s.ts_ns[i]);
     if (!analysis::OnDevice(trace, i)) return window->host.Contains(s.ts_ns[i]);
-    return launch_ts[i] != kNoLaunch ? window->host.Contains(launch_ts[i]) : window->full.Contains(s.ts_ns[i]);
+    if (launch_ts[i] != kNoLaunch) return window->host.Contains(launch_ts[i]);
+    return !window->drop_unlaunched && window->full.Contains(s.ts_ns[i]);
   };
   std::vector<RunItem> items;
   // By name, as TraceDiff re-groups by name: the same name under two

@@ -38,10 +38,17 @@ std::string_view InventoryKind(model::EventKind kind);
 // step, or launched after it, stays out, on both sides of a diff alike.
 // Steps detected without markers have no host range: then every slice
 // counts by its own start inside `full` (by_launch false).
+//
+// Device work with no traced launch (CUDA-graph replays, work whose launch
+// the profiler missed) counts by its own start; HTA instead drops it (its
+// iteration is -1). drop_unlaunched reproduces HTA, for the golden test;
+// perfdx keeps that work, because a run that moves kernels into a CUDA graph
+// still runs them.
 struct InventoryWindow {
   analysis::IntervalSet host;
   analysis::IntervalSet full;
   bool by_launch = true;
+  bool drop_unlaunched = false;
 };
 
 // By total time descending, then name. `window` null: every slice.

@@ -24,10 +24,10 @@
 
 #include <chrono>
 #include <cstdio>
+#include <iostream>
 #include <map>
 #include <optional>
 #include <ostream>
-#include <iostream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -37,16 +37,18 @@
 
 namespace perfdx {
 
+struct PerfMonitorOptions {
+  std::string log_path;  // append the step log here; empty: no log
+  double min_improvement = 0.10;
+  double max_regression = 0.05;
+  size_t warmup_steps = 0;                  // first steps left out of comparisons
+  std::map<std::string, std::string> meta;  // the log's header line (model, commit, ...)
+  std::ostream* warnings = &std::cerr;      // where warnings go; nullptr: nowhere
+};
+
 class PerfMonitor {
  public:
-  struct Options {
-    std::string log_path;  // append the step log here; empty: no log
-    double min_improvement = 0.10;
-    double max_regression = 0.05;
-    size_t warmup_steps = 0;                  // first steps left out of comparisons
-    std::map<std::string, std::string> meta;  // the log's header line (model, commit, ...)
-    std::ostream* warnings = &std::cerr;      // where warnings go; nullptr: nowhere
-  };
+  using Options = PerfMonitorOptions;
 
   struct Comparison {
     bool valid = false;  // false: no baseline, or too few steps on a side
@@ -87,7 +89,9 @@ class PerfMonitor {
       monitor_->RecordStep(elapsed.count(), samples_);
     }
     StepTimer(StepTimer&& other) noexcept
-        : monitor_(std::exchange(other.monitor_, nullptr)), samples_(other.samples_), start_(other.start_) {}
+        : monitor_(std::exchange(other.monitor_, nullptr)),
+          samples_(other.samples_),
+          start_(other.start_) {}
     StepTimer(const StepTimer&) = delete;
     StepTimer& operator=(const StepTimer&) = delete;
     StepTimer& operator=(StepTimer&&) = delete;
@@ -131,11 +135,12 @@ class PerfMonitor {
     c.verdict = baseline::Classify(c.interval, {options_.max_regression, options_.min_improvement});
     c.speedup = 1 - c.interval.ratio;
     char line[256];
-    std::snprintf(line, sizeof(line),
-                  "perfdx: %s: step time %+.1f%% (95%% CI %+.1f%% .. %+.1f%%), median %.4g s -> %.4g s",
-                  std::string(baseline::VerdictName(c.verdict)).c_str(), (c.interval.ratio - 1) * 100,
-                  (c.interval.low - 1) * 100, (c.interval.high - 1) * 100, baseline::Median(baseline_s_),
-                  baseline::Median(current));
+    std::snprintf(
+        line, sizeof(line),
+        "perfdx: %s: step time %+.1f%% (95%% CI %+.1f%% .. %+.1f%%), median %.4g s -> %.4g s",
+        std::string(baseline::VerdictName(c.verdict)).c_str(), (c.interval.ratio - 1) * 100,
+        (c.interval.low - 1) * 100, (c.interval.high - 1) * 100, baseline::Median(baseline_s_),
+        baseline::Median(current));
     c.message = line;
     return c;
   }
@@ -151,7 +156,8 @@ class PerfMonitor {
     const Comparison c = Compare();
     if (c.valid && c.verdict == baseline::Verdict::kImproved) return true;
     char threshold[96];
-    std::snprintf(threshold, sizeof(threshold), " — below the %.3g%% improvement threshold or within noise",
+    std::snprintf(threshold, sizeof(threshold),
+                  " — below the %.3g%% improvement threshold or within noise",
                   options_.min_improvement * 100);
     Warn(c.message + (c.valid ? threshold : ""));
     return false;
@@ -171,8 +177,9 @@ class PerfMonitor {
  private:
   std::vector<double> Measured() const {
     if (step_times_s_.size() <= options_.warmup_steps) return {};
-    return std::vector<double>(step_times_s_.begin() + static_cast<std::ptrdiff_t>(options_.warmup_steps),
-                               step_times_s_.end());
+    return std::vector<double>(
+        step_times_s_.begin() + static_cast<std::ptrdiff_t>(options_.warmup_steps),
+        step_times_s_.end());
   }
 
   void Warn(const std::string& text) const {
@@ -224,11 +231,12 @@ class PerfMonitor {
     }
     char line[160];
     if (samples > 0) {
-      std::snprintf(line, sizeof(line), "{\"step\": %zu, \"step_time_s\": %.9g, \"samples\": %.9g}\n",
+      std::snprintf(line, sizeof(line),
+                    "{\"step\": %zu, \"step_time_s\": %.9g, \"samples\": %.9g}\n",
                     step_times_s_.size() - 1, step_time_s, samples);
     } else {
-      std::snprintf(line, sizeof(line), "{\"step\": %zu, \"step_time_s\": %.9g}\n", step_times_s_.size() - 1,
-                    step_time_s);
+      std::snprintf(line, sizeof(line), "{\"step\": %zu, \"step_time_s\": %.9g}\n",
+                    step_times_s_.size() - 1, step_time_s);
     }
     std::fputs(line, log_);
     std::fflush(log_);

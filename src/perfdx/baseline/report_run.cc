@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>  // fmt::join
 #include <simdjson.h>
 
 #include "perfdx/baseline/inventory.h"
@@ -14,7 +15,8 @@ namespace {
 using simdjson::dom::element;
 
 std::string_view SkipSpace(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\n' || s.front() == '\r' || s.front() == '\t')) {
+  while (!s.empty() &&
+         (s.front() == ' ' || s.front() == '\n' || s.front() == '\r' || s.front() == '\t')) {
     s.remove_prefix(1);
   }
   return s;
@@ -58,7 +60,8 @@ Status ReadRank(element rank, RunRecord& record) {
     if (s["breakdown_ns"].get_object().get(breakdown) == simdjson::SUCCESS) {
       for (auto [phase, ns] : breakdown) {
         int64_t v = 0;
-        if (ns.get_int64().get(v) == simdjson::SUCCESS) step.phases_ns.emplace_back(std::string(phase), v);
+        if (ns.get_int64().get(v) == simdjson::SUCCESS)
+          step.phases_ns.emplace_back(std::string(phase), v);
       }
       std::sort(step.phases_ns.begin(), step.phases_ns.end());
     }
@@ -69,7 +72,8 @@ Status ReadRank(element rank, RunRecord& record) {
   if (rank["summary"].get(summary) == simdjson::SUCCESS) {
     for (std::string_view key : HealthMetricNames()) {
       double v = 0;
-      if (summary[key].get_double().get(v) == simdjson::SUCCESS) record.metrics[std::string(key)] = v;
+      if (summary[key].get_double().get(v) == simdjson::SUCCESS)
+        record.metrics[std::string(key)] = v;
     }
   }
 
@@ -145,8 +149,8 @@ Result<RunRecord> ParseAnalyzeReport(std::string_view json, std::optional<int64_
   record.items_complete = false;
   if (Status s = ReadRank(*chosen, record); !s.ok()) return s.WithContext(display_name);
   if (ranks.size() > 1 && !rank) {
-    record.notes.push_back(fmt::format("the report has {} ranks; using the first (--rank to choose)",
-                                       ranks.size()));
+    record.notes.push_back(
+        fmt::format("the report has {} ranks; using the first (--rank to choose)", ranks.size()));
   }
   AddStepMetrics(record);
   return record;

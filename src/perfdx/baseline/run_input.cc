@@ -11,6 +11,7 @@
 #include <thread>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>  // fmt::join
 
 #include "perfdx/baseline/report_run.h"
 #include "perfdx/baseline/step_log.h"
@@ -40,7 +41,8 @@ Result<std::string> ReadWhole(const std::string& path) {
   const uintmax_t size = fs::file_size(path, ec);
   if (ec) return IoError(fmt::format("{}: {}", path, ec.message()));
   if (size > kMaxTextInputBytes) {
-    return LimitExceeded(fmt::format("{}: {} bytes is too large for a report or step log", path, size));
+    return LimitExceeded(
+        fmt::format("{}: {} bytes is too large for a report or step log", path, size));
   }
   return ReadHead(path, static_cast<size_t>(size));
 }
@@ -59,7 +61,8 @@ Result<RunRecord> LoadTraceRun(const std::string& path, const RunInputOptions& o
     if (!chosen && (!options.rank || t.info.rank == options.rank)) chosen = &t;
   }
   if (!chosen) {
-    return NotFound(fmt::format("{}: no rank {} (ranks: {})", path, *options.rank, fmt::join(ranks, ", ")));
+    return NotFound(
+        fmt::format("{}: no rank {} (ranks: {})", path, *options.rank, fmt::join(ranks, ", ")));
   }
   const analysis::RankAnalysis analysis = analysis::AnalyzeRank(*chosen, options.analysis);
   RunRecord record = RecordFromAnalysis(analysis);
@@ -68,7 +71,14 @@ Result<RunRecord> LoadTraceRun(const std::string& path, const RunInputOptions& o
                                        loaded.traces.size(), ranks.front()));
   }
   for (std::string& w : loaded.warnings) record.notes.push_back(std::move(w));
-  PERFDX_ASSIGN_OR_RETURN(record.fingerprint, FingerprintFile(chosen->info.path));
+  // The trace was read, so its file is there; if it cannot be hashed after
+  // all, the run is still worth keeping.
+  Result<std::string> fingerprint = FingerprintFile(chosen->info.path);
+  if (fingerprint.ok()) {
+    record.fingerprint = std::move(*fingerprint);
+  } else {
+    record.notes.push_back(fmt::format("no fingerprint: {}", fingerprint.status().message()));
+  }
   return record;
 }
 
@@ -76,9 +86,12 @@ Result<RunRecord> LoadTraceRun(const std::string& path, const RunInputOptions& o
 
 std::string_view InputFormatName(InputFormat format) {
   switch (format) {
-    case InputFormat::kTrace: return "trace";
-    case InputFormat::kReport: return "report";
-    case InputFormat::kStepLog: return "step_log";
+    case InputFormat::kTrace:
+      return "trace";
+    case InputFormat::kReport:
+      return "report";
+    case InputFormat::kStepLog:
+      return "step_log";
   }
   return "trace";
 }
@@ -122,7 +135,8 @@ Result<RunRecord> LoadRunInput(const std::string& path, const RunInputOptions& o
                                       options.warmup_steps, record.steps.size()));
     }
     record.steps.erase(record.steps.begin(), record.steps.begin() + options.warmup_steps);
-    record.notes.push_back(fmt::format("the first {} steps dropped as warm-up", options.warmup_steps));
+    record.notes.push_back(
+        fmt::format("the first {} steps dropped as warm-up", options.warmup_steps));
     AddStepMetrics(record);
   }
   if (record.steps.empty()) return InvalidInput(fmt::format("{}: no steps to measure", path));

@@ -11,9 +11,12 @@ namespace perfdx::baseline {
 
 std::string_view RunSourceName(RunSource source) {
   switch (source) {
-    case RunSource::kTrace: return "trace";
-    case RunSource::kReport: return "report";
-    case RunSource::kStepLog: return "step_log";
+    case RunSource::kTrace:
+      return "trace";
+    case RunSource::kReport:
+      return "report";
+    case RunSource::kStepLog:
+      return "step_log";
   }
   return "trace";
 }
@@ -43,8 +46,8 @@ namespace {
 double NearestRank(std::vector<double> sorted_values, double p) {
   std::sort(sorted_values.begin(), sorted_values.end());
   const double rank = std::ceil(p / 100.0 * static_cast<double>(sorted_values.size()));
-  const auto index = static_cast<size_t>(
-      std::clamp(rank, 1.0, static_cast<double>(sorted_values.size())) - 1);
+  const auto index =
+      static_cast<size_t>(std::clamp(rank, 1.0, static_cast<double>(sorted_values.size())) - 1);
   return sorted_values[index];
 }
 
@@ -71,7 +74,8 @@ void AddStepMetrics(RunRecord& record) {
   // slow first step the same way the step-time median is.
   std::vector<double> throughput;
   for (const StepSample& s : record.steps) {
-    if (s.samples > 0 && s.dur_ns > 0) throughput.push_back(s.samples * 1e9 / static_cast<double>(s.dur_ns));
+    if (s.samples > 0 && s.dur_ns > 0)
+      throughput.push_back(s.samples * 1e9 / static_cast<double>(s.dur_ns));
   }
   if (!throughput.empty()) record.metrics["throughput_median"] = Median(throughput);
 

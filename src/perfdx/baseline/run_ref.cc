@@ -15,7 +15,8 @@ Result<RunRecord> ResolveRun(const std::string& ref, const std::string& db_path,
   Result<RunStore> store = RunStore::Open(db_path, RunStore::Mode::kExisting);
   if (!store.ok()) {
     if (store.status().code() == StatusCode::kNotFound) {
-      return NotFound(fmt::format("{}: no such file, and no run library at {} to look it up in", ref, db_path));
+      return NotFound(
+          fmt::format("{}: no such file, and no run library at {} to look it up in", ref, db_path));
     }
     return store.status();
   }

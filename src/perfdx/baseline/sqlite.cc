@@ -1,10 +1,9 @@
 #include "perfdx/baseline/sqlite.h"
 
-#include <sqlite3.h>
-
 #include <utility>
 
 #include <fmt/format.h>
+#include <sqlite3.h>
 
 namespace perfdx::baseline {
 
@@ -14,10 +13,14 @@ namespace {
 Status FromCode(int rc, std::string message) {
   switch (rc & 0xff) {
     case SQLITE_NOTADB:
-    case SQLITE_CORRUPT: return InvalidInput(std::move(message));
-    case SQLITE_CANTOPEN: return NotFound(std::move(message));
-    case SQLITE_NOMEM: return LimitExceeded(std::move(message));
-    default: return IoError(std::move(message));
+    case SQLITE_CORRUPT:
+      return InvalidInput(std::move(message));
+    case SQLITE_CANTOPEN:
+      return NotFound(std::move(message));
+    case SQLITE_NOMEM:
+      return LimitExceeded(std::move(message));
+    default:
+      return IoError(std::move(message));
   }
 }
 
@@ -33,11 +36,18 @@ Status SqliteDb::Error(int rc, std::string_view what) const {
 }
 
 Result<SqliteDb> SqliteDb::Open(const std::string& path, OpenMode mode, int busy_timeout_ms) {
-  int flags = SQLITE_OPEN_NOMUTEX;  // one connection per thread; SQLite's own locks between processes
+  int flags =
+      SQLITE_OPEN_NOMUTEX;  // one connection per thread; SQLite's own locks between processes
   switch (mode) {
-    case kReadWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
-    case kReadWrite: flags |= SQLITE_OPEN_READWRITE; break;
-    case kReadOnly: flags |= SQLITE_OPEN_READONLY; break;
+    case kReadWriteCreate:
+      flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+      break;
+    case kReadWrite:
+      flags |= SQLITE_OPEN_READWRITE;
+      break;
+    case kReadOnly:
+      flags |= SQLITE_OPEN_READONLY;
+      break;
   }
   SqliteDb db;
   db.path_ = path;
@@ -99,10 +109,16 @@ Result<std::string> SqliteDb::QueryText(std::string_view sql) {
   return st.ColumnText(0);
 }
 
-int64_t SqliteDb::LastInsertRowId() const { return sqlite3_last_insert_rowid(db_); }
-int SqliteDb::Changes() const { return sqlite3_changes(db_); }
+int64_t SqliteDb::LastInsertRowId() const {
+  return sqlite3_last_insert_rowid(db_);
+}
+int SqliteDb::Changes() const {
+  return sqlite3_changes(db_);
+}
 
-SqliteStatement::~SqliteStatement() { sqlite3_finalize(stmt_); }
+SqliteStatement::~SqliteStatement() {
+  sqlite3_finalize(stmt_);
+}
 
 SqliteStatement::SqliteStatement(SqliteStatement&& other) noexcept
     : stmt_(std::exchange(other.stmt_, nullptr)), bind_error_(other.bind_error_) {}
@@ -135,9 +151,9 @@ SqliteStatement& SqliteStatement::Bind(int index, double value) {
 }
 
 SqliteStatement& SqliteStatement::Bind(int index, std::string_view text) {
-  KeepFirstError(sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_TRANSIENT,
-                                     SQLITE_UTF8),
-                 bind_error_);
+  KeepFirstError(
+      sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8),
+      bind_error_);
   return *this;
 }
 
@@ -156,8 +172,9 @@ Result<bool> SqliteStatement::Step() {
   const int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  return SqliteDb::ErrorFor(db, rc, fmt::format("{}: {}", sqlite3_db_filename(db, "main"),
-                                                 std::string_view(sqlite3_sql(stmt_)).substr(0, 60)));
+  return SqliteDb::ErrorFor(db, rc,
+                            fmt::format("{}: {}", sqlite3_db_filename(db, "main"),
+                                        std::string_view(sqlite3_sql(stmt_)).substr(0, 60)));
 }
 
 Status SqliteStatement::Run() {
@@ -173,8 +190,12 @@ void SqliteStatement::Reset() {
   bind_error_ = SQLITE_OK;
 }
 
-int64_t SqliteStatement::ColumnInt(int column) const { return sqlite3_column_int64(stmt_, column); }
-double SqliteStatement::ColumnDouble(int column) const { return sqlite3_column_double(stmt_, column); }
+int64_t SqliteStatement::ColumnInt(int column) const {
+  return sqlite3_column_int64(stmt_, column);
+}
+double SqliteStatement::ColumnDouble(int column) const {
+  return sqlite3_column_double(stmt_, column);
+}
 bool SqliteStatement::ColumnIsNull(int column) const {
   return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
 }

@@ -43,8 +43,8 @@ class SplitMix64 {
   // Uniform in [0, n), n > 0: rejection of the top partial block keeps every
   // index equally likely.
   uint64_t Below(uint64_t n) {
-    const uint64_t limit = std::numeric_limits<uint64_t>::max() -
-                           std::numeric_limits<uint64_t>::max() % n;
+    const uint64_t limit =
+        std::numeric_limits<uint64_t>::max() - std::numeric_limits<uint64_t>::max() % n;
     uint64_t x = Next();
     while (x >= limit) x = Next();
     return x % n;
@@ -67,7 +67,9 @@ inline double MedianInPlace(std::vector<double>& values) {
   return (lower + upper) / 2;
 }
 
-inline double Median(std::vector<double> values) { return MedianInPlace(values); }
+inline double Median(std::vector<double> values) {
+  return MedianInPlace(values);
+}
 
 // Quantile q in [0, 1] of sorted values, linear between closest ranks
 // (Hyndman & Fan type 7, the default of R and numpy).
@@ -148,9 +150,12 @@ enum class Verdict : uint8_t { kImproved, kUnchanged, kRegressed };
 
 inline std::string_view VerdictName(Verdict v) {
   switch (v) {
-    case Verdict::kImproved: return "improved";
-    case Verdict::kUnchanged: return "unchanged";
-    case Verdict::kRegressed: return "regressed";
+    case Verdict::kImproved:
+      return "improved";
+    case Verdict::kUnchanged:
+      return "unchanged";
+    case Verdict::kRegressed:
+      return "regressed";
   }
   return "unchanged";
 }
@@ -174,6 +179,8 @@ inline Verdict Classify(const RatioInterval& r, const VerdictThresholds& t) {
 }
 
 // True when the interval excludes 1: the runs differ beyond noise.
-inline bool BeyondNoise(const RatioInterval& r) { return r.valid && (r.low > 1 || r.high < 1); }
+inline bool BeyondNoise(const RatioInterval& r) {
+  return r.valid && (r.low > 1 || r.high < 1);
+}
 
 }  // namespace perfdx::baseline

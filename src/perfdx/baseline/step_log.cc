@@ -18,12 +18,18 @@ constexpr TimeKey kStepTimeKeys[] = {
 
 std::string ValueText(simdjson::dom::element value) {
   switch (value.type()) {
-    case simdjson::dom::element_type::STRING: return std::string(std::string_view(value));
-    case simdjson::dom::element_type::INT64: return fmt::format("{}", int64_t(value));
-    case simdjson::dom::element_type::UINT64: return fmt::format("{}", uint64_t(value));
-    case simdjson::dom::element_type::DOUBLE: return fmt::format("{}", double(value));
-    case simdjson::dom::element_type::BOOL: return bool(value) ? "true" : "false";
-    default: return simdjson::to_string(value);
+    case simdjson::dom::element_type::STRING:
+      return std::string(std::string_view(value));
+    case simdjson::dom::element_type::INT64:
+      return fmt::format("{}", int64_t(value));
+    case simdjson::dom::element_type::UINT64:
+      return fmt::format("{}", uint64_t(value));
+    case simdjson::dom::element_type::DOUBLE:
+      return fmt::format("{}", double(value));
+    case simdjson::dom::element_type::BOOL:
+      return bool(value) ? "true" : "false";
+    default:
+      return simdjson::to_string(value);
   }
 }
 
@@ -35,7 +41,8 @@ Result<int64_t> ToNs(simdjson::dom::element value, double ns_per_unit, std::stri
   }
   const double ns = v * ns_per_unit;
   constexpr double kMaxNs = 9e18;  // fits int64
-  if (!(ns >= 0) || ns > kMaxNs) return InvalidInput(fmt::format("\"{}\" is out of range: {}", key, v));
+  if (!(ns >= 0) || ns > kMaxNs)
+    return InvalidInput(fmt::format("\"{}\" is out of range: {}", key, v));
   return static_cast<int64_t>(std::llround(ns));
 }
 
@@ -49,7 +56,8 @@ Status ParseLine(simdjson::dom::element line, RunRecord& record, int64_t step_in
   const bool has_meta = object["meta"].get(meta) == simdjson::SUCCESS;
   if (has_meta) {
     simdjson::dom::object entries;
-    if (meta.get_object().get(entries) != simdjson::SUCCESS) return InvalidInput("\"meta\" is not an object");
+    if (meta.get_object().get(entries) != simdjson::SUCCESS)
+      return InvalidInput("\"meta\" is not an object");
     for (auto [key, value] : entries) {
       if (key == "host") {
         record.host = ValueText(value);
@@ -105,7 +113,8 @@ Status ParseLine(simdjson::dom::element line, RunRecord& record, int64_t step_in
   }
   if (object["phases_s"].get(value) == simdjson::SUCCESS) {
     simdjson::dom::object phases;
-    if (value.get_object().get(phases) != simdjson::SUCCESS) return InvalidInput("\"phases_s\" is not an object");
+    if (value.get_object().get(phases) != simdjson::SUCCESS)
+      return InvalidInput("\"phases_s\" is not an object");
     for (auto [phase, seconds] : phases) {
       PERFDX_ASSIGN_OR_RETURN(int64_t ns, ToNs(seconds, 1e9, phase));
       step.phases_ns.emplace_back(std::string(phase), ns);
@@ -135,11 +144,17 @@ std::string_view FirstLine(std::string_view text) {
 }  // namespace
 
 bool LooksLikeStepLog(std::string_view head) {
+  // The first line must be a whole JSON object with a step-log key at its
+  // top level; a trace's first line is a fragment (or a whole trace without
+  // such keys), and a line cut by the end of `head` does not parse.
   const std::string_view line = FirstLine(head);
   if (line.empty() || line.front() != '{') return false;
-  for (std::string_view key : {"\"step_time_s\"", "\"step_time_ms\"", "\"step_time_ns\"",
-                               "\"perfdx_step_log\""}) {
-    if (line.find(key) != std::string_view::npos) return true;
+  simdjson::dom::parser parser;
+  simdjson::dom::object object;
+  if (parser.parse(line.data(), line.size()).get_object().get(object) != simdjson::SUCCESS)
+    return false;
+  for (std::string_view key : {"step_time_s", "step_time_ms", "step_time_ns", "perfdx_step_log"}) {
+    if (object[key].error() == simdjson::SUCCESS) return true;
   }
   return false;
 }
@@ -178,10 +193,13 @@ Result<RunRecord> ParseStepLog(std::string_view text, const std::string& display
     bool is_step = false;
     if (Status s = ParseLine(element, record, static_cast<int64_t>(record.steps.size()), &is_step);
         !s.ok()) {
-      return Status(s.code(), fmt::format("{}: line {}: {}", display_name, line_number, s.message()));
+      return Status(s.code(),
+                    fmt::format("{}: line {}: {}", display_name, line_number, s.message()));
     }
   }
-  if (record.steps.empty()) return InvalidInput(fmt::format("{}: no steps in this step log", display_name));
+  if (record.steps.empty())
+    return InvalidInput(fmt::format("{}: no steps in this step log", display_name));
+  AddStepMetrics(record);
   return record;
 }
 

@@ -1,7 +1,5 @@
 #include "perfdx/baseline/store.h"
 
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -9,6 +7,8 @@
 #include <thread>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>  // fmt::join
+#include <sqlite3.h>
 
 namespace perfdx::baseline {
 namespace {
@@ -95,16 +95,34 @@ std::vector<std::string> SplitLines(const std::string& text) {
 }
 
 // journal_mode=WAL needs a moment with no other connection mid-change; the
-// busy handler does not cover that switch, so retry it for the timeout.
+// busy handler does not cover that switch, so retry it (only while the file
+// is busy) for the timeout.
 Status EnableWal(SqliteDb& db, int busy_timeout_ms) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(busy_timeout_ms);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(busy_timeout_ms);
   while (true) {
-    Result<std::string> mode = db.QueryText("PRAGMA journal_mode=WAL");
-    if (mode.ok()) {
-      if (*mode != "wal") return IoError(fmt::format("{}: cannot use WAL mode (got {})", db.path(), *mode));
+    sqlite3_stmt* stmt = nullptr;
+    int rc = sqlite3_prepare_v2(db.handle(), "PRAGMA journal_mode=WAL", -1, &stmt, nullptr);
+    std::string mode;
+    if (rc == SQLITE_OK) {
+      rc = sqlite3_step(stmt);
+      if (rc == SQLITE_ROW) {
+        const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+        mode = text != nullptr ? text : "";
+        rc = SQLITE_OK;
+      }
+    }
+    sqlite3_finalize(stmt);
+    if (rc == SQLITE_OK) {
+      if (mode != "wal")
+        return IoError(fmt::format("{}: cannot use WAL mode (got {})", db.path(), mode));
       return Status::Ok();
     }
-    if (std::chrono::steady_clock::now() >= deadline) return mode.status();
+    const int primary = rc & 0xff;
+    if ((primary != SQLITE_BUSY && primary != SQLITE_LOCKED) ||
+        std::chrono::steady_clock::now() >= deadline) {
+      return db.Error(rc, "cannot open");
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
 }
@@ -124,18 +142,22 @@ Result<RunStore> RunStore::Open(const std::string& path, Mode mode, int busy_tim
   std::error_code ec;
   if (mode == Mode::kExisting) {
     if (!fs::exists(path, ec)) {
-      return NotFound(fmt::format("no run library at {} (save a run first: perfdx baseline save)", path));
+      return NotFound(
+          fmt::format("no run library at {} (save a run first: perfdx baseline save)", path));
     }
   } else {
     const fs::path parent = fs::path(path).parent_path();
     if (!parent.empty()) {
       fs::create_directories(parent, ec);
-      if (ec) return IoError(fmt::format("{}: cannot create folder: {}", parent.string(), ec.message()));
+      if (ec)
+        return IoError(fmt::format("{}: cannot create folder: {}", parent.string(), ec.message()));
     }
   }
   PERFDX_ASSIGN_OR_RETURN(
-      SqliteDb db, SqliteDb::Open(path, mode == Mode::kCreate ? SqliteDb::kReadWriteCreate : SqliteDb::kReadWrite,
-                                  busy_timeout_ms));
+      SqliteDb db,
+      SqliteDb::Open(path,
+                     mode == Mode::kCreate ? SqliteDb::kReadWriteCreate : SqliteDb::kReadWrite,
+                     busy_timeout_ms));
   PERFDX_RETURN_IF_ERROR(db.Exec("PRAGMA foreign_keys=ON"));
   PERFDX_RETURN_IF_ERROR(EnableWal(db, busy_timeout_ms));
   // FULL: each commit syncs the WAL, so a saved run survives power loss too.
@@ -155,7 +177,8 @@ Status RunStore::EnsureSchema() {
     if (version == 0) {
       PERFDX_ASSIGN_OR_RETURN(int64_t tables, db_.QueryInt("SELECT count(*) FROM sqlite_schema"));
       if (tables != 0) {
-        return InvalidInput(fmt::format("{}: a SQLite database, but not a perfdx run library", db_.path()));
+        return InvalidInput(
+            fmt::format("{}: a SQLite database, but not a perfdx run library", db_.path()));
       }
       PERFDX_RETURN_IF_ERROR(db_.Exec(kSchemaV1));
       PERFDX_RETURN_IF_ERROR(db_.Exec(fmt::format("PRAGMA application_id={}", kApplicationId)));
@@ -166,12 +189,14 @@ Status RunStore::EnsureSchema() {
   }
   PERFDX_ASSIGN_OR_RETURN(int64_t app_id, db_.QueryInt("PRAGMA application_id"));
   if (app_id != kApplicationId) {
-    return InvalidInput(fmt::format("{}: a SQLite database, but not a perfdx run library", db_.path()));
+    return InvalidInput(
+        fmt::format("{}: a SQLite database, but not a perfdx run library", db_.path()));
   }
   if (version > kSchemaVersion) {
-    return Unsupported(fmt::format("{}: run library schema {} is newer than this perfdx reads ({}); "
-                                   "upgrade perfdx",
-                                   db_.path(), version, kSchemaVersion));
+    return Unsupported(
+        fmt::format("{}: run library schema {} is newer than this perfdx reads ({}); "
+                    "upgrade perfdx",
+                    db_.path(), version, kSchemaVersion));
   }
   // Migrations from older schemas go here, one transaction per step.
   return Status::Ok();
@@ -180,17 +205,26 @@ Status RunStore::EnsureSchema() {
 Result<int64_t> RunStore::Save(const RunRecord& r, const std::function<void()>& before_commit) {
   if (!IsValidRunName(r.name)) {
     return InvalidInput(fmt::format(
-        "run name \"{}\": use 1-128 of A-Z a-z 0-9 _ . : / + - (not only digits: those are ids)", r.name));
+        "run name \"{}\": use 1-128 of A-Z a-z 0-9 _ . : / + - (not only digits: those are ids)",
+        r.name));
   }
   PERFDX_ASSIGN_OR_RETURN(SqliteTransaction tx, SqliteTransaction::BeginImmediate(db_));
   {
     PERFDX_ASSIGN_OR_RETURN(
         SqliteStatement st,
-        db_.Prepare("INSERT INTO runs(name, created_unix_s, perfdx_version, source, input_path, "
-                    "fingerprint, host, host_info, device, rank, analysis_window, items_complete, notes) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"));
-    st.Bind(1, r.name).Bind(2, r.created_unix_s).Bind(3, r.perfdx_version).Bind(4, RunSourceName(r.source));
-    st.Bind(5, r.input_path).Bind(6, r.fingerprint).Bind(7, r.host).Bind(8, r.host_info).Bind(9, r.device);
+        db_.Prepare(
+            "INSERT INTO runs(name, created_unix_s, perfdx_version, source, input_path, "
+            "fingerprint, host, host_info, device, rank, analysis_window, items_complete, notes) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+    st.Bind(1, r.name)
+        .Bind(2, r.created_unix_s)
+        .Bind(3, r.perfdx_version)
+        .Bind(4, RunSourceName(r.source));
+    st.Bind(5, r.input_path)
+        .Bind(6, r.fingerprint)
+        .Bind(7, r.host)
+        .Bind(8, r.host_info)
+        .Bind(9, r.device);
     st.Bind(10, r.rank).Bind(11, r.window).Bind(12, int64_t{r.items_complete ? 1 : 0});
     st.Bind(13, JoinLines(r.notes));
     PERFDX_RETURN_IF_ERROR(st.Run());
@@ -203,12 +237,18 @@ Result<int64_t> RunStore::Save(const RunRecord& r, const std::function<void()>& 
     tag.Bind(1, id).Bind(2, key).Bind(3, value);
     PERFDX_RETURN_IF_ERROR(tag.Run());
   }
-  PERFDX_ASSIGN_OR_RETURN(SqliteStatement step, db_.Prepare("INSERT INTO run_steps VALUES (?,?,?,?,?)"));
-  PERFDX_ASSIGN_OR_RETURN(SqliteStatement phase, db_.Prepare("INSERT INTO run_step_phases VALUES (?,?,?,?)"));
+  PERFDX_ASSIGN_OR_RETURN(SqliteStatement step,
+                          db_.Prepare("INSERT INTO run_steps VALUES (?,?,?,?,?)"));
+  PERFDX_ASSIGN_OR_RETURN(SqliteStatement phase,
+                          db_.Prepare("INSERT INTO run_step_phases VALUES (?,?,?,?)"));
   for (size_t seq = 0; seq < r.steps.size(); ++seq) {
     const StepSample& s = r.steps[seq];
     step.Reset();
-    step.Bind(1, id).Bind(2, static_cast<int64_t>(seq)).Bind(3, s.id).Bind(4, s.dur_ns).Bind(5, s.samples);
+    step.Bind(1, id)
+        .Bind(2, static_cast<int64_t>(seq))
+        .Bind(3, s.id)
+        .Bind(4, s.dur_ns)
+        .Bind(5, s.samples);
     PERFDX_RETURN_IF_ERROR(step.Run());
     for (const auto& [name, ns] : s.phases_ns) {
       phase.Reset();
@@ -216,16 +256,22 @@ Result<int64_t> RunStore::Save(const RunRecord& r, const std::function<void()>& 
       PERFDX_RETURN_IF_ERROR(phase.Run());
     }
   }
-  PERFDX_ASSIGN_OR_RETURN(SqliteStatement metric, db_.Prepare("INSERT INTO run_metrics VALUES (?,?,?)"));
+  PERFDX_ASSIGN_OR_RETURN(SqliteStatement metric,
+                          db_.Prepare("INSERT INTO run_metrics VALUES (?,?,?)"));
   for (const auto& [name, value] : r.metrics) {
     metric.Reset();
     metric.Bind(1, id).Bind(2, name).Bind(3, value);
     PERFDX_RETURN_IF_ERROR(metric.Run());
   }
-  PERFDX_ASSIGN_OR_RETURN(SqliteStatement item, db_.Prepare("INSERT INTO run_items VALUES (?,?,?,?,?)"));
+  PERFDX_ASSIGN_OR_RETURN(SqliteStatement item,
+                          db_.Prepare("INSERT INTO run_items VALUES (?,?,?,?,?)"));
   for (const RunItem& i : r.items) {
     item.Reset();
-    item.Bind(1, id).Bind(2, i.name).Bind(3, i.kind).Bind(4, static_cast<int64_t>(i.count)).Bind(5, i.total_ns);
+    item.Bind(1, id)
+        .Bind(2, i.name)
+        .Bind(3, i.kind)
+        .Bind(4, static_cast<int64_t>(i.count))
+        .Bind(5, i.total_ns);
     PERFDX_RETURN_IF_ERROR(item.Run());
   }
   if (before_commit) before_commit();
@@ -243,7 +289,8 @@ Result<int64_t> RunStore::ResolveRef(std::string_view ref) {
   }
   PERFDX_ASSIGN_OR_RETURN(
       SqliteStatement st,
-      db_.Prepare("SELECT id FROM runs WHERE name = ? ORDER BY created_unix_s DESC, id DESC LIMIT 1"));
+      db_.Prepare(
+          "SELECT id FROM runs WHERE name = ? ORDER BY created_unix_s DESC, id DESC LIMIT 1"));
   st.Bind(1, ref);
   PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
   if (!row) return NotFound(fmt::format("{}: no run named \"{}\"", db_.path(), ref));
@@ -257,8 +304,10 @@ Result<RunRecord> RunStore::Load(std::string_view ref) {
   {
     PERFDX_ASSIGN_OR_RETURN(
         SqliteStatement st,
-        db_.Prepare("SELECT name, created_unix_s, perfdx_version, source, input_path, fingerprint, host, "
-                    "host_info, device, rank, analysis_window, items_complete, notes FROM runs WHERE id = ?"));
+        db_.Prepare(
+            "SELECT name, created_unix_s, perfdx_version, source, input_path, fingerprint, host, "
+            "host_info, device, rank, analysis_window, items_complete, notes FROM runs WHERE id = "
+            "?"));
     st.Bind(1, id);
     PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) return NotFound(fmt::format("{}: no run with id {}", db_.path(), id));
@@ -278,8 +327,9 @@ Result<RunRecord> RunStore::Load(std::string_view ref) {
     r.notes = SplitLines(st.ColumnText(12));
   }
   {
-    PERFDX_ASSIGN_OR_RETURN(SqliteStatement st,
-                            db_.Prepare("SELECT key, value FROM run_tags WHERE run_id = ? ORDER BY key"));
+    PERFDX_ASSIGN_OR_RETURN(
+        SqliteStatement st,
+        db_.Prepare("SELECT key, value FROM run_tags WHERE run_id = ? ORDER BY key"));
     st.Bind(1, id);
     while (true) {
       PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
@@ -290,7 +340,8 @@ Result<RunRecord> RunStore::Load(std::string_view ref) {
   {
     PERFDX_ASSIGN_OR_RETURN(
         SqliteStatement st,
-        db_.Prepare("SELECT step_id, dur_ns, samples FROM run_steps WHERE run_id = ? ORDER BY seq"));
+        db_.Prepare(
+            "SELECT step_id, dur_ns, samples FROM run_steps WHERE run_id = ? ORDER BY seq"));
     st.Bind(1, id);
     while (true) {
       PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
@@ -301,14 +352,16 @@ Result<RunRecord> RunStore::Load(std::string_view ref) {
   {
     PERFDX_ASSIGN_OR_RETURN(
         SqliteStatement st,
-        db_.Prepare("SELECT seq, phase, ns FROM run_step_phases WHERE run_id = ? ORDER BY seq, phase"));
+        db_.Prepare(
+            "SELECT seq, phase, ns FROM run_step_phases WHERE run_id = ? ORDER BY seq, phase"));
     st.Bind(1, id);
     while (true) {
       PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
       if (!row) break;
       const int64_t seq = st.ColumnInt(0);
       if (seq < 0 || static_cast<size_t>(seq) >= r.steps.size()) {
-        return InvalidInput(fmt::format("{}: run {}: a phase of a step that is not there", db_.path(), id));
+        return InvalidInput(
+            fmt::format("{}: run {}: a phase of a step that is not there", db_.path(), id));
       }
       r.steps[static_cast<size_t>(seq)].phases_ns.emplace_back(st.ColumnText(1), st.ColumnInt(2));
     }
@@ -345,7 +398,8 @@ Result<std::vector<RunSummary>> RunStore::List(const ListFilter& filter) {
   PERFDX_ASSIGN_OR_RETURN(SqliteTransaction tx, SqliteTransaction::BeginRead(db_));
   PERFDX_ASSIGN_OR_RETURN(
       SqliteStatement st,
-      db_.Prepare("SELECT r.id, r.name, r.created_unix_s, r.source, r.input_path, r.perfdx_version, r.host, "
+      db_.Prepare("SELECT r.id, r.name, r.created_unix_s, r.source, r.input_path, "
+                  "r.perfdx_version, r.host, "
                   "(SELECT count(*) FROM run_steps s WHERE s.run_id = r.id), "
                   "(SELECT value FROM run_metrics m WHERE m.run_id = r.id AND "
                   "m.metric = 'step_time_median_ns') "
@@ -355,8 +409,9 @@ Result<std::vector<RunSummary>> RunStore::List(const ListFilter& filter) {
   } else {
     st.BindNull(1);
   }
-  PERFDX_ASSIGN_OR_RETURN(SqliteStatement tags,
-                          db_.Prepare("SELECT key, value FROM run_tags WHERE run_id = ? ORDER BY key"));
+  PERFDX_ASSIGN_OR_RETURN(
+      SqliteStatement tags,
+      db_.Prepare("SELECT key, value FROM run_tags WHERE run_id = ? ORDER BY key"));
   std::vector<RunSummary> out;
   while (true) {
     PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
@@ -406,7 +461,8 @@ Result<int64_t> RunStore::Remove(std::string_view ref) {
     }
     if (ids.empty()) return NotFound(fmt::format("{}: no run named \"{}\"", db_.path(), ref));
   }
-  for (std::string_view table : {"run_tags", "run_steps", "run_step_phases", "run_metrics", "run_items"}) {
+  for (std::string_view table :
+       {"run_tags", "run_steps", "run_step_phases", "run_metrics", "run_items"}) {
     PERFDX_ASSIGN_OR_RETURN(SqliteStatement del,
                             db_.Prepare(fmt::format("DELETE FROM {} WHERE run_id = ?", table)));
     for (int64_t id : ids) {
@@ -425,7 +481,8 @@ Result<int64_t> RunStore::Remove(std::string_view ref) {
   return static_cast<int64_t>(ids.size());
 }
 
-Result<std::vector<TrendPoint>> RunStore::Trend(std::string_view metric, std::optional<std::string> name) {
+Result<std::vector<TrendPoint>> RunStore::Trend(std::string_view metric,
+                                                std::optional<std::string> name) {
   const std::string key = CanonicalMetricName(metric);
   PERFDX_ASSIGN_OR_RETURN(SqliteTransaction tx, SqliteTransaction::BeginRead(db_));
   PERFDX_ASSIGN_OR_RETURN(
@@ -443,7 +500,8 @@ Result<std::vector<TrendPoint>> RunStore::Trend(std::string_view metric, std::op
   while (true) {
     PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
-    out.push_back(TrendPoint{st.ColumnInt(0), st.ColumnText(1), st.ColumnInt(2), st.ColumnDouble(3)});
+    out.push_back(
+        TrendPoint{st.ColumnInt(0), st.ColumnText(1), st.ColumnInt(2), st.ColumnDouble(3)});
   }
   if (out.empty()) {
     // Say what could have been asked for, when the metric is the problem.
@@ -458,7 +516,8 @@ Result<std::vector<TrendPoint>> RunStore::Trend(std::string_view metric, std::op
       exists |= metrics.back() == key;
     }
     if (!exists && !metrics.empty()) {
-      return NotFound(fmt::format("no run has metric \"{}\"; known: {}", metric, fmt::join(metrics, ", ")));
+      return NotFound(
+          fmt::format("no run has metric \"{}\"; known: {}", metric, fmt::join(metrics, ", ")));
     }
   }
   PERFDX_RETURN_IF_ERROR(tx.Commit());

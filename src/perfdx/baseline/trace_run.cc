@@ -8,31 +8,39 @@
 namespace perfdx::baseline {
 
 const std::vector<std::string_view>& HealthMetricNames() {
-  static const std::vector<std::string_view> kNames = {
-      "device_utilization",       "idle_share",           "top1_op_share",
-      "top3_op_share",            "memcpy_share",         "h2d_pageable_share",
-      "h2d_pinned_share",         "framework_overhead_share", "dataloader_stall_share",
-      "comm_share",               "comm_not_overlapped_share"};
+  static const std::vector<std::string_view> kNames = {"device_utilization",
+                                                       "idle_share",
+                                                       "top1_op_share",
+                                                       "top3_op_share",
+                                                       "memcpy_share",
+                                                       "h2d_pageable_share",
+                                                       "h2d_pinned_share",
+                                                       "framework_overhead_share",
+                                                       "dataloader_stall_share",
+                                                       "comm_share",
+                                                       "comm_not_overlapped_share"};
   return kNames;
 }
 
 void AddHealthMetrics(const analysis::HealthMetrics& h, RunRecord& record) {
-  const double values[] = {h.device_utilization,       h.idle_share,
-                           h.top1_op_share,            h.top3_op_share,
-                           h.memcpy_share,             h.h2d_pageable_share,
-                           h.h2d_pinned_share,         h.framework_overhead_share,
-                           h.dataloader_stall_share,   h.comm_share,
+  const double values[] = {h.device_utilization,
+                           h.idle_share,
+                           h.top1_op_share,
+                           h.top3_op_share,
+                           h.memcpy_share,
+                           h.h2d_pageable_share,
+                           h.h2d_pinned_share,
+                           h.framework_overhead_share,
+                           h.dataloader_stall_share,
+                           h.comm_share,
                            h.comm_not_overlapped_share};
   const auto& names = HealthMetricNames();
   for (size_t k = 0; k < names.size(); ++k) record.metrics[std::string(names[k])] = values[k];
 }
 
-namespace {
-
-// The steps of the analysis window as rank_analysis.cc chooses them: the
-// analysed steps (kSteps), all but the last of them (kHta), or the whole
-// trace (kAll, or when there are no steps).
-std::optional<InventoryWindow> SummaryWindow(const analysis::RankAnalysis& a) {
+// The analysed steps (kSteps), all but the last of them (kHta), or the
+// whole trace (kAll, or when there are no steps).
+std::optional<InventoryWindow> InventoryWindowOf(const analysis::RankAnalysis& a) {
   std::vector<analysis::StepWindow> steps;
   for (const analysis::StepAnalysis& s : a.steps) steps.push_back(s.window);
   if (a.window == analysis::AnalysisWindow::kAll || steps.empty()) return std::nullopt;
@@ -48,8 +56,6 @@ std::optional<InventoryWindow> SummaryWindow(const analysis::RankAnalysis& a) {
                          a.timeline.source == analysis::StepSource::kProfilerStep};
 }
 
-}  // namespace
-
 RunRecord RecordFromAnalysis(const analysis::RankAnalysis& a) {
   RunRecord record;
   record.source = RunSource::kTrace;
@@ -64,16 +70,20 @@ RunRecord RecordFromAnalysis(const analysis::RankAnalysis& a) {
     step.dur_ns = s.window.dur_ns();
     const analysis::StepBreakdown& b = s.breakdown;
     // Sorted by name, as StepSample requires.
-    step.phases_ns = {{"communication", b.communication_ns}, {"cpu_exec", b.cpu_exec_ns},
-                      {"dataloader", b.dataloader_ns},       {"kernel", b.kernel_ns},
-                      {"memcpy", b.memcpy_ns},               {"memset", b.memset_ns},
-                      {"other", b.other_ns},                 {"runtime", b.runtime_ns}};
+    step.phases_ns = {{"communication", b.communication_ns},
+                      {"cpu_exec", b.cpu_exec_ns},
+                      {"dataloader", b.dataloader_ns},
+                      {"kernel", b.kernel_ns},
+                      {"memcpy", b.memcpy_ns},
+                      {"memset", b.memset_ns},
+                      {"other", b.other_ns},
+                      {"runtime", b.runtime_ns}};
     record.steps.push_back(std::move(step));
   }
   AddHealthMetrics(a.summary, record);
   AddStepMetrics(record);
   if (a.trace != nullptr) {
-    const std::optional<InventoryWindow> window = SummaryWindow(a);
+    const std::optional<InventoryWindow> window = InventoryWindowOf(a);
     record.items = TakeInventory(*a.trace, window ? &*window : nullptr);
     record.items_complete = true;
   }

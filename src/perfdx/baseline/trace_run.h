@@ -3,11 +3,13 @@
 // complete operator/kernel inventory of the analysis window.
 #pragma once
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
 #include "perfdx/analysis/health.h"
 #include "perfdx/analysis/rank_analysis.h"
+#include "perfdx/baseline/inventory.h"
 #include "perfdx/baseline/run_record.h"
 
 namespace perfdx::baseline {
@@ -17,6 +19,10 @@ const std::vector<std::string_view>& HealthMetricNames();
 
 // Adds the health shares under HealthMetricNames().
 void AddHealthMetrics(const analysis::HealthMetrics& health, RunRecord& record);
+
+// The inventory window of an analysis (the steps of its window, as
+// rank_analysis.cc chooses them); nullopt: the whole trace.
+std::optional<InventoryWindow> InventoryWindowOf(const analysis::RankAnalysis& analysis);
 
 // Everything but the provenance (name, tags, host, fingerprint, version),
 // which run_input.h fills in. `analysis.trace` must still be alive.

@@ -36,19 +36,27 @@ void AddDbFlag(CLI::App* command, RunInputFlags* flags) {
 
 void AddRunInputFlags(CLI::App* command, RunInputFlags* flags) {
   AddDbFlag(command, flags);
-  command->add_option("--rank", flags->rank, "which rank of a multi-rank trace or report (default: the first)");
-  command->add_option("--window", flags->window, "analysis window of a trace: steps, all or hta (as analyze)")
+  command->add_option("--rank", flags->rank,
+                      "which rank of a multi-rank trace or report (default: the first)");
+  command
+      ->add_option("--window", flags->window,
+                   "analysis window of a trace: steps, all or hta (as analyze)")
       ->check(CLI::IsMember({"steps", "all", "hta"}))
       ->capture_default_str();
-  command->add_flag("--include-incomplete", flags->include_incomplete, "keep a last step that looks truncated");
-  command->add_option("--warmup", flags->warmup_steps, "drop this many leading steps (compilation, autotuning)")
+  command->add_flag("--include-incomplete", flags->include_incomplete,
+                    "keep a last step that looks truncated");
+  command
+      ->add_option("--warmup", flags->warmup_steps,
+                   "drop this many leading steps (compilation, autotuning)")
       ->check(CLI::NonNegativeNumber);
-  command->add_option("--max-decompressed", flags->max_decompressed_bytes,
-                      "refuse inputs larger than this after decompression (bytes; K/M/G suffixes)")
+  command
+      ->add_option("--max-decompressed", flags->max_decompressed_bytes,
+                   "refuse inputs larger than this after decompression (bytes; K/M/G suffixes)")
       ->transform(CLI::AsSizeValue(false))
       ->group("");
-  command->add_option("--max-ratio", flags->max_compression_ratio,
-                      "refuse compressed inputs that expand more than this")
+  command
+      ->add_option("--max-ratio", flags->max_compression_ratio,
+                   "refuse compressed inputs that expand more than this")
       ->check(CLI::PositiveNumber)
       ->group("");
 }
@@ -58,7 +66,8 @@ Result<double> ParsePercent(std::string_view text, std::string_view flag) {
   if (!number.empty() && number.back() == '%') number.remove_suffix(1);
   double v = 0;
   auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
-  if (number.empty() || ec != std::errc() || end != number.data() + number.size() || !(v >= 0) || v >= 100) {
+  if (number.empty() || ec != std::errc() || end != number.data() + number.size() || !(v >= 0) ||
+      v >= 100) {
     return InvalidInput(fmt::format("{} {}: expected a percentage such as 5%", flag, text));
   }
   return v / 100;
@@ -96,11 +105,14 @@ struct TrendOptions {
   std::string format = "text";
 };
 
-Result<std::vector<std::pair<std::string, std::string>>> ParseTags(const std::vector<std::string>& texts) {
+Result<std::vector<std::pair<std::string, std::string>>> ParseTags(
+    const std::vector<std::string>& texts) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const std::string& t : texts) {
     auto tag = baseline::ParseTag(t);
-    if (!tag) return InvalidInput(fmt::format("--tag {}: expected KEY=VALUE (KEY of A-Z a-z 0-9 _ . -)", t));
+    if (!tag)
+      return InvalidInput(
+          fmt::format("--tag {}: expected KEY=VALUE (KEY of A-Z a-z 0-9 _ . -)", t));
     out.push_back(std::move(*tag));
   }
   return out;
@@ -110,7 +122,8 @@ int RunSave(const RunInputFlags& flags, const SaveOptions& options) {
   // Cheap checks first: a typo in the name should not cost a trace analysis.
   if (!baseline::IsValidRunName(options.name)) {
     return ReportError(InvalidInput(fmt::format(
-        "--name {}: use 1-128 of A-Z a-z 0-9 _ . : / + - (not only digits: those are ids)", options.name)));
+        "--name {}: use 1-128 of A-Z a-z 0-9 _ . : / + - (not only digits: those are ids)",
+        options.name)));
   }
   auto tags = ParseTags(options.tags);
   if (!tags.ok()) return ReportError(tags.status());
@@ -126,14 +139,22 @@ int RunSave(const RunInputFlags& flags, const SaveOptions& options) {
   std::string text;
   if (options.format == "json") {
     JsonWriter w;
-    w.BeginObject().Key("id").Int(*id).Key("name").String(record->name).Key("db").String(flags.db).EndObject();
+    w.BeginObject()
+        .Key("id")
+        .Int(*id)
+        .Key("name")
+        .String(record->name)
+        .Key("db")
+        .String(flags.db)
+        .EndObject();
     text = w.Take() + "\n";
   } else {
-    text = fmt::format("saved run #{} \"{}\" to {}: {} steps, median step {}\n", *id, record->name, flags.db,
-                       record->steps.size(),
-                       median == record->metrics.end()
-                           ? std::string("-")
-                           : report::FormatDuration(static_cast<int64_t>(std::llround(median->second))));
+    text = fmt::format(
+        "saved run #{} \"{}\" to {}: {} steps, median step {}\n", *id, record->name, flags.db,
+        record->steps.size(),
+        median == record->metrics.end()
+            ? std::string("-")
+            : report::FormatDuration(static_cast<int64_t>(std::llround(median->second))));
   }
   if (Status s = WriteOutput("", text); !s.ok()) return ReportError(s);
   return kExitOk;
@@ -144,14 +165,15 @@ int RunList(const RunInputFlags& flags, const ListOptions& options) {
   if (!tags.ok()) return ReportError(tags.status());
   std::vector<baseline::RunSummary> runs;
   auto store = baseline::RunStore::Open(flags.db, baseline::RunStore::Mode::kExisting);
-  if (!store.ok() && store.status().code() != StatusCode::kNotFound) return ReportError(store.status());
+  if (!store.ok() && store.status().code() != StatusCode::kNotFound)
+    return ReportError(store.status());
   if (store.ok()) {  // no library yet: no runs
     auto listed = store->List(baseline::ListFilter{options.name, *tags, options.limit});
     if (!listed.ok()) return ReportError(listed.status());
     runs = std::move(*listed);
   }
-  const std::string text =
-      options.format == "json" ? report::RenderRunListJson(flags.db, runs) : report::RenderRunListText(runs);
+  const std::string text = options.format == "json" ? report::RenderRunListJson(flags.db, runs)
+                                                    : report::RenderRunListText(runs);
   if (Status s = WriteOutput("", text); !s.ok()) return ReportError(s);
   return kExitOk;
 }
@@ -161,8 +183,8 @@ int RunShow(const RunInputFlags& flags, const ShowOptions& options) {
   if (!store.ok()) return ReportError(store.status());
   auto run = store->Load(options.ref);
   if (!run.ok()) return ReportError(run.status());
-  const std::string text =
-      options.format == "json" ? report::RenderRunJson(*run) : report::RenderRunText(*run, options.top);
+  const std::string text = options.format == "json" ? report::RenderRunJson(*run)
+                                                    : report::RenderRunText(*run, options.top);
   if (Status s = WriteOutput("", text); !s.ok()) return ReportError(s);
   return kExitOk;
 }
@@ -176,7 +198,8 @@ int RunRemove(const RunInputFlags& flags, const RemoveOptions& options) {
     if (!removed.ok()) return ReportError(removed.status());
     total += *removed;
   }
-  if (Status s = WriteOutput("", fmt::format("removed {} run(s) from {}\n", total, flags.db)); !s.ok()) {
+  if (Status s = WriteOutput("", fmt::format("removed {} run(s) from {}\n", total, flags.db));
+      !s.ok()) {
     return ReportError(s);
   }
   return kExitOk;
@@ -186,7 +209,8 @@ int RunTrend(const RunInputFlags& flags, const TrendOptions& options) {
   const std::string metric = baseline::CanonicalMetricName(options.metric);
   std::vector<baseline::TrendPoint> points;
   auto store = baseline::RunStore::Open(flags.db, baseline::RunStore::Mode::kExisting);
-  if (!store.ok() && store.status().code() != StatusCode::kNotFound) return ReportError(store.status());
+  if (!store.ok() && store.status().code() != StatusCode::kNotFound)
+    return ReportError(store.status());
   if (store.ok()) {
     auto trend = store->Trend(metric, options.name);
     if (!trend.ok()) return ReportError(trend.status());
@@ -199,25 +223,32 @@ int RunTrend(const RunInputFlags& flags, const TrendOptions& options) {
 }
 
 void AddFormat(CLI::App* command, std::string* format) {
-  command->add_option("--format", *format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
-  command->add_flag_callback("--json", [format] { *format = "json"; }, "same as --format json");
+  command->add_option("--format", *format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  command->add_flag_callback(
+      "--json", [format] { *format = "json"; }, "same as --format json");
 }
 
 }  // namespace
 
 void RegisterBaselineCommand(CLI::App& app, int* exit_code) {
-  CLI::App* baseline = app.add_subcommand(
-      "baseline", "the run library: save measured runs, list, show, remove them, and follow a metric over time");
+  CLI::App* baseline = app.add_subcommand("baseline",
+                                          "the run library: save measured runs, list, show, remove "
+                                          "them, and follow a metric over time");
   baseline->require_subcommand(1);
 
   {
     auto flags = std::make_shared<RunInputFlags>();
     auto options = std::make_shared<SaveOptions>();
     CLI::App* save = baseline->add_subcommand(
-        "save", "add a run to the library: a trace (analysed now), an analyze JSON report, or a step log");
-    save->add_option("input", options->input, "trace file or folder, analyze report (.json), or step log (.jsonl)")
+        "save",
+        "add a run to the library: a trace (analysed now), an analyze JSON report, or a step log");
+    save->add_option("input", options->input,
+                     "trace file or folder, analyze report (.json), or step log (.jsonl)")
         ->required();
-    save->add_option("--name", options->name, "the run's name; runs of one name form a series")->required();
+    save->add_option("--name", options->name, "the run's name; runs of one name form a series")
+        ->required();
     save->add_option("--tag", options->tags, "KEY=VALUE, repeatable (commit=abc123, batch=256)");
     AddFormat(save, &options->format);
     AddRunInputFlags(save, flags.get());
@@ -228,7 +259,8 @@ void RegisterBaselineCommand(CLI::App& app, int* exit_code) {
     auto options = std::make_shared<ListOptions>();
     CLI::App* list = baseline->add_subcommand("list", "the saved runs, oldest first");
     list->add_option("--name", options->name, "only runs of this name");
-    list->add_option("--tag", options->tags, "only runs with this KEY=VALUE tag (repeatable: all must match)");
+    list->add_option("--tag", options->tags,
+                     "only runs with this KEY=VALUE tag (repeatable: all must match)");
     list->add_option("--limit", options->limit, "only the latest N");
     AddFormat(list, &options->format);
     AddDbFlag(list, flags.get());
@@ -237,9 +269,12 @@ void RegisterBaselineCommand(CLI::App& app, int* exit_code) {
   {
     auto flags = std::make_shared<RunInputFlags>();
     auto options = std::make_shared<ShowOptions>();
-    CLI::App* show = baseline->add_subcommand("show", "one run: provenance, metrics, steps, top operators and kernels");
-    show->add_option("run", options->ref, "run id (12 or #12) or name (its latest run)")->required();
-    show->add_option("--top", options->top, "operators and kernels shown in text")->capture_default_str();
+    CLI::App* show = baseline->add_subcommand(
+        "show", "one run: provenance, metrics, steps, top operators and kernels");
+    show->add_option("run", options->ref, "run id (12 or #12) or name (its latest run)")
+        ->required();
+    show->add_option("--top", options->top, "operators and kernels shown in text")
+        ->capture_default_str();
     AddFormat(show, &options->format);
     AddDbFlag(show, flags.get());
     show->callback([flags, options, exit_code] { *exit_code = RunShow(*flags, *options); });
@@ -247,7 +282,8 @@ void RegisterBaselineCommand(CLI::App& app, int* exit_code) {
   {
     auto flags = std::make_shared<RunInputFlags>();
     auto options = std::make_shared<RemoveOptions>();
-    CLI::App* rm = baseline->add_subcommand("rm", "remove runs: an id removes that run, a name all runs of it");
+    CLI::App* rm = baseline->add_subcommand(
+        "rm", "remove runs: an id removes that run, a name all runs of it");
     rm->add_option("runs", options->refs, "run ids or names")->required();
     AddDbFlag(rm, flags.get());
     rm->callback([flags, options, exit_code] { *exit_code = RunRemove(*flags, *options); });
@@ -255,10 +291,13 @@ void RegisterBaselineCommand(CLI::App& app, int* exit_code) {
   {
     auto flags = std::make_shared<RunInputFlags>();
     auto options = std::make_shared<TrendOptions>();
-    CLI::App* trend = baseline->add_subcommand(
-        "trend", "a metric over the saved runs, oldest first (step_time, throughput, device_utilization, ...)");
-    trend->add_option("metric", options->metric,
-                      "step_time (median), throughput, step_time_p90_ns, device_utilization, phase_kernel_ns, ...")
+    CLI::App* trend = baseline->add_subcommand("trend",
+                                               "a metric over the saved runs, oldest first "
+                                               "(step_time, throughput, device_utilization, ...)");
+    trend
+        ->add_option("metric", options->metric,
+                     "step_time (median), throughput, step_time_p90_ns, device_utilization, "
+                     "phase_kernel_ns, ...")
         ->required();
     trend->add_option("--name", options->name, "only runs of this name");
     AddFormat(trend, &options->format);

@@ -42,7 +42,8 @@ int RunCheck(const RunInputFlags& flags, const CheckOptions& options) {
   check.bootstrap.resamples = options.resamples;
   check.bootstrap.seed = options.seed;
   if (!options.save_name.empty() && !baseline::IsValidRunName(options.save_name)) {
-    return ReportError(InvalidInput(fmt::format("--save {}: not a valid run name", options.save_name)));
+    return ReportError(
+        InvalidInput(fmt::format("--save {}: not a valid run name", options.save_name)));
   }
   std::vector<std::pair<std::string, std::string>> tags;
   for (const std::string& t : options.tags) {
@@ -54,7 +55,7 @@ int RunCheck(const RunInputFlags& flags, const CheckOptions& options) {
   const baseline::RunInputOptions input = flags.ToOptions();
   auto base = baseline::ResolveRun(options.against, flags.db, input);
   if (!base.ok()) return ReportError(base.status());
-  auto current = baseline::LoadRunInput(options.current, input);
+  auto current = baseline::ResolveRun(options.current, flags.db, input);
   if (!current.ok()) return ReportError(current.status());
   auto result = baseline::CheckRun(*base, *current, check);
   if (!result.ok()) return ReportError(result.status());
@@ -75,7 +76,8 @@ int RunCheck(const RunInputFlags& flags, const CheckOptions& options) {
   if (!options.save_name.empty()) {
     current->name = options.save_name;
     for (auto& [k, v] : tags) baseline::SetTag(*current, k, v);
-    baseline::SetTag(*current, "check_verdict", std::string(baseline::VerdictName(result->verdict)));
+    baseline::SetTag(*current, "check_verdict",
+                     std::string(baseline::VerdictName(result->verdict)));
     auto store = baseline::RunStore::Open(flags.db, baseline::RunStore::Mode::kCreate);
     if (!store.ok()) return ReportError(store.status());
     auto id = store->Save(*current);
@@ -92,32 +94,46 @@ void RegisterCheckCommand(CLI::App& app, int* exit_code) {
   auto flags = std::make_shared<RunInputFlags>();
   auto options = std::make_shared<CheckOptions>();
   CLI::App* command = app.add_subcommand(
-      "check", "did a change help? improved / unchanged / regressed against a baseline, beyond run-to-run "
-               "noise (exit 1 on regression, for CI)");
-  command->add_option("new", options->current, "the new run: trace, analyze report, or step log")->required();
-  command->add_option("--against", options->against,
-                      "the baseline: a library run (name or id), or a trace, report or step log")
+      "check",
+      "did a change help? improved / unchanged / regressed against a baseline, beyond run-to-run "
+      "noise (exit 1 on regression, for CI)");
+  command
+      ->add_option("new", options->current,
+                   "the new run: trace, analyze report, step log, or library run")
       ->required();
-  command->add_option("--max-regression", options->max_regression,
-                      "slower than this (and beyond noise) is a regression")
+  command
+      ->add_option("--against", options->against,
+                   "the baseline: a library run (name or id), or a trace, report or step log")
+      ->required();
+  command
+      ->add_option("--max-regression", options->max_regression,
+                   "slower than this (and beyond noise) is a regression")
       ->capture_default_str();
-  command->add_option("--min-improvement", options->min_improvement,
-                      "faster than this (and beyond noise) is an improvement")
+  command
+      ->add_option("--min-improvement", options->min_improvement,
+                   "faster than this (and beyond noise) is an improvement")
       ->capture_default_str();
   command->add_option("--confidence", options->confidence, "confidence level of the interval")
       ->check(CLI::Range(0.5, 0.999))
       ->capture_default_str();
-  command->add_option("--resamples", options->resamples, "bootstrap resamples (0: automatic, 10000 at most)")
+  command
+      ->add_option("--resamples", options->resamples,
+                   "bootstrap resamples (0: automatic, 10000 at most)")
       ->check(CLI::NonNegativeNumber)
       ->group("");
-  command->add_option("--seed", options->seed, "bootstrap seed (the default makes results reproducible)")
+  command
+      ->add_option("--seed", options->seed,
+                   "bootstrap seed (the default makes results reproducible)")
       ->group("");
-  command->add_option("--format", options->format, "text, json, markdown (a PR comment) or junit (CI)")
+  command
+      ->add_option("--format", options->format, "text, json, markdown (a PR comment) or junit (CI)")
       ->check(CLI::IsMember({"text", "json", "markdown", "junit"}))
       ->capture_default_str();
-  command->add_flag_callback("--json", [options] { options->format = "json"; }, "same as --format json");
+  command->add_flag_callback(
+      "--json", [options] { options->format = "json"; }, "same as --format json");
   command->add_option("-o,--output", options->output, "write to this file instead of stdout");
-  command->add_option("--save", options->save_name, "also save the new run to the library under this name");
+  command->add_option("--save", options->save_name,
+                      "also save the new run to the library under this name");
   command->add_option("--tag", options->tags, "KEY=VALUE for --save, repeatable");
   AddRunInputFlags(command, flags.get());
   command->callback([flags, options, exit_code] { *exit_code = RunCheck(*flags, *options); });

@@ -27,8 +27,8 @@ int RunDiff(const RunInputFlags& flags, const DiffOptions& options) {
   auto current = baseline::ResolveRun(options.current, flags.db, input);
   if (!current.ok()) return ReportError(current.status());
   const baseline::DiffResult diff = baseline::DiffRuns(*base, *current);
-  const std::string text =
-      options.format == "json" ? report::RenderDiffJson(diff) : report::RenderDiffText(diff, options.top);
+  const std::string text = options.format == "json" ? report::RenderDiffJson(diff)
+                                                    : report::RenderDiffText(diff, options.top);
   if (Status s = WriteOutput(options.output, text); !s.ok()) return ReportError(s);
   return kExitOk;
 }
@@ -39,17 +39,23 @@ void RegisterDiffCommand(CLI::App& app, int* exit_code) {
   auto flags = std::make_shared<RunInputFlags>();
   auto options = std::make_shared<DiffOptions>();
   CLI::App* command = app.add_subcommand(
-      "diff", "what moved between two runs: metrics, step phases, and operators and kernels added, removed "
-              "or changed, by impact per step");
-  command->add_option("base", options->base, "the baseline: trace, analyze report, step log, or library run")
+      "diff",
+      "what moved between two runs: metrics, step phases, and operators and kernels added, removed "
+      "or changed, by impact per step");
+  command
+      ->add_option("base", options->base,
+                   "the baseline: trace, analyze report, step log, or library run")
       ->required();
-  command->add_option("new", options->current, "the run to compare: same kinds as base")->required();
+  command->add_option("new", options->current, "the run to compare: same kinds as base")
+      ->required();
   command->add_option("--format", options->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
-  command->add_flag_callback("--json", [options] { options->format = "json"; }, "same as --format json");
+  command->add_flag_callback(
+      "--json", [options] { options->format = "json"; }, "same as --format json");
   command->add_option("-o,--output", options->output, "write to this file instead of stdout");
-  command->add_option("--top", options->top, "rows per list in text (JSON has all)")->capture_default_str();
+  command->add_option("--top", options->top, "rows per list in text (JSON has all)")
+      ->capture_default_str();
   AddRunInputFlags(command, flags.get());
   command->callback([flags, options, exit_code] { *exit_code = RunDiff(*flags, *options); });
 }

@@ -39,7 +39,7 @@ constexpr int64_t kSortNpuMem = 19;
 constexpr int64_t kNoContext = 4294967295;
 
 // Column positions of one table, by name (tables differ between versions:
-// blockDim / blockNum, optional opState, waitNs, bandwidth, ...).
+// blockDim / blockNum, optional opState, hf32Eligible, bandwidth, ...).
 class ColumnMap {
  public:
   ColumnMap() = default;
@@ -101,7 +101,7 @@ struct ComputeInfo {
   std::string name, task_type, op_type;
   std::string input_formats, input_dtypes, input_shapes;
   std::string output_formats, output_dtypes, output_shapes;
-  int64_t block_dim = -1, mix_block_dim = -1, wait_ns = -1;
+  int64_t block_dim = -1, mix_block_dim = -1;
   std::string op_state;
   int8_t hf32 = -1;
 };
@@ -163,7 +163,9 @@ class DbImporter {
     auto c = db_.Columns(table);
     return c.ok() ? ColumnMap(std::move(*c)) : ColumnMap();
   }
-  int64_t Pid(int64_t sort_index) const { return (python_pid_ << 10) | (sort_index << 5) | (device_id_ & 0x1F); }
+  int64_t Pid(int64_t sort_index) const {
+    return (python_pid_ << 10) | (sort_index << 5) | (device_id_ & 0x1F);
+  }
 
   void DecideProcess();
   void EmitProcess(int64_t pid, std::string_view name, std::string_view label);
@@ -172,7 +174,8 @@ class DbImporter {
                  std::string_view cat, const std::vector<RawArg>& args);
   void EmitFlow(char phase, int64_t id, std::string_view name, std::string_view cat,
                 const Location& at);
-  void EmitCounter(int64_t pid, int64_t ts, std::string_view name, std::string_view series, double v);
+  void EmitCounter(int64_t pid, int64_t ts, std::string_view name, std::string_view series,
+                   double v);
 
   void ImportPytorchApi();
   void ImportCannApi();
@@ -198,21 +201,22 @@ class DbImporter {
   const AscendSideOptions& options_;
   std::unique_ptr<model::TraceBuilder> builder_;
   std::unordered_map<int64_t, std::string> strings_;
-  std::map<int64_t, std::string> link_types_, transport_types_, rdma_types_, data_types_, api_types_;
+  std::map<int64_t, std::string> link_types_, transport_types_, rdma_types_, data_types_,
+      api_types_;
   int64_t python_pid_ = 0;
   int32_t device_id_ = 0;
   std::optional<int64_t> rank_;
   int64_t max_cann_connection_ = -1;
   bool have_compute_info_ = false;
-  std::map<std::pair<int64_t, int64_t>, bool> threads_;  // (pid, tid) named
-  std::unordered_map<int64_t, ComputeInfo> compute_;     // by globalTaskId
-  std::unordered_map<int64_t, CommTaskInfo> comm_tasks_;  // by globalTaskId
-  std::map<int64_t, int64_t> group_tid_;                 // group string id -> tid
+  std::map<std::pair<int64_t, int64_t>, bool> threads_;       // (pid, tid) named
+  std::unordered_map<int64_t, ComputeInfo> compute_;          // by globalTaskId
+  std::unordered_map<int64_t, CommTaskInfo> comm_tasks_;      // by globalTaskId
+  std::map<int64_t, int64_t> group_tid_;                      // group string id -> tid
   std::map<std::pair<int64_t, int64_t>, int64_t> plane_tid_;  // (group, plane) -> tid
   // Flow ends by CANN connection id: the device slices framework ops reach.
   std::unordered_map<int64_t, std::vector<Location>> device_by_connection_;
-  std::vector<std::pair<Location, int64_t>> op_connections_;         // op -> CANN connection
-  std::map<int64_t, std::vector<Location>> fwdbwd_;                  // framework id -> ops
+  std::vector<std::pair<Location, int64_t>> op_connections_;  // op -> CANN connection
+  std::map<int64_t, std::vector<Location>> fwdbwd_;           // framework id -> ops
   std::map<int64_t, std::pair<std::vector<Location>, std::vector<Location>>> queue_;  // enq, deq
   bool have_step_markers_ = false;
   int64_t main_tid_ = -1;
@@ -229,8 +233,9 @@ class DbImporter {
 
 void DbImporter::LoadStrings() {
   if (!db_.HasTable("STRING_IDS")) return;
-  ForEachRow(db_, "SELECT id, value FROM STRING_IDS", nullptr, builder_.get(),
-             [&](const SqliteStatement& st) { strings_.emplace(st.Int(0), std::string(st.Text(1))); });
+  ForEachRow(
+      db_, "SELECT id, value FROM STRING_IDS", nullptr, builder_.get(),
+      [&](const SqliteStatement& st) { strings_.emplace(st.Int(0), std::string(st.Text(1))); });
 }
 
 std::map<int64_t, std::string> DbImporter::LoadEnum(std::string_view table) {
@@ -256,8 +261,8 @@ void DbImporter::DecideProcess() {
   }
   bool found = false;
   if (db_.HasTable("PYTORCH_API")) {
-    ForEachRow(db_, "SELECT globalTid FROM PYTORCH_API WHERE globalTid IS NOT NULL LIMIT 1", nullptr,
-               builder_.get(), [&](const SqliteStatement& st) {
+    ForEachRow(db_, "SELECT globalTid FROM PYTORCH_API WHERE globalTid IS NOT NULL LIMIT 1",
+               nullptr, builder_.get(), [&](const SqliteStatement& st) {
                  python_pid_ = static_cast<int64_t>(static_cast<uint64_t>(st.Int(0)) >> 32);
                  found = true;
                });
@@ -327,8 +332,8 @@ void DbImporter::EmitFlow(char phase, int64_t id, std::string_view name, std::st
   builder_->AddEvent(event_);
 }
 
-void DbImporter::EmitCounter(int64_t pid, int64_t ts, std::string_view name, std::string_view series,
-                             double v) {
+void DbImporter::EmitCounter(int64_t pid, int64_t ts, std::string_view name,
+                             std::string_view series, double v) {
   event_.Clear();
   event_.phase = "C";
   event_.name = name;
@@ -340,9 +345,15 @@ void DbImporter::EmitCounter(int64_t pid, int64_t ts, std::string_view name, std
   builder_->AddEvent(event_);
 }
 
-RawArg IntArg(ArgKey key, int64_t v) { return {key, ArgType::kInt, v, 0, {}}; }
-RawArg DoubleArg(ArgKey key, double v) { return {key, ArgType::kDouble, 0, v, {}}; }
-RawArg StringArg(ArgKey key, std::string_view v) { return {key, ArgType::kString, 0, 0, v}; }
+RawArg IntArg(ArgKey key, int64_t v) {
+  return {key, ArgType::kInt, v, 0, {}};
+}
+RawArg DoubleArg(ArgKey key, double v) {
+  return {key, ArgType::kDouble, 0, v, {}};
+}
+RawArg StringArg(ArgKey key, std::string_view v) {
+  return {key, ArgType::kString, 0, 0, v};
+}
 
 void DbImporter::ImportPytorchApi() {
   if (!db_.HasTable("PYTORCH_API")) return;
@@ -362,8 +373,7 @@ void DbImporter::ImportPytorchApi() {
   if (c.Has("inputShapes") && c.Has("inputDtypes")) {
     int dims_like = 0;
     int types_like = 0;
-    ForEachRow(db_,
-               "SELECT inputShapes FROM PYTORCH_API WHERE inputShapes IS NOT NULL LIMIT 200",
+    ForEachRow(db_, "SELECT inputShapes FROM PYTORCH_API WHERE inputShapes IS NOT NULL LIMIT 200",
                nullptr, builder_.get(), [&](const SqliteStatement& st) {
                  const std::string& v = Str(st.Int(0));
                  const bool has_alpha = std::any_of(v.begin(), v.end(), [](char ch) {
@@ -373,10 +383,16 @@ void DbImporter::ImportPytorchApi() {
                });
     swapped = types_like > dims_like;
   }
-  const std::string sql = fmt::format(
-      "SELECT {} FROM PYTORCH_API",
-      c.Select({{"startNs"}, {"endNs"}, {"globalTid"}, {"connectionId"}, {"name"},
-                {"sequenceNumber"}, {"fwdThreadId"}, {"inputDtypes"}, {"inputShapes"}, {"type"}}));
+  const std::string sql = fmt::format("SELECT {} FROM PYTORCH_API", c.Select({{"startNs"},
+                                                                              {"endNs"},
+                                                                              {"globalTid"},
+                                                                              {"connectionId"},
+                                                                              {"name"},
+                                                                              {"sequenceNumber"},
+                                                                              {"fwdThreadId"},
+                                                                              {"inputDtypes"},
+                                                                              {"inputShapes"},
+                                                                              {"type"}}));
   std::string cat;
   ForEachRow(db_, sql, nullptr, builder_.get(), [&](const SqliteStatement& st) {
     const auto start = st.ExactInt(0);
@@ -466,12 +482,21 @@ void DbImporter::ImportCannApi() {
 void DbImporter::LoadComputeInfo() {
   if (!db_.HasTable("COMPUTE_TASK_INFO")) return;
   const ColumnMap c = Columns("COMPUTE_TASK_INFO");
-  const std::string sql = fmt::format(
-      "SELECT {} FROM COMPUTE_TASK_INFO",
-      c.Select({{"globalTaskId"}, {"name"}, {"taskType"}, {"opType"}, {"blockDim", "blockNum"},
-                {"mixBlockDim", "mixBlockNum"}, {"inputFormats"}, {"inputDataTypes"},
-                {"inputShapes"}, {"outputFormats"}, {"outputDataTypes"}, {"outputShapes"},
-                {"opState"}, {"hf32Eligible"}, {"waitNs"}}));
+  const std::string sql =
+      fmt::format("SELECT {} FROM COMPUTE_TASK_INFO", c.Select({{"globalTaskId"},
+                                                                {"name"},
+                                                                {"taskType"},
+                                                                {"opType"},
+                                                                {"blockDim", "blockNum"},
+                                                                {"mixBlockDim", "mixBlockNum"},
+                                                                {"inputFormats"},
+                                                                {"inputDataTypes"},
+                                                                {"inputShapes"},
+                                                                {"outputFormats"},
+                                                                {"outputDataTypes"},
+                                                                {"outputShapes"},
+                                                                {"opState"},
+                                                                {"hf32Eligible"}}));
   auto str = [&](const SqliteStatement& st, int col) -> std::string {
     if (st.IsNull(col)) return "";
     std::string v = Str(st.Int(col));
@@ -505,7 +530,10 @@ void DbImporter::LoadComputeInfo() {
     info.op_state = text_or_id(12);
     const std::string hf32 = text_or_id(13);
     info.hf32 = hf32 == "YES" || hf32 == "1" ? 1 : hf32 == "NO" || hf32 == "0" ? 0 : -1;
-    info.wait_ns = st.IsNull(14) ? -1 : st.Int(14);
+    // COMPUTE_TASK_INFO.waitNs is not read: MindStudio Insight adds it
+    // (ALTER TABLE) when it opens a DB, as it adds OVERLAP_ANALYSIS and the
+    // depth columns; a DB fresh from torch_npu has none (rank 1 of the
+    // shared sample). wait_ns stays -1 for DB kernels.
     compute_.emplace(st.Int(0), std::move(info));
   });
   have_compute_info_ = !compute_.empty();
@@ -514,11 +542,19 @@ void DbImporter::LoadComputeInfo() {
 void DbImporter::LoadCommTaskInfo() {
   if (!db_.HasTable("COMMUNICATION_TASK_INFO")) return;
   const ColumnMap c = Columns("COMMUNICATION_TASK_INFO");
-  const std::string sql = fmt::format(
-      "SELECT {} FROM COMMUNICATION_TASK_INFO",
-      c.Select({{"globalTaskId"}, {"taskType"}, {"planeId"}, {"groupName"}, {"srcRank"},
-                {"dstRank"}, {"transportType"}, {"size"}, {"dataType"}, {"linkType"},
-                {"rdmaType"}, {"bandwidth"}}));
+  const std::string sql =
+      fmt::format("SELECT {} FROM COMMUNICATION_TASK_INFO", c.Select({{"globalTaskId"},
+                                                                      {"taskType"},
+                                                                      {"planeId"},
+                                                                      {"groupName"},
+                                                                      {"srcRank"},
+                                                                      {"dstRank"},
+                                                                      {"transportType"},
+                                                                      {"size"},
+                                                                      {"dataType"},
+                                                                      {"linkType"},
+                                                                      {"rdmaType"},
+                                                                      {"bandwidth"}}));
   auto name_of = [](const std::map<int64_t, std::string>& e, int64_t id) {
     auto it = e.find(id);
     return it == e.end() ? std::to_string(id) : it->second;
@@ -545,23 +581,31 @@ void DbImporter::LoadCommTaskInfo() {
 void DbImporter::ImportTasks() {
   if (!db_.HasTable("TASK")) return;
   const ColumnMap c = Columns("TASK");
-  const std::string sql = fmt::format(
-      "SELECT {} FROM TASK",
-      c.Select({{"startNs"}, {"endNs"}, {"deviceId"}, {"connectionId"}, {"globalTaskId"},
-                {"taskType"}, {"contextId"}, {"streamId"}, {"taskId"}, {"modelId"}}));
+  const std::string sql = fmt::format("SELECT {} FROM TASK", c.Select({{"startNs"},
+                                                                       {"endNs"},
+                                                                       {"deviceId"},
+                                                                       {"connectionId"},
+                                                                       {"globalTaskId"},
+                                                                       {"taskType"},
+                                                                       {"contextId"},
+                                                                       {"streamId"},
+                                                                       {"taskId"},
+                                                                       {"modelId"}}));
   const int64_t hw_pid = Pid(kSortHardware);
   const int64_t hccl_pid = Pid(kSortHccl);
   // HCCL tracks: one "Group N Communication" per group (by first op), then
   // one track per (group, plane), as trace_view.json lays them out.
   if (db_.HasTable("COMMUNICATION_OP")) {
-    ForEachRow(db_, "SELECT groupName FROM COMMUNICATION_OP GROUP BY groupName ORDER BY MIN(startNs)",
+    ForEachRow(db_,
+               "SELECT groupName FROM COMMUNICATION_OP GROUP BY groupName ORDER BY MIN(startNs)",
                nullptr, builder_.get(), [&](const SqliteStatement& st) {
                  const int64_t tid = static_cast<int64_t>(group_tid_.size());
                  group_tid_.emplace(st.Int(0), tid);
                });
   }
   for (const auto& [id, t] : comm_tasks_) {
-    if (!group_tid_.contains(t.group)) group_tid_.emplace(t.group, static_cast<int64_t>(group_tid_.size()));
+    if (!group_tid_.contains(t.group))
+      group_tid_.emplace(t.group, static_cast<int64_t>(group_tid_.size()));
   }
   {
     std::vector<std::pair<int64_t, int64_t>> planes;  // (group order, plane)
@@ -654,10 +698,14 @@ void DbImporter::ImportTasks() {
 void DbImporter::ImportCommOps() {
   if (!db_.HasTable("COMMUNICATION_OP")) return;
   const ColumnMap c = Columns("COMMUNICATION_OP");
-  const std::string sql = fmt::format(
-      "SELECT {} FROM COMMUNICATION_OP",
-      c.Select({{"opName"}, {"startNs"}, {"endNs"}, {"connectionId"}, {"groupName"}, {"dataType"},
-                {"algType"}, {"count"}}));
+  const std::string sql = fmt::format("SELECT {} FROM COMMUNICATION_OP", c.Select({{"opName"},
+                                                                                   {"startNs"},
+                                                                                   {"endNs"},
+                                                                                   {"connectionId"},
+                                                                                   {"groupName"},
+                                                                                   {"dataType"},
+                                                                                   {"algType"},
+                                                                                   {"count"}}));
   const int64_t pid = Pid(kSortHccl);
   ForEachRow(db_, sql, nullptr, builder_.get(), [&](const SqliteStatement& st) {
     const auto start = st.ExactInt(1);
@@ -707,7 +755,8 @@ void DbImporter::ImportCounters() {
                  const auto ts = st.ExactInt(3);
                  if (!ts) return;
                  std::string type = Str(st.Int(0));
-                 for (char& ch : type) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+                 for (char& ch : type)
+                   ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
                  // trace_view.json's "NPU MEM" counters: "APP/DDR", "APP/HBM" in KB.
                  EmitCounter(pid, *ts, type + "/DDR", "KB", st.Double(1) / 1024.0);
                  EmitCounter(pid, *ts, type + "/HBM", "KB", st.Double(2) / 1024.0);
@@ -754,8 +803,10 @@ void DbImporter::EmitFlows() {
     for (size_t k = 1; k < ops.size(); ++k) EmitFlow('f', id, "fwdbwd", "fwdbwd", ops[k]);
   }
   for (const auto& [id, ends] : queue_) {
-    for (const Location& enq : ends.first) EmitFlow('s', id, "enqueue_to_dequeue", "async_task_queue", enq);
-    for (const Location& deq : ends.second) EmitFlow('f', id, "enqueue_to_dequeue", "async_task_queue", deq);
+    for (const Location& enq : ends.first)
+      EmitFlow('s', id, "enqueue_to_dequeue", "async_task_queue", enq);
+    for (const Location& deq : ends.second)
+      EmitFlow('f', id, "enqueue_to_dequeue", "async_task_queue", deq);
   }
 }
 
@@ -765,8 +816,9 @@ Result<model::Trace> DbImporter::Run() {
   info.rank = input_.rank_hint;
   builder_ = std::make_unique<model::TraceBuilder>(std::move(info));
   if (!db_.HasTable("TASK") && !db_.HasTable("PYTORCH_API") && !db_.HasTable("CANN_API")) {
-    return InvalidInput(fmt::format(
-        "{}: an SQLite database without profiler tables (TASK, PYTORCH_API, CANN_API)", db_.path()));
+    return InvalidInput(
+        fmt::format("{}: an SQLite database without profiler tables (TASK, PYTORCH_API, CANN_API)",
+                    db_.path()));
   }
   LoadStrings();
   link_types_ = LoadEnum("ENUM_HCCL_LINK_TYPE");
@@ -821,7 +873,6 @@ void DbImporter::FillKernelMetrics(model::Trace* trace) {
     row.name = trace->strings.Intern(c.name);
     row.op_type = trace->strings.Intern(c.op_type);
     row.core_type = trace->strings.Intern(c.task_type);
-    row.wait_ns = c.wait_ns;
     row.block_dim = c.block_dim;
     row.mix_block_dim = c.mix_block_dim;
     row.op_state = c.op_state == "static"    ? model::AscendOpState::kStatic
@@ -872,16 +923,18 @@ void DbImporter::FillKernelMetrics(model::Trace* trace) {
 
 void DbImporter::FillMemory(model::Trace* trace) {
   model::AscendData& a = *trace->ascend;
-  auto int_or = [](const SqliteStatement& st, int col) {
-    return st.ExactInt(col).value_or(-1);
-  };
+  auto int_or = [](const SqliteStatement& st, int col) { return st.ExactInt(col).value_or(-1); };
   if (db_.HasTable("MEMORY_RECORD")) {
     const ColumnMap c = Columns("MEMORY_RECORD");
     uint64_t skipped = 0;
     ForEachRow(db_,
-               fmt::format("SELECT {} FROM MEMORY_RECORD",
-                           c.Select({{"component"}, {"timestamp", "timestampNs"}, {"totalAllocated"},
-                                     {"totalReserved"}, {"totalActive"}, {"streamPtr"}, {"deviceId"}})),
+               fmt::format("SELECT {} FROM MEMORY_RECORD", c.Select({{"component"},
+                                                                     {"timestamp", "timestampNs"},
+                                                                     {"totalAllocated"},
+                                                                     {"totalReserved"},
+                                                                     {"totalActive"},
+                                                                     {"streamPtr"},
+                                                                     {"deviceId"}})),
                trace, nullptr, [&](const SqliteStatement& st) {
                  const auto ts = st.ExactInt(1);
                  if (!ts || st.IsNull(0)) {
@@ -903,47 +956,54 @@ void DbImporter::FillMemory(model::Trace* trace) {
   if (db_.HasTable("OP_MEMORY")) {
     const ColumnMap c = Columns("OP_MEMORY");
     uint64_t skipped = 0;
-    ForEachRow(
-        db_,
-        fmt::format("SELECT {} FROM OP_MEMORY",
-                    c.Select({{"name"}, {"size"}, {"allocationTime"}, {"releaseTime"},
-                              {"activeReleaseTime"}, {"duration"}, {"activeDuration"},
-                              {"allocationTotalAllocated"}, {"allocationTotalReserved"},
-                              {"allocationTotalActive"}, {"releaseTotalAllocated"},
-                              {"releaseTotalReserved"}, {"releaseTotalActive"}, {"streamPtr"},
-                              {"deviceId"}})),
-        trace, nullptr, [&](const SqliteStatement& st) {
-          const auto size = st.ExactInt(1);
-          const auto alloc = st.ExactInt(2);
-          if (!size || !alloc || st.IsNull(0)) {
-            ++skipped;
-            return;
-          }
-          model::AscendOperatorMemory m;
-          m.name = trace->strings.Intern(Str(st.Int(0)));
-          m.size_bytes = *size;
-          m.allocation_ns = *alloc;
-          m.release_ns = int_or(st, 3);
-          m.active_release_ns = int_or(st, 4);
-          m.duration_ns = int_or(st, 5);
-          m.active_duration_ns = int_or(st, 6);
-          m.allocation_allocated_bytes = int_or(st, 7);
-          m.allocation_reserved_bytes = int_or(st, 8);
-          m.allocation_active_bytes = int_or(st, 9);
-          m.release_allocated_bytes = int_or(st, 10);
-          m.release_reserved_bytes = int_or(st, 11);
-          m.release_active_bytes = int_or(st, 12);
-          m.stream_ptr = int_or(st, 13);
-          m.device_id = static_cast<int32_t>(int_or(st, 14));
-          a.operator_memory.push_back(m);
-        });
+    ForEachRow(db_,
+               fmt::format("SELECT {} FROM OP_MEMORY", c.Select({{"name"},
+                                                                 {"size"},
+                                                                 {"allocationTime"},
+                                                                 {"releaseTime"},
+                                                                 {"activeReleaseTime"},
+                                                                 {"duration"},
+                                                                 {"activeDuration"},
+                                                                 {"allocationTotalAllocated"},
+                                                                 {"allocationTotalReserved"},
+                                                                 {"allocationTotalActive"},
+                                                                 {"releaseTotalAllocated"},
+                                                                 {"releaseTotalReserved"},
+                                                                 {"releaseTotalActive"},
+                                                                 {"streamPtr"},
+                                                                 {"deviceId"}})),
+               trace, nullptr, [&](const SqliteStatement& st) {
+                 const auto size = st.ExactInt(1);
+                 const auto alloc = st.ExactInt(2);
+                 if (!size || !alloc || st.IsNull(0)) {
+                   ++skipped;
+                   return;
+                 }
+                 model::AscendOperatorMemory m;
+                 m.name = trace->strings.Intern(Str(st.Int(0)));
+                 m.size_bytes = *size;
+                 m.allocation_ns = *alloc;
+                 m.release_ns = int_or(st, 3);
+                 m.active_release_ns = int_or(st, 4);
+                 m.duration_ns = int_or(st, 5);
+                 m.active_duration_ns = int_or(st, 6);
+                 m.allocation_allocated_bytes = int_or(st, 7);
+                 m.allocation_reserved_bytes = int_or(st, 8);
+                 m.allocation_active_bytes = int_or(st, 9);
+                 m.release_allocated_bytes = int_or(st, 10);
+                 m.release_reserved_bytes = int_or(st, 11);
+                 m.release_active_bytes = int_or(st, 12);
+                 m.stream_ptr = int_or(st, 13);
+                 m.device_id = static_cast<int32_t>(int_or(st, 14));
+                 a.operator_memory.push_back(m);
+               });
     AddSource(trace, "OP_MEMORY", a.operator_memory.size(), skipped);
   }
   if (db_.HasTable("NPU_MODULE_MEM")) {
     const std::map<int64_t, std::string> modules = LoadEnum("ENUM_MODULE");
     uint64_t skipped = 0;
-    ForEachRow(db_, "SELECT moduleId, timestampNs, totalReserved, deviceId FROM NPU_MODULE_MEM", trace,
-               nullptr, [&](const SqliteStatement& st) {
+    ForEachRow(db_, "SELECT moduleId, timestampNs, totalReserved, deviceId FROM NPU_MODULE_MEM",
+               trace, nullptr, [&](const SqliteStatement& st) {
                  const auto ts = st.ExactInt(1);
                  const auto reserved = st.ExactInt(2);
                  if (!ts || !reserved || st.IsNull(0)) {
@@ -966,9 +1026,11 @@ void DbImporter::FillMemory(model::Trace* trace) {
 void DbImporter::FillMetadata(model::Trace* trace) {
   model::AscendData& a = *trace->ascend;
   if (db_.HasTable("NPU_INFO")) {
-    ForEachRow(db_, "SELECT id, name FROM NPU_INFO", trace, nullptr, [&](const SqliteStatement& st) {
-      if (a.device.chip.empty() || st.Int(0) == device_id_) a.device.chip = std::string(st.Text(1));
-    });
+    ForEachRow(db_, "SELECT id, name FROM NPU_INFO", trace, nullptr,
+               [&](const SqliteStatement& st) {
+                 if (a.device.chip.empty() || st.Int(0) == device_id_)
+                   a.device.chip = std::string(st.Text(1));
+               });
   }
   if (db_.HasTable("META_DATA")) {
     // JSON values (ENV_VARIABLES, and on newer exports parallel_group_info /
@@ -1025,7 +1087,8 @@ void DbImporter::FillMetadata(model::Trace* trace) {
       }
     } else if (json.size() > 2) {
       trace->load_stats.Add(model::LoadStat::kSideFileUnreadable);
-      trace->load_stats.AddWarning(fmt::format("{}:META_DATA: values are not valid JSON", db_.path()));
+      trace->load_stats.AddWarning(
+          fmt::format("{}:META_DATA: values are not valid JSON", db_.path()));
     }
   }
 }

@@ -40,7 +40,9 @@ void Unreadable(model::Trace* trace, const std::string& message) {
   trace->load_stats.AddWarning(message);
 }
 
-StringId Intern(model::Trace* trace, std::string_view s) { return trace->strings.Intern(s); }
+StringId Intern(model::Trace* trace, std::string_view s) {
+  return trace->strings.Intern(s);
+}
 
 bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -91,22 +93,22 @@ bool ReadSideCsv(const fs::path& path, const AscendSideOptions& options, model::
         }
       },
       &stats);
-  if (!status.ok()) Unreadable(trace, fmt::format("{} (rows before it were kept)", status.message()));
+  if (!status.ok())
+    Unreadable(trace, fmt::format("{} (rows before it were kept)", status.message()));
   trace->load_stats.Add(model::LoadStat::kSideRowSkipped, source.skipped);
   Ascend(trace).sources.push_back(std::move(source));
   return true;
 }
 
-Result<simdjson::dom::element> ParseJsonFile(const fs::path& path,
-                                             const AscendSideOptions& options,
+Result<simdjson::dom::element> ParseJsonFile(const fs::path& path, const AscendSideOptions& options,
                                              simdjson::dom::parser& parser) {
   PERFDX_ASSIGN_OR_RETURN(auto source, io::OpenByteSource(path.string(), options.limits));
   PERFDX_ASSIGN_OR_RETURN(std::string text, io::ReadAll(*source, options.max_json_bytes));
   simdjson::dom::element doc;
   const auto error = parser.parse(simdjson::padded_string(text)).get(doc);
   if (error) {
-    return InvalidInput(fmt::format("{}: not valid JSON ({})", path.string(),
-                                    simdjson::error_message(error)));
+    return InvalidInput(
+        fmt::format("{}: not valid JSON ({})", path.string(), simdjson::error_message(error)));
   }
   return doc;
 }
@@ -115,13 +117,20 @@ Result<simdjson::dom::element> ParseJsonFile(const fs::path& path,
 // written by a minimal printer ("1", "0.5", "true").
 std::string ScalarText(simdjson::dom::element e) {
   switch (e.type()) {
-    case simdjson::dom::element_type::STRING: return std::string(std::string_view(e));
-    case simdjson::dom::element_type::INT64: return std::to_string(int64_t(e));
-    case simdjson::dom::element_type::UINT64: return std::to_string(uint64_t(e));
-    case simdjson::dom::element_type::DOUBLE: return fmt::format("{}", double(e));
-    case simdjson::dom::element_type::BOOL: return bool(e) ? "true" : "false";
-    case simdjson::dom::element_type::NULL_VALUE: return "";
-    default: return simdjson::minify(e);
+    case simdjson::dom::element_type::STRING:
+      return std::string(std::string_view(e));
+    case simdjson::dom::element_type::INT64:
+      return std::to_string(int64_t(e));
+    case simdjson::dom::element_type::UINT64:
+      return std::to_string(uint64_t(e));
+    case simdjson::dom::element_type::DOUBLE:
+      return fmt::format("{}", double(e));
+    case simdjson::dom::element_type::BOOL:
+      return bool(e) ? "true" : "false";
+    case simdjson::dom::element_type::NULL_VALUE:
+      return "";
+    default:
+      return simdjson::minify(e);
   }
 }
 
@@ -239,7 +248,8 @@ void ParseMetadata(simdjson::dom::element doc, AscendData* a) {
       if (value.get(o) == simdjson::SUCCESS) {
         g.name = JsonString(o, "group_name");
         simdjson::dom::element rank;
-        if (o["group_rank"].get(rank) == simdjson::SUCCESS) g.group_rank = JsonInt(rank).value_or(-1);
+        if (o["group_rank"].get(rank) == simdjson::SUCCESS)
+          g.group_rank = JsonInt(rank).value_or(-1);
         simdjson::dom::array ranks;
         if (o["global_ranks"].get(ranks) == simdjson::SUCCESS) {
           for (simdjson::dom::element r : ranks) {
@@ -257,13 +267,24 @@ void ParseMetadata(simdjson::dom::element doc, AscendData* a) {
 // Kernel table columns that are not PMU metrics.
 bool IsKernelIdentityColumn(std::string_view name) {
   static const std::unordered_set<std::string_view> kNames = {
-      "Step Id", "Device_id", "Model ID", "Model Name", "Task ID", "Stream ID", "Infer ID",
-      "Name", "Op Name", "Type", "OP Type", "OP State", "Accelerator Core", "Task Type",
-      "Start Time(us)", "Task Start Time(us)", "Duration(us)", "Task Duration(us)",
-      "Wait Time(us)", "Task Wait Time(us)", "Block Dim", "Block Num", "Mix Block Dim",
-      "Mix Block Num", "HF32 Eligible", "Input Shapes", "Input Data Types", "Input Formats",
-      "Output Shapes", "Output Data Types", "Output Formats", "Context ID", "Batch ID",
-      "Subtask ID", "Iteration ID"};
+      "Step Id",          "Device_id",
+      "Model ID",         "Model Name",
+      "Task ID",          "Stream ID",
+      "Infer ID",         "Name",
+      "Op Name",          "Type",
+      "OP Type",          "OP State",
+      "Accelerator Core", "Task Type",
+      "Start Time(us)",   "Task Start Time(us)",
+      "Duration(us)",     "Task Duration(us)",
+      "Wait Time(us)",    "Task Wait Time(us)",
+      "Block Dim",        "Block Num",
+      "Mix Block Dim",    "Mix Block Num",
+      "HF32 Eligible",    "Input Shapes",
+      "Input Data Types", "Input Formats",
+      "Output Shapes",    "Output Data Types",
+      "Output Formats",   "Context ID",
+      "Batch ID",         "Subtask ID",
+      "Iteration ID"};
   return kNames.contains(name);
 }
 
@@ -275,7 +296,8 @@ int EnsureMetric(model::AscendKernelTable* table, const std::string& name) {
   const size_t rows = table->rows.size();
   std::vector<double> values(rows * (old_cols + 1), NAN);
   for (size_t r = 0; r < rows; ++r) {
-    for (size_t c = 0; c < old_cols; ++c) values[r * (old_cols + 1) + c] = table->metric_values[r * old_cols + c];
+    for (size_t c = 0; c < old_cols; ++c)
+      values[r * (old_cols + 1) + c] = table->metric_values[r * old_cols + c];
   }
   table->metric_values.swap(values);
   table->metric_names.push_back(name);
@@ -382,7 +404,8 @@ void ReadKernelCsv(const fs::path& path, const AscendSideOptions& options, model
     row.output_formats = Intern(trace, r.Text(k.out_formats));
     table.rows.push_back(row);
     table.metric_values.resize(table.rows.size() * table.metric_names.size(), NAN);
-    double* values = table.metric_values.data() + (table.rows.size() - 1) * table.metric_names.size();
+    double* values =
+        table.metric_values.data() + (table.rows.size() - 1) * table.metric_names.size();
     for (const KernelColumns::Metric& m : k.metrics) {
       if (auto v = r.Double(m.csv_column)) values[m.table_column] = *v * m.factor;
     }
@@ -406,7 +429,8 @@ std::pair<int, double> SizeColumn(const CsvHeader& h, std::string_view stem) {
   return {-1, 1};
 }
 
-void ReadMemoryRecords(const fs::path& path, const AscendSideOptions& options, model::Trace* trace) {
+void ReadMemoryRecords(const fs::path& path, const AscendSideOptions& options,
+                       model::Trace* trace) {
   AscendData& a = Ascend(trace);
   ReadSideCsv(path, options, trace, [&](const CsvHeader& h, const CsvRow& r) {
     const int component = h.Find({"Component"});
@@ -428,7 +452,8 @@ void ReadMemoryRecords(const fs::path& path, const AscendSideOptions& options, m
   });
 }
 
-void ReadOperatorMemory(const fs::path& path, const AscendSideOptions& options, model::Trace* trace) {
+void ReadOperatorMemory(const fs::path& path, const AscendSideOptions& options,
+                        model::Trace* trace) {
   AscendData& a = Ascend(trace);
   ReadSideCsv(path, options, trace, [&](const CsvHeader& h, const CsvRow& r) {
     const std::string_view name = r.Text(h.Find({"Name"}));
@@ -592,7 +617,9 @@ void ReadStepTraceTime(const fs::path& path, const AscendSideOptions& options,
   ReadSideCsv(path, options, trace, [&](const CsvHeader& h, const CsvRow& r) {
     const auto computing = r.MicrosToNanos(h.Find({"Computing"}));
     if (!computing) return false;
-    auto us = [&](std::string_view column) { return r.MicrosToNanos(h.Find({column})).value_or(-1); };
+    auto us = [&](std::string_view column) {
+      return r.MicrosToNanos(h.Find({column})).value_or(-1);
+    };
     model::ReportedStepTrace s;
     s.device_id = DeviceOf(r, h.Find({"Device_id"}));
     s.step = std::string(r.Text(h.Find({"Step"})));
@@ -875,7 +902,8 @@ void ReadProfilerInfoFiles(const std::string& profile_dir, const AscendSideOptio
   // profiler_info_{rank}.json, or profiler_info.json when not distributed.
   std::vector<fs::path> infos = FilesLike(dir, "profiler_info", ".json");
   for (const fs::path& p : infos) {
-    ReadSideJson(p, options, trace, [&](simdjson::dom::element doc) { ParseProfilerInfo(doc, &a.config); });
+    ReadSideJson(p, options, trace,
+                 [&](simdjson::dom::element doc) { ParseProfilerInfo(doc, &a.config); });
     break;  // one per folder
   }
   ReadSideJson(dir / "profiler_metadata.json", options, trace,
@@ -941,9 +969,8 @@ void ReadAscendProfileFiles(const std::string& profile_dir, std::string_view fra
   ReadAiCpu(out / "data_preprocess.csv", options, trace);
   ReadL2Cache(out / "l2_cache.csv", options, trace);
   ReadStepTraceTime(out / "step_trace_time.csv", options, trace);
-  ReadSideJson(out / "communication.json", options, trace, [&](simdjson::dom::element doc) {
-    ParseCommunication(doc, &a.profiler_reported);
-  });
+  ReadSideJson(out / "communication.json", options, trace,
+               [&](simdjson::dom::element doc) { ParseCommunication(doc, &a.profiler_reported); });
   ReadSideJson(out / "communication_matrix.json", options, trace, [&](simdjson::dom::element doc) {
     ParseCommunicationMatrix(doc, &a.profiler_reported);
   });
@@ -960,18 +987,20 @@ void ReadMsprofFiles(const std::string& prof_dir, const AscendSideOptions& optio
   a.config.framework = "msprof";
   const fs::path out = fs::path(prof_dir) / "mindstudio_profiler_output";
   for (const fs::path& p : FilesLike(out, "op_summary_", ".csv")) ReadKernelCsv(p, options, trace);
-  for (const fs::path& p : FilesLike(out, "op_statistic_", ".csv")) ReadOpStatistic(p, options, trace);
-  for (const fs::path& p : FilesLike(out, "api_statistic_", ".csv")) ReadApiStatistic(p, options, trace);
+  for (const fs::path& p : FilesLike(out, "op_statistic_", ".csv"))
+    ReadOpStatistic(p, options, trace);
+  for (const fs::path& p : FilesLike(out, "api_statistic_", ".csv"))
+    ReadApiStatistic(p, options, trace);
   for (const fs::path& p : FilesLike(out, "npu_module_mem_", ".csv")) {
     ReadModuleMemory(p, options, trace);
   }
   for (const fs::path& p : FilesLike(out, "aicpu_", ".csv")) ReadAiCpu(p, options, trace);
   const fs::path analyze = fs::path(prof_dir) / "analyze";
-  ReadSideJson(analyze / "communication.json", options, trace, [&](simdjson::dom::element doc) {
-    ParseCommunication(doc, &a.profiler_reported);
-  });
-  ReadSideJson(analyze / "communication_matrix.json", options, trace,
-               [&](simdjson::dom::element doc) { ParseCommunicationMatrix(doc, &a.profiler_reported); });
+  ReadSideJson(analyze / "communication.json", options, trace,
+               [&](simdjson::dom::element doc) { ParseCommunication(doc, &a.profiler_reported); });
+  ReadSideJson(
+      analyze / "communication_matrix.json", options, trace,
+      [&](simdjson::dom::element doc) { ParseCommunicationMatrix(doc, &a.profiler_reported); });
   ReadMsprofDeviceInfo(prof_dir, options, trace);
   SetDeviceFromData(trace);
   LinkAscendKernels(trace);
@@ -1055,7 +1084,8 @@ void CopyAscendMemoryToTrace(model::Trace* trace) {
   for (const model::AscendMemoryRecord& m : a.memory_records) {
     if (trace->str(m.component) == chosen && m.allocated_bytes >= 0) rows.push_back(&m);
   }
-  std::stable_sort(rows.begin(), rows.end(), [](const auto* x, const auto* y) { return x->ts_ns < y->ts_ns; });
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const auto* x, const auto* y) { return x->ts_ns < y->ts_ns; });
   model::MemoryEventTable& t = trace->memory;
   std::unordered_map<int32_t, int64_t> previous;  // allocated total per device
   for (const model::AscendMemoryRecord* m : rows) {

@@ -269,8 +269,8 @@ Status ReadCsv(io::ByteSource& source, const CsvOptions& options, const CsvRowCa
   return Status::Ok();
 }
 
-Status ReadCsvFile(const std::string& path, const io::ReadLimits& limits,
-                   const CsvOptions& options, const CsvRowCallback& on_row, CsvStats* stats) {
+Status ReadCsvFile(const std::string& path, const io::ReadLimits& limits, const CsvOptions& options,
+                   const CsvRowCallback& on_row, CsvStats* stats) {
   PERFDX_ASSIGN_OR_RETURN(auto source, io::OpenByteSource(path, limits));
   Status status = ReadCsv(*source, options, on_row, stats);
   if (!status.ok()) return status.WithContext(path);

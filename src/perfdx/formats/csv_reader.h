@@ -105,8 +105,8 @@ using CsvRowCallback = std::function<void(const CsvHeader&, const CsvRow&)>;
 Status ReadCsv(io::ByteSource& source, const CsvOptions& options, const CsvRowCallback& on_row,
                CsvStats* stats);
 
-Status ReadCsvFile(const std::string& path, const io::ReadLimits& limits,
-                   const CsvOptions& options, const CsvRowCallback& on_row, CsvStats* stats);
+Status ReadCsvFile(const std::string& path, const io::ReadLimits& limits, const CsvOptions& options,
+                   const CsvRowCallback& on_row, CsvStats* stats);
 
 // Trims spaces, tabs, CR and LF at both ends.
 std::string_view TrimCell(std::string_view s);

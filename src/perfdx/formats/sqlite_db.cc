@@ -43,7 +43,9 @@ SqliteStatement& SqliteStatement::operator=(SqliteStatement&& other) noexcept {
   return *this;
 }
 
-SqliteStatement::~SqliteStatement() { sqlite3_finalize(stmt_); }
+SqliteStatement::~SqliteStatement() {
+  sqlite3_finalize(stmt_);
+}
 
 Result<bool> SqliteStatement::Step() {
   const int rc = sqlite3_step(stmt_);
@@ -52,7 +54,9 @@ Result<bool> SqliteStatement::Step() {
   return InvalidInput(fmt::format("{}: {}", context_, sqlite3_errstr(rc)));
 }
 
-int SqliteStatement::columns() const { return sqlite3_column_count(stmt_); }
+int SqliteStatement::columns() const {
+  return sqlite3_column_count(stmt_);
+}
 
 bool SqliteStatement::IsNull(int column) const {
   return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
@@ -62,9 +66,13 @@ bool SqliteStatement::IsInteger(int column) const {
   return sqlite3_column_type(stmt_, column) == SQLITE_INTEGER;
 }
 
-int64_t SqliteStatement::Int(int column) const { return sqlite3_column_int64(stmt_, column); }
+int64_t SqliteStatement::Int(int column) const {
+  return sqlite3_column_int64(stmt_, column);
+}
 
-double SqliteStatement::Double(int column) const { return sqlite3_column_double(stmt_, column); }
+double SqliteStatement::Double(int column) const {
+  return sqlite3_column_double(stmt_, column);
+}
 
 std::string_view SqliteStatement::Text(int column) const {
   const unsigned char* text = sqlite3_column_text(stmt_, column);
@@ -95,9 +103,8 @@ Result<SqliteDb> SqliteDb::OpenReadOnly(const std::string& path) {
   }
   sqlite3* handle = nullptr;
   const std::string uri = "file:" + UriEscape(path) + "?immutable=1";
-  const int rc = sqlite3_open_v2(uri.c_str(), &handle,
-                                 SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
-                                 nullptr);
+  const int rc = sqlite3_open_v2(
+      uri.c_str(), &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
   SqliteDb db(handle, path);  // closes the handle even when opening failed
   if (rc != SQLITE_OK) {
     return IoError(fmt::format("{}: cannot open: {}", path, sqlite3_errstr(rc)));
@@ -128,7 +135,9 @@ SqliteDb& SqliteDb::operator=(SqliteDb&& other) noexcept {
   return *this;
 }
 
-SqliteDb::~SqliteDb() { sqlite3_close_v2(db_); }
+SqliteDb::~SqliteDb() {
+  sqlite3_close_v2(db_);
+}
 
 Result<SqliteStatement> SqliteDb::Prepare(std::string_view sql) const {
   sqlite3_stmt* stmt = nullptr;
@@ -162,8 +171,8 @@ bool LooksLikeSqlite(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   char magic[16] = {};
   in.read(magic, sizeof(magic));
-  return in.gcount() == sizeof(magic) && std::string_view(magic, sizeof(magic)) ==
-                                             std::string_view("SQLite format 3\0", 16);
+  return in.gcount() == sizeof(magic) &&
+         std::string_view(magic, sizeof(magic)) == std::string_view("SQLite format 3\0", 16);
 }
 
 }  // namespace perfdx::formats

@@ -54,7 +54,8 @@ class SqliteStatement {
 
  private:
   friend class SqliteDb;
-  SqliteStatement(sqlite3_stmt* stmt, std::string context) : stmt_(stmt), context_(std::move(context)) {}
+  SqliteStatement(sqlite3_stmt* stmt, std::string context)
+      : stmt_(stmt), context_(std::move(context)) {}
   sqlite3_stmt* stmt_ = nullptr;
   std::string context_;  // file and statement, for error messages
 };

@@ -117,9 +117,9 @@ struct AscendDevice {
 
 // profiler_info_{rank}.json (torch_npu / MindSpore).
 struct AscendProfilerConfig {
-  std::string framework;         // "torch_npu", "mindspore", "msprof"
-  std::string profiler_level;    // "Level0", "Level1", "Level2", "Level_none"
-  std::string aic_metrics;       // "ACL_AICORE_PIPE_UTILIZATION", ...
+  std::string framework;                  // "torch_npu", "mindspore", "msprof"
+  std::string profiler_level;             // "Level0", "Level1", "Level2", "Level_none"
+  std::string aic_metrics;                // "ACL_AICORE_PIPE_UTILIZATION", ...
   std::vector<std::string> export_types;  // "text", "db"
   std::vector<std::string> activities;    // "ProfilerActivity.CPU", ...
   std::optional<bool> record_shapes;
@@ -186,8 +186,8 @@ struct AscendModuleMemory {
 
 // api_statistic.csv: the profiler's per-API host time aggregate.
 struct AscendApiStatistic {
-  int32_t device_id = -1;            // "host" -> -1
-  StringId level = kEmptyString;     // acl, hccl, node, runtime, model
+  int32_t device_id = -1;         // "host" -> -1
+  StringId level = kEmptyString;  // acl, hccl, node, runtime, model
   StringId name = kEmptyString;
   int64_t total_ns = -1;
   int64_t count = -1;
@@ -268,7 +268,7 @@ struct ReportedStepTrace {
 
 // communication.json "Communication Bandwidth Info" of one op and transport.
 struct ReportedTransportBandwidth {
-  std::string transport;  // "HCCS", "PCIE", "RDMA", "SDMA", "SIO", "UB"
+  std::string transport;       // "HCCS", "PCIE", "RDMA", "SDMA", "SIO", "UB"
   int64_t transit_bytes = -1;  // "Transit Size(MB)" x 10^6 (decimal MB, as the sample's sizes show)
   int64_t transit_ns = -1;     // "Transit Time(ms)"
   double bandwidth_gbps = NAN;  // "Bandwidth(GB/s)" = MB/ms
@@ -283,8 +283,8 @@ struct ReportedTransportBandwidth {
 
 // communication.json: one op ("<op name>@<group>") of one step.
 struct ReportedCommOp {
-  std::string step;  // "step50", "step"
-  bool p2p = false;  // under "p2p" rather than "collective"
+  std::string step;     // "step50", "step"
+  bool p2p = false;     // under "p2p" rather than "collective"
   std::string op_name;  // hcom_allReduce__586_0_1, or "Total Op Info"
   std::string group;    // the text after '@' (a hashed group id)
   int64_t start_ns = -1;
@@ -321,9 +321,9 @@ struct AscendProfilerReported {
 
 // What was read from which side file or table, for `perfdx info` and tests.
 struct AscendSourceFile {
-  std::string path;        // the file, or "<db>:TABLE"
-  uint64_t rows = 0;       // rows kept
-  uint64_t skipped = 0;    // rows skipped (malformed, short, missing a required cell)
+  std::string path;      // the file, or "<db>:TABLE"
+  uint64_t rows = 0;     // rows kept
+  uint64_t skipped = 0;  // rows skipped (malformed, short, missing a required cell)
 };
 
 struct AscendData {

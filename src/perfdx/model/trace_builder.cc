@@ -29,11 +29,13 @@ void Permute(std::vector<T>& column, const std::vector<uint32_t>& order) {
   column.swap(out);
 }
 
-// Sorts `v` by `less`, which must be a strict total order (so that the result
-// is the one std::sort gives). Trace records arrive mostly in order — a host
-// thread's slices come in a few dozen ascending runs — so merging the runs
-// already there takes far fewer comparisons than std::sort; input with many
-// runs goes to std::sort. Returns false when `v` was already sorted.
+// Sorts `v` by `less`. Trace records arrive mostly in order — a host thread's
+// slices come as a few ascending runs (operators, then the runtime calls made
+// inside them) — so merging the runs already there takes far fewer
+// comparisons than std::sort; input with many runs goes to std::sort. The
+// merge is stable, so equal elements keep their order only if std::sort is
+// not used: callers needing one result pass a strict total order. Returns
+// false when `v` was already sorted.
 template <typename T, typename Less>
 bool SortByRuns(std::vector<T>& v, Less less) {
   const size_t n = v.size();
@@ -62,12 +64,17 @@ bool SortByRuns(std::vector<T>& v, Less less) {
       next.push_back(bounds[k + 1]);
     }
     v.swap(merged);
-    bounds.swap(next);
+    // Merged runs that now follow each other in order are one run (windows of
+    // a long trace: each sorted once its two runs are merged).
+    bounds.assign(1, 0);
+    for (size_t j = 1; j < next.size(); ++j) {
+      const size_t b = next[j];
+      if (b == n || less(v[b], v[b - 1])) bounds.push_back(b);
+    }
   }
   return true;
 }
 
-// Phases of the trace event format that perfdx reads but does not model.
 // end - start, clamped to [0, INT64_MAX] (hostile timestamps must not overflow).
 int64_t DurationBetween(int64_t start, int64_t end) {
   int64_t d = 0;
@@ -87,6 +94,7 @@ bool IsModelledPhase(char ph) {
   }
 }
 
+// Phases of the trace event format that perfdx reads but does not model.
 bool IsIgnoredKnownPhase(char ph) {
   switch (ph) {
     case 'P':  // samples
@@ -567,7 +575,20 @@ void TraceBuilder::SortSlices() {
     };
     keys.clear();
     for (uint32_t j = begin; j < end; ++j) keys.push_back({s.ts_ns[order[j]], s.dur_ns[order[j]], order[j]});
-    if (!SortByRuns(keys, less)) continue;
+    // By ts first, then each run of equal ts by the whole key: profilers list
+    // slices starting together in no particular order, and every such pair
+    // would otherwise start a new run for SortByRuns.
+    bool moved = SortByRuns(keys, [](const Key& a, const Key& b) { return a.ts < b.ts; });
+    for (size_t j = 0; j < keys.size();) {
+      size_t k = j + 1;
+      while (k < keys.size() && keys[k].ts == keys[j].ts) ++k;
+      if (k - j > 1 && !std::is_sorted(keys.begin() + j, keys.begin() + k, less)) {
+        std::sort(keys.begin() + j, keys.begin() + k, less);
+        moved = true;
+      }
+      j = k;
+    }
+    if (!moved) continue;
     for (uint32_t j = begin; j < end; ++j) order[j] = keys[j - begin].index;
   }
 

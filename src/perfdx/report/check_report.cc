@@ -16,7 +16,7 @@ using baseline::Verdict;
 std::string PreciseDuration(double ns) {
   const double a = std::fabs(ns);
   if (a < 1e3) return fmt::format("{:.0f} ns", ns);
-  if (a < 1e6) return fmt::format("{:.4g} us", ns / 1e3);
+  if (a < 1e6) return fmt::format("{:.4g} µs", ns / 1e3);
   if (a < 1e9) return fmt::format("{:.4g} ms", ns / 1e6);
   return fmt::format("{:.4g} s", ns / 1e9);
 }
