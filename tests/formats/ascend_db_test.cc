@@ -21,7 +21,7 @@
 #include "perfdx/advisor/health_table.h"
 #include "perfdx/analysis/rank_analysis.h"
 #include "perfdx/formats/ascend_db_importer.h"
-#include "perfdx/formats/sqlite_db.h"
+#include "perfdx/io/sqlite.h"
 #include "perfdx/formats/trace_loader.h"
 #include "perfdx/report/analyze_report.h"
 #include "test_support.h"
@@ -60,7 +60,7 @@ struct ProfilerStep {
 // analysis.db StepTraceTime, by SQL.
 std::vector<ProfilerStep> QueryStepTraceTime(int rank) {
   std::vector<ProfilerStep> out;
-  auto db = SqliteDb::OpenReadOnly(RankDir("db", rank) + "/ASCEND_PROFILER_OUTPUT/analysis.db");
+  auto db = io::SqliteDb::Open(RankDir("db", rank) + "/ASCEND_PROFILER_OUTPUT/analysis.db", io::SqliteDb::kImmutable);
   EXPECT_TRUE(db.ok()) << db.status().message();
   if (!db.ok()) return out;
   auto st = db->Prepare(
@@ -153,7 +153,7 @@ TEST_P(AscendRankTest, TextDeviceTimeMatchesStepTraceTimeCsv) {
   ExpectDeviceTimeMatches(trace, ReadStepTraceCsv(GetParam()));
 }
 
-int64_t CountSql(const SqliteDb& db, const std::string& sql) {
+int64_t CountSql(const io::SqliteDb& db, const std::string& sql) {
   auto st = db.Prepare(sql);
   EXPECT_TRUE(st.ok()) << sql;
   if (!st.ok()) return -1;
@@ -167,7 +167,7 @@ TEST_P(AscendRankTest, DbImporterAgreesWithSql) {
   PERFDX_REQUIRE_SHARED();
   const int rank = GetParam();
   const model::Trace trace = LoadOne(RankDir("db", rank));
-  auto db = SqliteDb::OpenReadOnly(DbPath(rank));
+  auto db = io::SqliteDb::Open(DbPath(rank), io::SqliteDb::kImmutable);
   ASSERT_TRUE(db.ok()) << db.status().message();
 
   std::map<std::string, int64_t> slices_by_process;

@@ -11,6 +11,11 @@
 #include <sqlite3.h>
 
 namespace perfdx::baseline {
+
+using io::SqliteDb;
+using io::SqliteStatement;
+using io::SqliteTransaction;
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -294,7 +299,7 @@ Result<int64_t> RunStore::ResolveRef(std::string_view ref) {
   st.Bind(1, ref);
   PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
   if (!row) return NotFound(fmt::format("{}: no run named \"{}\"", db_.path(), ref));
-  return st.ColumnInt(0);
+  return st.Int(0);
 }
 
 Result<RunRecord> RunStore::Load(std::string_view ref) {
@@ -312,19 +317,19 @@ Result<RunRecord> RunStore::Load(std::string_view ref) {
     PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) return NotFound(fmt::format("{}: no run with id {}", db_.path(), id));
     r.id = id;
-    r.name = st.ColumnText(0);
-    r.created_unix_s = st.ColumnInt(1);
-    r.perfdx_version = st.ColumnText(2);
-    r.source = ParseRunSource(st.ColumnText(3)).value_or(RunSource::kTrace);
-    r.input_path = st.ColumnText(4);
-    r.fingerprint = st.ColumnText(5);
-    r.host = st.ColumnText(6);
-    r.host_info = st.ColumnText(7);
-    r.device = st.ColumnText(8);
-    if (!st.ColumnIsNull(9)) r.rank = st.ColumnInt(9);
-    r.window = st.ColumnText(10);
-    r.items_complete = st.ColumnInt(11) != 0;
-    r.notes = SplitLines(st.ColumnText(12));
+    r.name = st.Text(0);
+    r.created_unix_s = st.Int(1);
+    r.perfdx_version = st.Text(2);
+    r.source = ParseRunSource(st.Text(3)).value_or(RunSource::kTrace);
+    r.input_path = st.Text(4);
+    r.fingerprint = st.Text(5);
+    r.host = st.Text(6);
+    r.host_info = st.Text(7);
+    r.device = st.Text(8);
+    if (!st.IsNull(9)) r.rank = st.Int(9);
+    r.window = st.Text(10);
+    r.items_complete = st.Int(11) != 0;
+    r.notes = SplitLines(std::string(st.Text(12)));
   }
   {
     PERFDX_ASSIGN_OR_RETURN(
@@ -334,7 +339,7 @@ Result<RunRecord> RunStore::Load(std::string_view ref) {
     while (true) {
       PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
       if (!row) break;
-      r.tags.emplace_back(st.ColumnText(0), st.ColumnText(1));
+      r.tags.emplace_back(st.Text(0), st.Text(1));
     }
   }
   {
@@ -346,7 +351,7 @@ Result<RunRecord> RunStore::Load(std::string_view ref) {
     while (true) {
       PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
       if (!row) break;
-      r.steps.push_back(StepSample{st.ColumnInt(0), st.ColumnInt(1), st.ColumnDouble(2), {}});
+      r.steps.push_back(StepSample{st.Int(0), st.Int(1), st.Double(2), {}});
     }
   }
   {
@@ -358,12 +363,12 @@ Result<RunRecord> RunStore::Load(std::string_view ref) {
     while (true) {
       PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
       if (!row) break;
-      const int64_t seq = st.ColumnInt(0);
+      const int64_t seq = st.Int(0);
       if (seq < 0 || static_cast<size_t>(seq) >= r.steps.size()) {
         return InvalidInput(
             fmt::format("{}: run {}: a phase of a step that is not there", db_.path(), id));
       }
-      r.steps[static_cast<size_t>(seq)].phases_ns.emplace_back(st.ColumnText(1), st.ColumnInt(2));
+      r.steps[static_cast<size_t>(seq)].phases_ns.emplace_back(st.Text(1), st.Int(2));
     }
   }
   {
@@ -373,7 +378,7 @@ Result<RunRecord> RunStore::Load(std::string_view ref) {
     while (true) {
       PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
       if (!row) break;
-      r.metrics[st.ColumnText(0)] = st.ColumnDouble(1);
+      r.metrics[std::string(st.Text(0))] = st.Double(1);
     }
   }
   {
@@ -385,9 +390,9 @@ Result<RunRecord> RunStore::Load(std::string_view ref) {
     while (true) {
       PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
       if (!row) break;
-      r.items.push_back(RunItem{st.ColumnText(0), st.ColumnText(1),
-                                static_cast<uint64_t>(std::max<int64_t>(0, st.ColumnInt(2))),
-                                st.ColumnInt(3)});
+      r.items.push_back(RunItem{std::string(st.Text(0)), std::string(st.Text(1)),
+                                static_cast<uint64_t>(std::max<int64_t>(0, st.Int(2))),
+                                st.Int(3)});
     }
   }
   PERFDX_RETURN_IF_ERROR(tx.Commit());
@@ -417,21 +422,21 @@ Result<std::vector<RunSummary>> RunStore::List(const ListFilter& filter) {
     PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
     RunSummary s;
-    s.id = st.ColumnInt(0);
-    s.name = st.ColumnText(1);
-    s.created_unix_s = st.ColumnInt(2);
-    s.source = ParseRunSource(st.ColumnText(3)).value_or(RunSource::kTrace);
-    s.input_path = st.ColumnText(4);
-    s.perfdx_version = st.ColumnText(5);
-    s.host = st.ColumnText(6);
-    s.steps = st.ColumnInt(7);
-    if (!st.ColumnIsNull(8)) s.median_step_ns = st.ColumnDouble(8);
+    s.id = st.Int(0);
+    s.name = st.Text(1);
+    s.created_unix_s = st.Int(2);
+    s.source = ParseRunSource(st.Text(3)).value_or(RunSource::kTrace);
+    s.input_path = st.Text(4);
+    s.perfdx_version = st.Text(5);
+    s.host = st.Text(6);
+    s.steps = st.Int(7);
+    if (!st.IsNull(8)) s.median_step_ns = st.Double(8);
     tags.Reset();
     tags.Bind(1, s.id);
     while (true) {
       PERFDX_ASSIGN_OR_RETURN(bool tag_row, tags.Step());
       if (!tag_row) break;
-      s.tags.emplace_back(tags.ColumnText(0), tags.ColumnText(1));
+      s.tags.emplace_back(tags.Text(0), tags.Text(1));
     }
     const bool match = std::all_of(filter.tags.begin(), filter.tags.end(), [&](const auto& want) {
       return std::find(s.tags.begin(), s.tags.end(), want) != s.tags.end();
@@ -457,7 +462,7 @@ Result<int64_t> RunStore::Remove(std::string_view ref) {
     while (true) {
       PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
       if (!row) break;
-      ids.push_back(st.ColumnInt(0));
+      ids.push_back(st.Int(0));
     }
     if (ids.empty()) return NotFound(fmt::format("{}: no run named \"{}\"", db_.path(), ref));
   }
@@ -501,7 +506,7 @@ Result<std::vector<TrendPoint>> RunStore::Trend(std::string_view metric,
     PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
     out.push_back(
-        TrendPoint{st.ColumnInt(0), st.ColumnText(1), st.ColumnInt(2), st.ColumnDouble(3)});
+        TrendPoint{st.Int(0), std::string(st.Text(1)), st.Int(2), st.Double(3)});
   }
   if (out.empty()) {
     // Say what could have been asked for, when the metric is the problem.
@@ -512,7 +517,7 @@ Result<std::vector<TrendPoint>> RunStore::Trend(std::string_view metric,
     while (true) {
       PERFDX_ASSIGN_OR_RETURN(bool row, known.Step());
       if (!row) break;
-      metrics.push_back(known.ColumnText(0));
+      metrics.emplace_back(known.Text(0));
       exists |= metrics.back() == key;
     }
     if (!exists && !metrics.empty()) {
@@ -531,7 +536,7 @@ Result<std::string> RunStore::IntegrityCheck() {
     PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
     if (!out.empty()) out += '\n';
-    out += st.ColumnText(0);
+    out += st.Text(0);
   }
   return out;
 }

@@ -23,7 +23,7 @@
 
 #include "perfdx/base/status.h"
 #include "perfdx/baseline/run_record.h"
-#include "perfdx/baseline/sqlite.h"
+#include "perfdx/io/sqlite.h"
 
 namespace perfdx::baseline {
 
@@ -94,11 +94,11 @@ class RunStore {
   const std::string& path() const { return db_.path(); }
 
  private:
-  explicit RunStore(SqliteDb db) : db_(std::move(db)) {}
+  explicit RunStore(io::SqliteDb db) : db_(std::move(db)) {}
   Status EnsureSchema();
   Result<int64_t> ResolveRef(std::string_view ref);
 
-  SqliteDb db_;
+  io::SqliteDb db_;
 };
 
 // "12" / "#12" -> 12; a name -> nullopt.

@@ -10,13 +10,15 @@
 #include <simdjson.h>
 
 #include "perfdx/formats/chrome_classifier.h"
-#include "perfdx/formats/sqlite_db.h"
+#include "perfdx/io/sqlite.h"
 #include "perfdx/model/trace_builder.h"
 
 namespace perfdx::formats {
 namespace {
 
 namespace fs = std::filesystem;
+using io::SqliteDb;
+using io::SqliteStatement;
 using model::ArgKey;
 using model::ArgType;
 using model::RawArg;
@@ -1125,7 +1127,7 @@ Result<model::Trace> ImportAscendDb(const io::TraceInput& input, const AscendSid
     return LimitExceeded(fmt::format("{}: {} bytes, more than the {} byte limit", input.trace_path,
                                      size, options.limits.max_decompressed_bytes));
   }
-  PERFDX_ASSIGN_OR_RETURN(SqliteDb db, SqliteDb::OpenReadOnly(input.trace_path));
+  PERFDX_ASSIGN_OR_RETURN(SqliteDb db, io::SqliteDb::Open(input.trace_path, io::SqliteDb::kImmutable));
   DbImporter importer(db, input, options);
   return importer.Run();
 }

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "perfdx/io/byte_source.h"
+#include "perfdx/io/sqlite.h"
 
 namespace perfdx::io {
 namespace fs = std::filesystem;
@@ -56,14 +57,6 @@ bool LooksLikeTrace(const std::string& path) {
   return false;
 }
 
-bool LooksLikeSqliteFile(const fs::path& path) {
-  auto source = OpenByteSource(path.string());
-  if (!source.ok()) return false;
-  char magic[16] = {};
-  auto n = (*source)->Read(magic, sizeof(magic));
-  return n.ok() && *n == sizeof(magic) &&
-         std::string_view(magic, sizeof(magic)) == std::string_view("SQLite format 3\0", 16);
-}
 
 bool IsAscendProfileDir(const fs::path& dir) {
   const std::string name = dir.filename().string();
@@ -302,10 +295,19 @@ Result<Discovery> DiscoverInputs(const std::vector<std::string>& paths) {
           "ascend_*_profiler_{{rank}}.db",
           raw));
     }
+    // A kernel table named directly (kernel_details.csv, op_summary_*.csv):
+    // the device tasks alone. Folders are not searched for CSVs: inside a
+    // profile they are side files of its timeline.
+    if (EndsWith(file_name, ".csv")) {
+      input.kind = InputKind::kAscendKernelCsv;
+      input.framework = file_name.rfind("op_summary", 0) == 0 ? "msprof" : "torch_npu";
+      discovery.inputs.push_back(std::move(input));
+      continue;
+    }
     // A DB export named directly: read it as its profile folder would be.
     std::optional<int64_t> db_rank;
     if (IsAscendDbName(file_name, &db_rank) ||
-        (EndsWith(file_name, ".db") && LooksLikeSqliteFile(path))) {
+        (EndsWith(file_name, ".db") && LooksLikeSqlite(path.string()))) {
       input.kind = InputKind::kAscendDb;
       if (db_rank) input.rank_hint = db_rank;
       const fs::path folder = path.parent_path().parent_path();

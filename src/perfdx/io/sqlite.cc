@@ -1,11 +1,15 @@
-#include "perfdx/baseline/sqlite.h"
+#include "perfdx/io/sqlite.h"
 
+#include <cmath>
+#include <fstream>
 #include <utility>
 
 #include <fmt/format.h>
 #include <sqlite3.h>
 
-namespace perfdx::baseline {
+#include "perfdx/base/decimal_time.h"
+
+namespace perfdx::io {
 
 namespace {
 
@@ -22,6 +26,21 @@ Status FromCode(int rc, std::string message) {
     default:
       return IoError(std::move(message));
   }
+}
+
+// A filesystem path as an SQLite URI path: '%', '?' and '#' would otherwise
+// start an escape, the query or the fragment.
+std::string UriEscape(const std::string& path) {
+  std::string out;
+  for (const char c : path) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '%' || c == '?' || c == '#' || u < 0x20 || u >= 0x7F) {
+      out += fmt::format("%{:02X}", u);
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -46,12 +65,19 @@ Result<SqliteDb> SqliteDb::Open(const std::string& path, OpenMode mode, int busy
       flags |= SQLITE_OPEN_READWRITE;
       break;
     case kReadOnly:
+    case kImmutable:
       flags |= SQLITE_OPEN_READONLY;
       break;
   }
   SqliteDb db;
   db.path_ = path;
-  const int rc = sqlite3_open_v2(path.c_str(), &db.db_, flags, nullptr);
+  std::string name = path;
+  if (mode == kImmutable) {
+    if (!LooksLikeSqlite(path)) return InvalidInput(fmt::format("{}: not an SQLite database", path));
+    flags |= SQLITE_OPEN_URI;
+    name = "file:" + UriEscape(path) + "?immutable=1";
+  }
+  const int rc = sqlite3_open_v2(name.c_str(), &db.db_, flags, nullptr);
   if (rc != SQLITE_OK) return db.Error(rc, "cannot open");
   sqlite3_extended_result_codes(db.db_, 1);
   sqlite3_busy_timeout(db.db_, busy_timeout_ms);
@@ -85,7 +111,7 @@ Status SqliteDb::Exec(std::string_view sql) {
   return FromCode(rc, fmt::format("{}: {}", path_, detail));
 }
 
-Result<SqliteStatement> SqliteDb::Prepare(std::string_view sql) {
+Result<SqliteStatement> SqliteDb::Prepare(std::string_view sql) const {
   sqlite3_stmt* stmt = nullptr;
   const int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr);
   if (rc != SQLITE_OK) {
@@ -99,14 +125,35 @@ Result<int64_t> SqliteDb::QueryInt(std::string_view sql) {
   PERFDX_ASSIGN_OR_RETURN(SqliteStatement st, Prepare(sql));
   PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
   if (!row) return Internal(fmt::format("{}: \"{}\" returned no row", path_, sql));
-  return st.ColumnInt(0);
+  return st.Int(0);
 }
 
 Result<std::string> SqliteDb::QueryText(std::string_view sql) {
   PERFDX_ASSIGN_OR_RETURN(SqliteStatement st, Prepare(sql));
   PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
   if (!row) return Internal(fmt::format("{}: \"{}\" returned no row", path_, sql));
-  return st.ColumnText(0);
+  return std::string(st.Text(0));
+}
+
+bool SqliteDb::HasTable(std::string_view table) const {
+  auto st = Prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
+  if (!st.ok()) return false;
+  st->Bind(1, table);
+  auto row = st->Step();
+  return row.ok() && *row;
+}
+
+Result<std::vector<std::string>> SqliteDb::Columns(std::string_view table) const {
+  std::vector<std::string> out;
+  if (!HasTable(table)) return out;
+  // The name exists in sqlite_master, so quoting it is enough.
+  PERFDX_ASSIGN_OR_RETURN(SqliteStatement st, Prepare(fmt::format("PRAGMA table_info(\"{}\")", table)));
+  for (;;) {
+    PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    out.emplace_back(st.Text(1));
+  }
+  return out;
 }
 
 int64_t SqliteDb::LastInsertRowId() const {
@@ -190,20 +237,40 @@ void SqliteStatement::Reset() {
   bind_error_ = SQLITE_OK;
 }
 
-int64_t SqliteStatement::ColumnInt(int column) const {
-  return sqlite3_column_int64(stmt_, column);
-}
-double SqliteStatement::ColumnDouble(int column) const {
-  return sqlite3_column_double(stmt_, column);
-}
-bool SqliteStatement::ColumnIsNull(int column) const {
+int SqliteStatement::columns() const { return sqlite3_column_count(stmt_); }
+
+bool SqliteStatement::IsNull(int column) const {
   return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
 }
 
-std::string SqliteStatement::ColumnText(int column) const {
-  const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
+bool SqliteStatement::IsInteger(int column) const {
+  return sqlite3_column_type(stmt_, column) == SQLITE_INTEGER;
+}
+
+int64_t SqliteStatement::Int(int column) const { return sqlite3_column_int64(stmt_, column); }
+
+double SqliteStatement::Double(int column) const { return sqlite3_column_double(stmt_, column); }
+
+std::string_view SqliteStatement::Text(int column) const {
+  const unsigned char* text = sqlite3_column_text(stmt_, column);
   if (text == nullptr) return {};
-  return std::string(text, static_cast<size_t>(sqlite3_column_bytes(stmt_, column)));
+  return {reinterpret_cast<const char*>(text), static_cast<size_t>(sqlite3_column_bytes(stmt_, column))};
+}
+
+std::optional<int64_t> SqliteStatement::ExactInt(int column) const {
+  switch (sqlite3_column_type(stmt_, column)) {
+    case SQLITE_INTEGER:
+      return sqlite3_column_int64(stmt_, column);
+    case SQLITE_FLOAT: {
+      const double v = sqlite3_column_double(stmt_, column);
+      if (!std::isfinite(v) || std::fabs(v) > 9.2e18) return std::nullopt;
+      return std::llround(v);
+    }
+    case SQLITE_TEXT:
+      return ParseDecimalScaled(Text(column), 0);
+    default:
+      return std::nullopt;
+  }
 }
 
 Result<SqliteTransaction> SqliteTransaction::BeginImmediate(SqliteDb& db) {
@@ -232,4 +299,12 @@ Status SqliteTransaction::Commit() {
   return s;
 }
 
-}  // namespace perfdx::baseline
+bool LooksLikeSqlite(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[16] = {};
+  in.read(magic, sizeof(magic));
+  return in.gcount() == sizeof(magic) &&
+         std::string_view(magic, sizeof(magic)) == std::string_view("SQLite format 3\0", 16);
+}
+
+}  // namespace perfdx::io

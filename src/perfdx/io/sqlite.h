@@ -1,36 +1,48 @@
-// Thin RAII wrappers over the SQLite C API: a connection, a prepared
-// statement, a transaction. Errors come back as Status values carrying
+// RAII over the SQLite C API: a connection, a prepared statement, a
+// transaction. One wrapper for both uses in perfdx: reading the profilers'
+// DB exports (opened immutable: no locks, no journal, the file is never
+// touched, so read-only media work) and the run library (read-write, WAL,
+// transactions). Errors are Status values naming the file and carrying
 // SQLite's own message; nothing here throws.
 //
-//   PERFDX_ASSIGN_OR_RETURN(SqliteDb db, SqliteDb::Open(path, SqliteDb::kReadWriteCreate));
-//   PERFDX_ASSIGN_OR_RETURN(SqliteTransaction tx, SqliteTransaction::BeginImmediate(db));
-//   PERFDX_ASSIGN_OR_RETURN(SqliteStatement st, db.Prepare("INSERT INTO t(x) VALUES (?)"));
+//   PERFDX_ASSIGN_OR_RETURN(SqliteDb db, SqliteDb::Open(path, SqliteDb::kImmutable));
+//   if (!db.HasTable("TASK")) ...
+//   PERFDX_ASSIGN_OR_RETURN(SqliteStatement st, db.Prepare("SELECT startNs FROM TASK WHERE id > ?"));
 //   st.Bind(1, int64_t{42});
-//   PERFDX_RETURN_IF_ERROR(st.Run());
-//   PERFDX_RETURN_IF_ERROR(tx.Commit());   // the destructor rolls back otherwise
+//   while (true) {
+//     PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
+//     if (!row) break;
+//     int64_t start = st.Int(0);
+//   }
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "perfdx/base/status.h"
 
 struct sqlite3;
 struct sqlite3_stmt;
 
-namespace perfdx::baseline {
+namespace perfdx::io {
 
 class SqliteStatement;
 
 class SqliteDb {
  public:
-  enum OpenMode { kReadWriteCreate, kReadWrite, kReadOnly };
+  enum OpenMode {
+    kReadWriteCreate,
+    kReadWrite,
+    kReadOnly,
+    kImmutable,  // read-only, and SQLite may assume nobody changes the file
+  };
 
   // Sets the busy timeout before anything else, so that every later lock
   // wait (including the first schema read) retries instead of failing.
-  static Result<SqliteDb> Open(const std::string& path, OpenMode mode, int busy_timeout_ms);
+  static Result<SqliteDb> Open(const std::string& path, OpenMode mode, int busy_timeout_ms = 0);
 
   SqliteDb() = default;
   ~SqliteDb();
@@ -41,10 +53,14 @@ class SqliteDb {
 
   // One or more statements without results.
   Status Exec(std::string_view sql);
-  Result<SqliteStatement> Prepare(std::string_view sql);
+  Result<SqliteStatement> Prepare(std::string_view sql) const;
   // The first column of the first row of a query (e.g. a PRAGMA).
   Result<int64_t> QueryInt(std::string_view sql);
   Result<std::string> QueryText(std::string_view sql);
+
+  bool HasTable(std::string_view table) const;
+  // The table's column names; empty when there is no such table.
+  Result<std::vector<std::string>> Columns(std::string_view table) const;
 
   int64_t LastInsertRowId() const;
   int Changes() const;
@@ -83,10 +99,16 @@ class SqliteStatement {
   // Ready to run again with new bindings.
   void Reset();
 
-  int64_t ColumnInt(int column) const;
-  double ColumnDouble(int column) const;
-  std::string ColumnText(int column) const;
-  bool ColumnIsNull(int column) const;
+  int columns() const;
+  bool IsNull(int column) const;
+  bool IsInteger(int column) const;
+  int64_t Int(int column) const;
+  double Double(int column) const;
+  std::string_view Text(int column) const;  // valid until the next Step
+  // An integer however it is stored: INTEGER as is, TEXT parsed exactly
+  // (torch_npu writes PYTORCH_API times as text), REAL rounded; nullopt for
+  // NULL and text that is not a number.
+  std::optional<int64_t> ExactInt(int column) const;
 
  private:
   friend class SqliteDb;
@@ -117,4 +139,7 @@ class SqliteTransaction {
   SqliteDb* db_ = nullptr;
 };
 
-}  // namespace perfdx::baseline
+// Does the file start with the SQLite magic ("SQLite format 3\0")?
+bool LooksLikeSqlite(const std::string& path);
+
+}  // namespace perfdx::io
