@@ -131,18 +131,16 @@ RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& optio
   IntervalSet window;
   switch (options.window) {
     case AnalysisWindow::kSteps:
-      window = StepWindows(r.timeline.steps);
+      r.window_steps = r.timeline.steps;
       break;
     case AnalysisWindow::kAll:
-      window = TraceSpan(trace);
       break;
-    case AnalysisWindow::kHta: {
-      std::vector<StepWindow> kept = r.timeline.steps;
-      if (kept.size() >= 2) kept.pop_back();
-      window = StepWindows(kept);
+    case AnalysisWindow::kHta:
+      r.window_steps = r.timeline.steps;
+      if (r.window_steps.size() >= 2) r.window_steps.pop_back();
       break;
-    }
   }
+  window = r.window_steps.empty() ? TraceSpan(trace) : StepWindows(r.window_steps);
   if (window.empty()) window = TraceSpan(trace);
   r.window_ns = window.TotalLength();
   r.ops = SummarizeOps(trace, attribution, window);

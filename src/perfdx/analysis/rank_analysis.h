@@ -47,6 +47,8 @@ struct RankAnalysis {
   // Over the analysis window: the analysed steps (kSteps), the whole trace
   // (kAll), or the steps HTA keeps — all but the last (kHta).
   int64_t window_ns = 0;
+  // The steps that make up that window (empty: the whole trace).
+  std::vector<StepWindow> window_steps;
   HealthMetrics summary;
   StepTimeStats step_time;
   TemporalBreakdown temporal;

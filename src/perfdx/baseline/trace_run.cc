@@ -41,13 +41,10 @@ void AddHealthMetrics(const analysis::HealthMetrics& h, RunRecord& record) {
 // The analysed steps (kSteps), all but the last of them (kHta), or the
 // whole trace (kAll, or when there are no steps).
 std::optional<InventoryWindow> InventoryWindowOf(const analysis::RankAnalysis& a) {
-  std::vector<analysis::StepWindow> steps;
-  for (const analysis::StepAnalysis& s : a.steps) steps.push_back(s.window);
-  if (a.window == analysis::AnalysisWindow::kAll || steps.empty()) return std::nullopt;
-  if (a.window == analysis::AnalysisWindow::kHta && steps.size() >= 2) steps.pop_back();
+  if (a.window_steps.empty()) return std::nullopt;
   std::vector<analysis::Interval> host;
   std::vector<analysis::Interval> full;
-  for (const analysis::StepWindow& s : steps) {
+  for (const analysis::StepWindow& s : a.window_steps) {
     host.push_back({s.host_start_ns, s.host_end_ns});
     full.push_back({s.start_ns, s.end_ns});
   }
