@@ -6,11 +6,10 @@
 // The Chrome benchmarks parse a synthetic Kineto-like trace held in memory
 // (operators with shapes, runtime calls, kernels and their flows), so they
 // need no shared data.
-#include <benchmark/benchmark.h>
-
 #include <string>
 #include <vector>
 
+#include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
 #include "perfdx/base/decimal_time.h"
@@ -85,9 +84,9 @@ void BM_StringPoolInternMiss(benchmark::State& state) {
 BENCHMARK(BM_StringPoolInternMiss);
 
 void BM_LookupArgKey(benchmark::State& state) {
-  const std::vector<std::string> keys = {"External id", "Trace name", "Input Dims", "Call stack",
-                                         "correlation", "Profiler Event Index", "stream",
-                                         "registers per thread"};
+  const std::vector<std::string> keys = {
+      "External id", "Trace name",           "Input Dims", "Call stack",
+      "correlation", "Profiler Event Index", "stream",     "registers per thread"};
   size_t i = 0;
   model::ArgKey key;
   for (auto _ : state) {
@@ -101,28 +100,33 @@ BENCHMARK(BM_LookupArgKey);
 // one kernel, and the flow pair that links them.
 std::string SyntheticKineto(size_t launches) {
   std::string out = R"j({"schemaVersion": 1, "traceEvents": [)j";
-  out += R"j({"name": "process_name", "ph": "M", "pid": 1000, "tid": 0, "args": {"name": "python3"}},)j";
+  out += R"j({"name": "process_name", "ph": "M", "pid": 1000, "tid": 0, )j"
+         R"j("args": {"name": "python3"}},)j";
   int64_t ts = 1661203462598738;
   for (size_t i = 0; i < launches; ++i) {
     const size_t op = i % 97;
     out += fmt::format(
-        R"j({{"ph": "X", "cat": "cpu_op", "name": "aten::op_{}", "pid": 1000, "tid": 1000, "ts": {}, "dur": 19, )j"
-        R"j("args": {{"Trace name": "PyTorch Profiler", "Trace iteration": 0, "External id": {}, )j"
-        R"j("Profiler Event Index": {}, "Input Dims": [[32, {}], [], [{}]], "Input type": ["float", "", "Scalar"], )j"
+        R"j({{"ph": "X", "cat": "cpu_op", "name": "aten::op_{}", "pid": 1000, "tid": 1000, )j"
+        R"j("ts": {}, "dur": 19, "args": {{"Trace name": "PyTorch Profiler", )j"
+        R"j("Trace iteration": 0, "External id": {}, "Profiler Event Index": {}, )j"
+        R"j("Input Dims": [[32, {}], [], [{}]], "Input type": ["float", "", "Scalar"], )j"
         R"j("Module Hierarchy": "", "Call stack": ""}}}},)j",
         op, ts, i + 1, i, op, op % 7);
     out += fmt::format(
-        R"j({{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1000, "tid": 1000, )j"
-        R"j("ts": {}, "dur": 5, "args": {{"cbid": 211, "correlation": {}, "external id": {}}}}},)j",
+        R"j({{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1000, )j"
+        R"j("tid": 1000, "ts": {}, "dur": 5, )j"
+        R"j("args": {{"cbid": 211, "correlation": {}, "external id": {}}}}},)j",
         ts + 2, i + 1, i + 1);
-    out += fmt::format(R"j({{"ph": "s", "id": {}, "pid": 1000, "tid": 1000, "ts": {}, "cat": "ac2g", )j"
-                       R"j("name": "launch"}},)j",
-                       i + 1, ts + 2);
     out += fmt::format(
-        R"j({{"ph": "X", "cat": "kernel", "name": "void kernel_{}<float>(float*, int)", "pid": 0, "tid": 7, )j"
-        R"j("ts": {}, "dur": 11, "args": {{"queued": 0, "device": 0, "context": 1, "stream": 7, )j"
-        R"j("correlation": {}, "registers per thread": 32, "shared memory": 0, "blocks per SM": 0.5, )j"
-        R"j("warps per SM": 2.0, "grid": [40, 1, 1], "block": [128, 1, 1], "est. achieved occupancy %": 3}}}},)j",
+        R"j({{"ph": "s", "id": {}, "pid": 1000, "tid": 1000, "ts": {}, "cat": "ac2g", )j"
+        R"j("name": "launch"}},)j",
+        i + 1, ts + 2);
+    out += fmt::format(
+        R"j({{"ph": "X", "cat": "kernel", "name": "void kernel_{}<float>(float*, int)", )j"
+        R"j("pid": 0, "tid": 7, "ts": {}, "dur": 11, "args": {{"queued": 0, "device": 0, )j"
+        R"j("context": 1, "stream": 7, "correlation": {}, "registers per thread": 32, )j"
+        R"j("shared memory": 0, "blocks per SM": 0.5, "warps per SM": 2.0, )j"
+        R"j("grid": [40, 1, 1], "block": [128, 1, 1], "est. achieved occupancy %": 3}}}},)j",
         op, ts + 10, i + 1);
     out += fmt::format(R"j({{"ph": "f", "id": {}, "pid": 0, "tid": 7, "ts": {}, "cat": "ac2g", )j"
                        R"j("name": "launch", "bp": "e"}},)j",
@@ -169,7 +173,8 @@ void BM_ChromeParseOnly(benchmark::State& state) {
     auto source = io::OpenMemoryByteSource(json, "synthetic.json");
     CountingSink sink;
     formats::TraceEnvelope envelope;
-    if (!formats::ParseChromeJson(**source, options, sink, &envelope).ok()) state.SkipWithError("parse");
+    if (!formats::ParseChromeJson(**source, options, sink, &envelope).ok())
+      state.SkipWithError("parse");
     benchmark::DoNotOptimize(sink.events);
   }
   state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(json.size()));
@@ -185,7 +190,8 @@ void BM_ChromeImport(benchmark::State& state) {
     model::TraceBuilder builder(model::RankInfo{});
     BuilderSink sink(builder);
     formats::TraceEnvelope envelope;
-    if (!formats::ParseChromeJson(**source, options, sink, &envelope).ok()) state.SkipWithError("parse");
+    if (!formats::ParseChromeJson(**source, options, sink, &envelope).ok())
+      state.SkipWithError("parse");
     formats::ChromeClassifier classifier(envelope);
     auto trace = std::move(builder).Finalize(classifier);
     benchmark::DoNotOptimize(trace->slices.size());

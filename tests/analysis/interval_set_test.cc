@@ -15,6 +15,15 @@ TEST(IntervalSetTest, MergesOverlappingAndTouching) {
   EXPECT_EQ(s.TotalLength(), 35);
 }
 
+TEST(IntervalSetTest, FromSortedAndUnionAllAgreeWithFromUnsorted) {
+  const V a = {{0, 5}, {3, 8}, {8, 9}, {20, 30}};
+  EXPECT_EQ(IntervalSet::FromSorted(a).intervals(), (V{{0, 9}, {20, 30}}));
+  const IntervalSet all = IntervalSet::UnionAll({IntervalSet::FromSorted(a), IntervalSet::Single(9, 21),
+                                                 IntervalSet::Single(40, 41)});
+  EXPECT_EQ(all.intervals(), (V{{0, 30}, {40, 41}}));
+  EXPECT_TRUE(IntervalSet::UnionAll({}).empty());
+}
+
 TEST(IntervalSetTest, SetOperations) {
   const IntervalSet a = IntervalSet::FromUnsorted({{0, 10}, {20, 30}});
   const IntervalSet b = IntervalSet::FromUnsorted({{5, 25}});

@@ -49,6 +49,40 @@ constexpr std::string_view kNoSyncSnippet =
     "        (loss_fn(ddp(x), y) / accum).backward()\n"
     "    if last:\n"
     "        opt.step(); opt.zero_grad()";
+constexpr std::string_view kPythonGcText =
+    "Python's cyclic garbage collector stops the training thread while it runs; freeze the "
+    "long-lived objects after setup and collect at a point you choose instead of inside the "
+    "step.";
+constexpr std::string_view kPythonGcSnippet =
+    "import gc\n"
+    "gc.freeze()   # after building the model: exempt long-lived objects\n"
+    "gc.disable()  # no automatic collections inside the step ...\n"
+    "# ... and in the loop: if step % 100 == 0: gc.collect()";
+constexpr std::string_view kPythonGcDoc = "https://docs.python.org/3/library/gc.html";
+constexpr std::string_view kLogLevelText =
+    "Debug or info logging of CANN can slow training down by its log traffic; keep the "
+    "default error level.";
+constexpr std::string_view kLogLevelSnippet = "export ASCEND_GLOBAL_LOG_LEVEL=3  # ERROR";
+constexpr std::string_view kLogLevelDoc =
+    "https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/envvar/"
+    "envref_07_0122.html";
+constexpr std::string_view kHcclAlgoText =
+    "A fixed HCCL_ALGO turns off HCCL's adaptive choice of the inter-server algorithm by "
+    "product, server count and data size; unset it unless a measurement shows the fixed "
+    "algorithm faster.";
+constexpr std::string_view kHcclAlgoSnippet = "unset HCCL_ALGO";
+constexpr std::string_view kHcclAlgoDoc =
+    "https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/envvar/"
+    "envref_07_0079.html";
+constexpr std::string_view kNpuHealthText =
+    "The AI Core clock dropped below its rated frequency: check the NPU's temperature, power "
+    "and health while training (cooling, power capping).";
+constexpr std::string_view kNpuHealthSnippet =
+    "asys info -r=\"status\" -d=0  # temperature, health, AI Core state of device 0\n"
+    "npu-smi info                 # power and temperature of every NPU";
+constexpr std::string_view kNpuHealthDoc =
+    "https://www.hiascend.com/document/detail/en/CANNCommunityEdition/900/maintenref/"
+    "troubleshooting/troubleshooting_0503.html";
 constexpr std::string_view kHcclBuffsizeText =
     "Size the HCCL buffer (default 200 MB per communicator) above the largest collective "
     "payload; collectives larger than the buffer may run slower. For LLMs the CANN guide "
@@ -462,6 +496,60 @@ const std::vector<Knob>& AllKnobs() {
        "the next step must cudaMalloc the blocks again.",
        "# delete from the step: torch.cuda.empty_cache()",
        "https://pytorch.org/docs/stable/notes/cuda.html#memory-management"},
+
+      // --- Ascend advisor rules (issue #5) -----------------------------------
+      {"aoe_tuning", kMindSpore,
+       "Let AOE tune the operators' tiling on the device (operator tuning, job type 2); the "
+       "tuned tiling is kept in the custom repository and used by later runs.",
+       "ms.device_context.ascend.op_tuning.aoe_tune_mode(\"online\")\n"
+       "ms.device_context.ascend.op_tuning.aoe_job_type(\"2\")",
+       "https://mindspore.cn/docs/en/r2.5.0/model_train/optimize/aoe.html"},
+      {"aoe_tuning", kTorchNpu,
+       "Tune the operators' tiling with AOE: dump the operator graphs of one step, then run "
+       "operator tuning (job type 2) on them; static-shape operators only.",
+       "torch_npu.npu.set_aoe(\"./aoe_dump\")  # before the step; run one step\n"
+       "# then: aoe --job_type=2 --model_path=./aoe_dump",
+       "https://www.hiascend.com/document/detail/en/canncommercial/800/devaids/aoe/"
+       "aoeep_16_043.html"},
+
+      {"python_gc", kMindSpore, kPythonGcText, kPythonGcSnippet, kPythonGcDoc},
+      {"python_gc", kTorchNpu, kPythonGcText, kPythonGcSnippet, kPythonGcDoc},
+      {"python_gc", kPytorchCuda, kPythonGcText, kPythonGcSnippet, kPythonGcDoc},
+
+      {"avoid_sync_batchnorm", kTorchNpu,
+       "SyncBatchNorm synchronizes the statistics of every BatchNorm layer across devices and "
+       "dispatches slowly; where each device's batch is large enough for its own statistics, "
+       "keep plain BatchNorm.",
+       "# model = torch.nn.SyncBatchNorm.convert_sync_batchnorm(model)  # drop this line",
+       "https://pytorch.org/docs/stable/generated/torch.nn.SyncBatchNorm.html"},
+      {"avoid_sync_batchnorm", kPytorchCuda,
+       "SyncBatchNorm synchronizes the statistics of every BatchNorm layer across GPUs; where "
+       "each GPU's batch is large enough for its own statistics, keep plain BatchNorm.",
+       "# model = torch.nn.SyncBatchNorm.convert_sync_batchnorm(model)  # drop this line",
+       "https://pytorch.org/docs/stable/generated/torch.nn.SyncBatchNorm.html"},
+
+      {"aclnn_cache", kTorchNpu,
+       "Cache more aclnn operator entries (workspace size, executor, tiling) on the host for "
+       "dynamic shapes; each entry costs about 2 KB of host memory per thread (default 10000).",
+       "export ACLNN_CACHE_LIMIT=100000",
+       "https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/envvar/"
+       "envref_07_0030.html"},
+
+      {"host_shape_cache", kTorchNpu,
+       "Cache the host execution data of the most frequent input shapes of dynamic-shape "
+       "execution (default 0: off); host memory grows with the value and the model size.",
+       "export HOST_CACHE_CAPACITY=20",
+       "https://www.hiascend.com/document/detail/en/canncommercial/800/appdevg/aclpythondevg/"
+       "aclpythondevg_0045.html"},
+
+      {"ascend_log_level", kMindSpore, kLogLevelText, kLogLevelSnippet, kLogLevelDoc},
+      {"ascend_log_level", kTorchNpu, kLogLevelText, kLogLevelSnippet, kLogLevelDoc},
+
+      {"hccl_algo_auto", kMindSpore, kHcclAlgoText, kHcclAlgoSnippet, kHcclAlgoDoc},
+      {"hccl_algo_auto", kTorchNpu, kHcclAlgoText, kHcclAlgoSnippet, kHcclAlgoDoc},
+
+      {"npu_health_check", kMindSpore, kNpuHealthText, kNpuHealthSnippet, kNpuHealthDoc},
+      {"npu_health_check", kTorchNpu, kNpuHealthText, kNpuHealthSnippet, kNpuHealthDoc},
   };
   return kKnobs;
 }

@@ -111,6 +111,47 @@ struct Thresholds {
   Band ai_cpu_share{0.0, 0.05, false};
   // msprof-analyze aicpu_checker _MIN_TASK_DURATION: 20 us.
   double ai_cpu_min_task_ns = 20'000;
+
+  // --- Ascend rules (../shared/docs/ascend-advisor_rules.md, row numbers
+  // of its rule table) ---
+  // Row 9: an operator is bound by a pipeline when one of its vec / mac /
+  // scalar / mte1 / mte2 / mte3 ratios exceeds this (msprof-analyze
+  // config.ini operator_bound_ratio).
+  double operator_bound_ratio = 0.8;
+  // Row 9: reported when the longest unbound operator takes more than this
+  // (operator_bound_checker _MIN_TASK_DURATION: 20 us).
+  double operator_no_bound_min_task_ns = 20'000;
+  // Row 16: runtime operator compilations (AscendCL@aclopCompileAndExecute)
+  // per step from which compilation is an issue (prof_common constant
+  // MAX_OP_COMPILE_NUM: 20).
+  double op_compile_min_count = 20;
+  // Row 11: mean AI Core frequency drop of one operator, as a share of the
+  // rated frequency (config.ini frequency_threshold: 0.05).
+  double ai_core_freq_drop_ratio = 0.05;
+  // Row 6: SDMA transfers larger than this must be a multiple of it
+  // (byte_alignment.yaml min_size 512, checker _BASE_SIZE 512).
+  double byte_alignment_bytes = 512;
+  // Row 17: share of Node@launch calls followed at once by
+  // aclrtSynchronizeStream (synchronize.yaml min_co_occurrence_ratio: 0.5).
+  double sync_stream_co_occurrence = 0.5;
+  // Row 18: SyncBatchNorm calls per step (sync_batchnorm.yaml
+  // max_syncbn_num: 20).
+  double syncbn_min_count = 20;
+  // Row 20: a Python garbage collection at least this long (gc.yaml
+  // gc_threshold: 1000 us).
+  double gc_min_event_ns = 1'000'000;
+  // Row 22: time per step in one of aclMallocMemInner / aclrtFreePhysical /
+  // aclrtFree (memory.yaml max_total_duration: 10000 us).
+  double memory_op_min_total_ns = 10'000'000;
+  // Rows 1 and 2: (max - min) of a per-rank time (Computing, Communication,
+  // Free) over the mean per-rank step total, and of the per-rank SDMA / RDMA
+  // bandwidth over its mean, from which ranks differ (SlowRankAnalyzer
+  // RATIO_THRESHOLD, prof_common SLOW_RANK_TIME_RATIO_THRESHOLD: 0.05).
+  double slow_rank_gap_ratio = 0.05;
+  double slow_link_gap_ratio = 0.05;
+  // SDMA peak for links without a peak of their own (SIO, ...), one
+  // direction: msprof-analyze bandwidth_contention.yaml sdma_baseline 18 GB/s.
+  double sdma_peak_gbps = 18;
 };
 
 enum class HealthStatus { kHealthy, kWarning, kAbnormal };

@@ -36,6 +36,25 @@ IntervalSet IntervalSet::FromUnsorted(std::vector<Interval> intervals) {
   return IntervalSet(std::move(merged));
 }
 
+IntervalSet IntervalSet::FromSorted(const std::vector<Interval>& intervals) {
+  std::vector<Interval> merged;
+  merged.reserve(intervals.size());
+  for (const Interval& i : intervals) AppendMerged(merged, i);
+  return IntervalSet(std::move(merged));
+}
+
+IntervalSet IntervalSet::UnionAll(std::vector<IntervalSet> sets) {
+  if (sets.empty()) return IntervalSet();
+  while (sets.size() > 1) {
+    std::vector<IntervalSet> next;
+    next.reserve((sets.size() + 1) / 2);
+    for (size_t i = 0; i + 1 < sets.size(); i += 2) next.push_back(Union(sets[i], sets[i + 1]));
+    if (sets.size() % 2 == 1) next.push_back(std::move(sets.back()));
+    sets = std::move(next);
+  }
+  return std::move(sets.front());
+}
+
 IntervalSet IntervalSet::Single(int64_t start, int64_t end) {
   std::vector<Interval> v;
   if (end > start) v.push_back({start, end});

@@ -27,6 +27,10 @@ class IntervalSet {
 
   // Any order, any overlap; empty and inverted intervals are dropped.
   static IntervalSet FromUnsorted(std::vector<Interval> intervals);
+  // The same for intervals already sorted by start (linear, no sort).
+  static IntervalSet FromSorted(const std::vector<Interval>& intervals);
+  // The union of many sets, merged pairwise (n log k for k sets).
+  static IntervalSet UnionAll(std::vector<IntervalSet> sets);
   static IntervalSet Single(int64_t start, int64_t end);
 
   const std::vector<Interval>& intervals() const { return intervals_; }

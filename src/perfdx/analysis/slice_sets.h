@@ -13,14 +13,21 @@
 
 namespace perfdx::analysis {
 
+// Slices are grouped by track and sorted by start within one (trace.h), so
+// each track's run merges linearly and only the runs are unioned.
 template <typename Keep>
 IntervalSet SliceIntervals(const model::Trace& trace, Keep&& keep) {
-  std::vector<Interval> intervals;
   const model::SliceTable& s = trace.slices;
-  for (model::SliceId i = 0; i < s.size(); ++i) {
-    if (s.dur_ns[i] > 0 && keep(i)) intervals.push_back({s.ts_ns[i], s.end_ns(i)});
+  std::vector<IntervalSet> runs;
+  std::vector<Interval> run;
+  for (const model::Track& track : trace.tracks) {
+    run.clear();
+    for (model::SliceId i = track.slice_begin; i < track.slice_end; ++i) {
+      if (s.dur_ns[i] > 0 && keep(i)) run.push_back({s.ts_ns[i], s.end_ns(i)});
+    }
+    if (!run.empty()) runs.push_back(IntervalSet::FromSorted(run));
   }
-  return IntervalSet::FromUnsorted(std::move(intervals));
+  return IntervalSet::UnionAll(std::move(runs));
 }
 
 // Is slice i on a device track (stream, collective ops, collective tasks)?

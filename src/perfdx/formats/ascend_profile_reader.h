@@ -25,6 +25,7 @@
 
 #include "perfdx/formats/csv_reader.h"
 #include "perfdx/io/byte_source.h"
+#include "perfdx/io/discovery.h"
 #include "perfdx/model/trace.h"
 
 namespace perfdx::formats {
@@ -43,6 +44,17 @@ void ReadAscendProfileFiles(const std::string& profile_dir, std::string_view fra
 // An msprof PROF_* folder whose timeline (msprof_*.json) is already in *trace.
 void ReadMsprofFiles(const std::string& prof_dir, const AscendSideOptions& options,
                      model::Trace* trace);
+
+// A kernel_details.csv / op_summary_*.csv on its own (input.trace_path): a
+// kernel-only trace. Each row becomes a task on an "Ascend Hardware"
+// "Stream N" track (HCCL rows an op on an HCCL group track) with its start,
+// duration, name and task type ("Accelerator Core" / "Task Type"), and the
+// rows fill Trace::ascend->kernels as in a profile folder, linked to those
+// tasks. No host side, no steps: the analysed window is the rows' span.
+// InvalidInput when the file lacks the name, task type, start or duration
+// column, or has no row.
+Result<model::Trace> ImportAscendKernelCsv(const io::TraceInput& input,
+                                           const AscendSideOptions& options);
 
 // ---- Pieces shared with the DB importer (ascend_db_importer.cc).
 

@@ -154,7 +154,8 @@ bool EightDigits(const char* p, int64_t* out) {
   constexpr uint64_t kZeros = 0x3030303030303030ULL;
   // Every byte 0x30..0x39: high nibble 3, and adding 6 does not leave it.
   if ((v & kHigh) != kZeros || ((v + 0x0606060606060606ULL) & kHigh) != kZeros) return false;
-  v -= kZeros;  // little-endian: byte k holds digit k
+  // Little-endian: byte k holds digit k.
+  v -= kZeros;
   v = (v * 10 + (v >> 8)) & 0x00FF00FF00FF00FFULL;      // 2-digit values
   v = (v * 100 + (v >> 16)) & 0x0000FFFF0000FFFFULL;    // 4-digit values
   v = (v * 10000 + (v >> 32)) & 0x00000000FFFFFFFFULL;  // the 8-digit value
@@ -300,7 +301,9 @@ class ArgKeyFilter {
 
 constexpr ArgKeyFilter kArgKeyFilter;
 
-bool MayBeArgKey(std::string_view spelling) { return kArgKeyFilter.MayMatch(spelling); }
+bool MayBeArgKey(std::string_view spelling) {
+  return kArgKeyFilter.MayMatch(spelling);
+}
 
 error_code DecodeArgs(od::object object, RawEvent& event) {
   // A counter's series are its numeric args; "ph" may come after "args".

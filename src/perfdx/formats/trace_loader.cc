@@ -112,6 +112,8 @@ Result<model::Trace> ImportInput(const io::TraceInput& input, const LoadOptions&
       ReadMsprofFiles(input.profile_dir, side, &trace);
       return trace;
     }
+    case io::InputKind::kAscendKernelCsv:
+      return ImportAscendKernelCsv(input, side);
   }
   return Internal("unknown input kind");
 }

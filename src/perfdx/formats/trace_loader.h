@@ -38,7 +38,8 @@ Result<model::Trace> ImportChromeTrace(const io::TraceInput& input, const LoadOp
 // Imports one discovered input by its kind: a Chrome trace file; an Ascend
 // profile folder (trace_view.json plus its side files into Trace::ascend);
 // an Ascend DB export; an msprof PROF_* folder (msprof_*.json plus
-// op_summary_*.csv).
+// op_summary_*.csv); a kernel_details.csv / op_summary_*.csv alone (its
+// device tasks).
 Result<model::Trace> ImportInput(const io::TraceInput& input, const LoadOptions& options);
 // The same from an already open source (in-memory inputs, tests).
 Result<model::Trace> ImportChromeTraceFrom(io::ByteSource& source, const io::TraceInput& input,

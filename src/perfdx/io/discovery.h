@@ -8,6 +8,9 @@
 //                                   rank from profiler_info_{rank}.json
 //   PROF_*/ (msprof)                mindstudio_profiler_output/msprof_*.json and
 //                                   op_summary_*.csv; rank from device_*/info.json.*
+//   kernel_details.csv, op_summary_*.csv (any .csv named directly)
+//                                   a kernel-only trace: the device tasks of the
+//                                   table's rows, no host side
 //   a folder of any of these        all of them
 #pragma once
 
@@ -25,6 +28,7 @@ enum class InputKind {
   kAscendProfile,    // a torch_npu / MindSpore profile folder (its trace_view.json)
   kAscendDb,         // a torch_npu / MindSpore DB export (ascend_*_profiler_{rank}.db)
   kMsprofProfile,    // an msprof PROF_* folder (mindstudio_profiler_output/msprof_*.json)
+  kAscendKernelCsv,  // a kernel_details.csv / op_summary_*.csv named directly: device tasks only
 };
 
 struct TraceInput {

@@ -60,6 +60,7 @@ std::string_view SourceFormatName(SourceFormat format) {
     case SourceFormat::kChromeJson: return "chrome_json";
     case SourceFormat::kAscendDb: return "ascend_db";
     case SourceFormat::kMsprofTimeline: return "msprof_timeline";
+    case SourceFormat::kAscendKernelCsv: return "ascend_kernel_csv";
   }
   return "chrome_json";
 }

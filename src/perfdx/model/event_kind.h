@@ -82,6 +82,7 @@ enum class SourceFormat : uint8_t {
   kChromeJson,         // any other Chrome trace JSON
   kAscendDb,           // torch_npu / MindSpore ascend_*_profiler_{rank}.db (SQLite)
   kMsprofTimeline,     // msprof PROF_*/mindstudio_profiler_output/msprof_*.json
+  kAscendKernelCsv,    // a lone kernel_details.csv / op_summary_*.csv (device tasks only)
 };
 std::string_view SourceFormatName(SourceFormat format);
 

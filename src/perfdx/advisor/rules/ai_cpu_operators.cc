@@ -3,7 +3,9 @@
 // magnitude slower (msprof-analyze aicpu_checker: an issue when any AI_CPU
 // task exists and the longest takes >= 20 us). Gain: the AI_CPU task time
 // per step — the what-if in which the ops move to AI Core kernels that take
-// no time; an upper bound.
+// no time; an upper bound. Evidence also counts the AI_CPU tasks with a
+// float64 input (the kernel table's dtypes), msprof's "convert double type
+// operator to float" check; its per-CANN dtype tables are not reproduced.
 #include <algorithm>
 #include <map>
 
@@ -35,6 +37,15 @@ class AiCpuOperatorsRule final : public Rule {
     uint64_t tasks = 0;
     std::map<std::string_view, int64_t> by_name;
     std::vector<TimeRange> ranges;
+    // msprof-analyze's AICPU rule also names float64 inputs ("Try to convert
+    // double type operator to float"): the kernel table has the dtypes.
+    std::map<model::SliceId, const model::AscendKernel*> row_of;
+    if (t.ascend) {
+      for (const model::AscendKernel& k : t.ascend->kernels.rows) {
+        if (k.slice >= 0) row_of[static_cast<model::SliceId>(k.slice)] = &k;
+      }
+    }
+    uint64_t double_tasks = 0;
     for (model::SliceId i = 0; i < t.slices.size(); ++i) {
       if (t.slices.kind[i] != model::EventKind::kComputeKernel || !DeviceSliceIn(t, i, window))
         continue;
@@ -44,6 +55,12 @@ class AiCpuOperatorsRule final : public Rule {
       longest_ns = std::max(longest_ns, dur);
       ++tasks;
       by_name[t.slice_name(i)] += dur;
+      if (auto it = row_of.find(i); it != row_of.end()) {
+        const std::string_view dtypes = t.str(it->second->input_dtypes);
+        if (dtypes.find("DOUBLE") != std::string_view::npos ||
+            dtypes.find("FLOAT64") != std::string_view::npos)
+          ++double_tasks;
+      }
       if (ranges.size() < kMaxRanges) ranges.push_back({t.slices.ts_ns[i], t.slices.end_ns(i)});
     }
     if (tasks == 0 || static_cast<double>(longest_ns) < c.thresholds.ai_cpu_min_task_ns) return;
@@ -65,7 +82,8 @@ class AiCpuOperatorsRule final : public Rule {
     f.evidence.threshold = band.healthy;
     f.evidence.unit = "share";
     f.evidence.details = {{"tasks", static_cast<double>(tasks)},
-                          {"longest_task_ns", static_cast<double>(longest_ns)}};
+                          {"longest_task_ns", static_cast<double>(longest_ns)},
+                          {"double_input_tasks", static_cast<double>(double_tasks)}};
     f.evidence.ranges = std::move(ranges);
     for (const auto& [name, ns] : by_name) {
       f.evidence.contributors.push_back(

@@ -2,14 +2,17 @@
 // / link peak < 50% abnormal, target 75%). Only where the trace has the
 // numbers:
 //   Ascend  the HCCL transfer tasks' bytes and durations, per link type
-//           (HCCS, PCIE, RDMA): Σ size / Σ duration, msprof-analyze's
-//           Transit Size / Transit Time.
+//           (HCCS, PCIE, RDMA, and any other SDMA link such as SIO):
+//           Σ size / Σ duration, msprof-analyze's Transit Size / Transit
+//           Time.
 //   GPU     collectives with Kineto message args: bus bandwidth = S / t x
 //           the nccl-tests factor (2(n-1)/n for all-reduce, n = Group size).
 //           A kernel's time includes waiting for the other ranks, so the
 //           rule judges the link by the fastest large collective; small
 //           ones are latency-bound and belong to small_collectives.
-// Link peaks come from Thresholds (documented defaults, configurable).
+// Link peaks come from Thresholds (documented defaults, configurable):
+// hccs_peak_gbps, pcie_peak_gbps, rdma_peak_gbps, and sdma_peak_gbps for
+// SDMA links without a peak of their own.
 // Gain: the what-if in which every transfer ran at the target efficiency,
 // counting only the exposed part of each collective (time hidden under
 // compute costs nothing). An upper bound: for GPU collectives it includes
@@ -42,7 +45,9 @@ double AscendPeak(const Thresholds& th, const std::string& link) {
   if (link == "HCCS" || link == "HCCS_SW") return th.hccs_peak_gbps;
   if (link == "PCIE") return th.pcie_peak_gbps;
   if (link == "RDMA") return th.rdma_peak_gbps;
-  return 0;  // SIO and others: no documented peak
+  // SIO and other on-server links have no peak of their own: they are SDMA
+  // transfers, judged against msprof-analyze's SDMA baseline.
+  return th.sdma_peak_gbps;
 }
 
 // The intra-node GPU link and its peak (see Thresholds::gpu_link_peak_gbps).

@@ -27,6 +27,17 @@ const std::vector<const Rule*>& AllRules() {
       &LayoutConversion(),
       &FusionCandidates(),
       &AiCpuOperators(),
+      &DynamicShape(),
+      &OperatorNoBound(),
+      &BlockDim(),
+      &AiCoreFreqDrop(),
+      &ByteAlignment(),
+      &EnvironmentVariables(),
+      &SynchronizeStream(),
+      &SyncBatchNormCalls(),
+      &PythonGc(),
+      &MemoryOperators(),
+      &AffinityApi(),
   };
   return kRules;
 }

@@ -31,4 +31,18 @@ const Rule& LayoutConversion();
 const Rule& FusionCandidates();
 const Rule& AiCpuOperators();
 
+// Ascend rules: the msprof-analyze advisor's checks (issue #5;
+// ../shared/docs/ascend-advisor_rules.md).
+const Rule& DynamicShape();
+const Rule& OperatorNoBound();
+const Rule& BlockDim();
+const Rule& AiCoreFreqDrop();
+const Rule& ByteAlignment();
+const Rule& EnvironmentVariables();
+const Rule& SynchronizeStream();
+const Rule& SyncBatchNormCalls();
+const Rule& PythonGc();
+const Rule& MemoryOperators();
+const Rule& AffinityApi();
+
 }  // namespace perfdx::advisor

@@ -1,0 +1,215 @@
+// PyTorch operator sequences that torch_npu has one fused API for
+// (../shared/docs/ascend-advisor_rules.md, row 14; msprof-analyze
+// fusion_ops_analyzer with rules/timeline_fusion_ops.yaml). The aten
+// operators of each host thread, top level only (an aten op inside another
+// is part of it), in time order, are joined as "-add--mul--softmax-" and
+// searched for the rules' patterns; each non-overlapping match is one
+// candidate. Only the rules whose fix the catalogue holds (operator_fusion:
+// RMSNorm, attention, SwiGLU, rotary embedding; fused_optimizer: AdamW):
+//
+//   torch_npu.npu_fusion_attention (CANN >= 7.0.RC1)
+//     matmul-(add)?-(mul)?-(masked_fill_|add)?-softmax-(dropout)?-matmul
+//   torch_npu.npu_rotary_mul (CANN >= 7.0.RC1)
+//     (chunk|slice)-neg-cat-(mul){0,2}-add
+//   torch_npu.npu_rms_norm (CANN >= 7.0.0)
+//     (pow)?-(mean)?-(add)?-rsqrt-mul-(type_as)?
+//   torch_npu.npu_swiglu (CANN >= 7.0.0)
+//     (slice|chunk)-silu-mul, (slice|chunk)-mul-silu, (slice|chunk)-sigmoid-mul-mul,
+//     (slice|chunk)-mul-sigmoid-mul, (slice|chunk)-mul-mul-sigmoid
+//   torch_npu.optim.NpuFusedAdamW   Optimizer.step#AdamW.step
+//
+// An unknown CANN version counts as the newest (msprof's default, 8.0.0).
+// msprof matches one sequence of all threads' aten ops, and its translation
+// of alternatives inside "( | )" into a regex lets "(masked_fill_|add){0,1}"
+// match an empty pair of separators; perfdx matches each thread's sequence
+// with the patterns as written. Not for MindSpore profiles.
+//
+// Gain 0: the fused kernel's time is not in the trace, so there is no
+// what-if on the measured timeline (msprof gives this rule low priority).
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "perfdx/advisor/knobs.h"
+#include "perfdx/advisor/rules/rule_util.h"
+#include "perfdx/advisor/rules/rules.h"
+#include "perfdx/advisor/rules/trace_query.h"
+
+namespace perfdx::advisor {
+namespace {
+
+// CANN versions as msprof orders them: x.y.RCn before x.y.z.
+struct CannVersion {
+  int major = 99, minor = 0, release = 1, patch = 0;  // release 0: an RC, patch its number
+  friend auto operator<=>(const CannVersion&, const CannVersion&) = default;
+};
+
+CannVersion ParseCann(std::string_view v) {
+  CannVersion out;
+  int parts[3] = {0, 0, 0};
+  size_t part = 0;
+  bool rc = false;
+  bool any = false;
+  for (size_t i = 0; i < v.size() && part < 3; ++i) {
+    const char ch = v[i];
+    if (ch >= '0' && ch <= '9') {
+      parts[part] = parts[part] * 10 + (ch - '0');
+      any = true;
+    } else if (ch == '.') {
+      ++part;
+    } else if ((ch == 'R' || ch == 'r') && part == 2) {
+      rc = true;
+    }
+  }
+  if (!any) return out;  // unknown: the newest
+  out.major = parts[0];
+  out.minor = parts[1];
+  out.release = rc ? 0 : 1;
+  out.patch = parts[2];
+  return out;
+}
+
+struct FusionRule {
+  std::string_view api;
+  std::string_view pattern;  // tokens joined by '-': name, or (a|b) with ?, {m,n}
+  CannVersion since;
+};
+
+constexpr CannVersion k700Rc1{7, 0, 0, 1};
+constexpr CannVersion k700{7, 0, 1, 0};
+
+const FusionRule kRules[] = {
+    {"torch_npu.npu_fusion_attention",
+     "matmul-(add)?-(mul)?-(masked_fill_|add)?-softmax-(dropout)?-matmul", k700Rc1},
+    {"torch_npu.npu_rotary_mul", "(chunk|slice)-neg-cat-(mul){0,2}-add", k700Rc1},
+    {"torch_npu.npu_rms_norm", "(pow)?-(mean)?-(add)?-rsqrt-mul-(type_as)?", k700},
+    {"torch_npu.npu_swiglu", "(slice|chunk)-silu-mul", k700},
+    {"torch_npu.npu_swiglu", "(slice|chunk)-mul-silu", k700},
+    {"torch_npu.npu_swiglu", "(slice|chunk)-sigmoid-mul-mul", k700},
+    {"torch_npu.npu_swiglu", "(slice|chunk)-mul-sigmoid-mul", k700},
+    {"torch_npu.npu_swiglu", "(slice|chunk)-mul-mul-sigmoid", k700},
+};
+
+// "(a|b)?-c" -> "(?:-(?:a|b)-)?(?:-(?:c)-)" over a sequence written
+// "-op1--op2-": every op is wrapped in its own pair of separators.
+std::string ToRegex(std::string_view pattern) {
+  std::string out;
+  size_t i = 0;
+  while (i < pattern.size()) {
+    std::string names;
+    if (pattern[i] == '(') {
+      const size_t close = pattern.find(')', i);
+      names = std::string(pattern.substr(i + 1, close - i - 1));
+      i = close + 1;
+    } else {
+      const size_t end = std::min(pattern.find('-', i), pattern.size());
+      names = std::string(pattern.substr(i, end - i));
+      i = end;
+    }
+    std::string quantifier;
+    while (i < pattern.size() && pattern[i] != '-') quantifier += pattern[i++];
+    if (i < pattern.size()) ++i;  // the separator
+    out += "(?:-(?:" + names + ")-)" + quantifier;
+  }
+  return out;
+}
+
+bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
+  if (s.size() < prefix.size()) return false;
+  for (size_t i = 0; i < prefix.size(); ++i) {
+    const char ch = s[i] >= 'A' && s[i] <= 'Z' ? static_cast<char>(s[i] - 'A' + 'a') : s[i];
+    if (ch != prefix[i]) return false;
+  }
+  return true;
+}
+
+class AffinityApiRule final : public Rule {
+ public:
+  std::string_view id() const override { return "affinity_api"; }
+
+  void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
+    const model::Trace& t = c.trace();
+    if (t.info.device_type != model::DeviceType::kNpu) return;
+    if (t.ascend && t.ascend->config.framework == "mindspore") return;
+    const CannVersion cann = ParseCann(t.ascend ? t.ascend->config.cann_version : "");
+    const analysis::IntervalSet window = AnalysedWindow(c);
+    const model::SliceTable& s = t.slices;
+
+    // Each host thread's top-level aten ops, in time order (slices are
+    // grouped by track and sorted by start within it).
+    std::map<std::string, uint64_t> matches;  // api -> candidates
+    uint64_t adamw_steps = 0;
+    for (const model::Track& track : t.tracks) {
+      if (track.kind != model::TrackKind::kHostThread) continue;
+      std::string sequence;
+      int64_t covered_until = std::numeric_limits<int64_t>::min();
+      for (model::SliceId i = track.slice_begin; i < track.slice_end; ++i) {
+        if (!window.Contains(s.ts_ns[i])) continue;
+        const std::string_view name = t.slice_name(i);
+        if (name == "Optimizer.step#AdamW.step") ++adamw_steps;
+        if (s.kind[i] != model::EventKind::kFrameworkOp) continue;
+        const bool aten = StartsWithNoCase(name, "aten::");
+        if (!aten && !StartsWithNoCase(name, "npu::")) continue;
+        if (s.ts_ns[i] < covered_until) continue;  // inside the previous aten op
+        covered_until = s.end_ns(i);
+        sequence += '-';
+        sequence += aten ? name.substr(6) : name;
+        sequence += '-';
+      }
+      if (sequence.empty()) continue;
+      for (const FusionRule& rule : kRules) {
+        if (cann < rule.since) continue;
+        const std::regex re(ToRegex(rule.pattern), std::regex::optimize);
+        const auto n = std::distance(std::sregex_iterator(sequence.begin(), sequence.end(), re),
+                                     std::sregex_iterator());
+        if (n > 0) matches[std::string(rule.api)] += static_cast<uint64_t>(n);
+      }
+    }
+    if (adamw_steps > 0) matches["torch_npu.optim.NpuFusedAdamW"] += adamw_steps;
+    if (matches.empty()) return;
+
+    Finding f;
+    f.rule = std::string(id());
+    f.category = Category::kOperator;
+    f.gain = {0, 0};
+    f.severity = Severity::kInfo;
+    uint64_t total = 0;
+    for (const auto& [api, n] : matches) total += n;
+    std::string apis;
+    for (const auto& [api, n] : matches) {
+      if (!apis.empty()) apis += ", ";
+      apis += fmt::format("{} ({})", api, n);
+      // Share: of all candidates.
+      f.evidence.contributors.push_back(
+          {api, 0, static_cast<double>(n) / static_cast<double>(total)});
+    }
+    f.title = fmt::format("{} operator sequences could be torch_npu fused APIs: {}", total, apis);
+    f.evidence.metric = "affinity_api_candidates";
+    f.evidence.value = static_cast<double>(total);
+    f.evidence.threshold = 0;
+    f.evidence.unit = "count";
+    const bool fusion = total > adamw_steps;
+    std::vector<std::string_view> fixes;
+    if (fusion) fixes.push_back("operator_fusion");
+    if (adamw_steps > 0) fixes.push_back("fused_optimizer");
+    for (std::string_view fix : fixes) {
+      for (Recommendation& r : RecommendationsFor(fix)) {
+        if (r.framework == Framework::kTorchNpu) f.recommendations.push_back(std::move(r));
+      }
+    }
+    out->push_back(std::move(f));
+  }
+};
+
+}  // namespace
+
+const Rule& AffinityApi() {
+  static const AffinityApiRule rule;
+  return rule;
+}
+
+}  // namespace perfdx::advisor

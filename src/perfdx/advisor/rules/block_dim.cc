@@ -1,0 +1,124 @@
+// Operators whose block dim is not a multiple of the core count
+// (../shared/docs/ascend-advisor_rules.md, row 10; msprof-analyze
+// block_dim_checker): b blocks on n cores run in ceil(b / n) waves, and the
+// last wave leaves n - (b mod n) cores idle. For task types AI_CORE,
+// AI_VECTOR_CORE and MIX_AIC: n = the AI Core count for AI_CORE (or when
+// the vector core count is unknown), else the vector core count; flagged
+// when block_dim % n != 0, except MIX_AIC tasks whose mix block dim is a
+// multiple of the vector core count. Skipped when no operator is static
+// (msprof's pre_check, is_dynamic_shape).
+//
+// The core counts come only from msprof's device info.json (ai_core_num,
+// aiv_num); without them the rule says nothing, as msprof does ("Skip block
+// dim checker because of not containing ai core num in info.json"): the
+// chip name in the profile ("Ascend910B") does not fix the count (its
+// variants differ), and a finding built on a guessed count would flag the
+// wrong operators.
+//
+// Gain: the what-if in which each flagged task's work were spread evenly
+// over whole waves: it would take dur x (b / n) / ceil(b / n), saving dur x
+// (1 - (b / n) / ceil(b / n)). An upper bound: it assumes the work divides
+// freely among blocks.
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "perfdx/advisor/knobs.h"
+#include "perfdx/advisor/rules/ascend_query.h"
+#include "perfdx/advisor/rules/rule_util.h"
+#include "perfdx/advisor/rules/rules.h"
+#include "perfdx/advisor/rules/trace_query.h"
+
+namespace perfdx::advisor {
+namespace {
+
+constexpr size_t kMaxContributors = 10;  // msprof lists the top 10 by duration
+
+class BlockDimRule final : public Rule {
+ public:
+  std::string_view id() const override { return "block_dim"; }
+
+  void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
+    const model::Trace& t = c.trace();
+    if (!t.ascend || t.ascend->kernels.rows.empty()) return;
+    const int64_t ai_cores = t.ascend->device.ai_core_count;
+    const int64_t aiv_cores = t.ascend->device.aiv_count;
+    if (ai_cores <= 0) return;
+    const analysis::IntervalSet window = AnalysedWindow(c);
+    if (CountOpStates(t, window).NoStatic()) return;
+
+    uint64_t checked = 0;
+    uint64_t flagged = 0;
+    int64_t flagged_ns = 0;
+    int64_t longest_ns = 0;
+    double saved_ns = 0;
+    std::map<std::string, Contributor> by_op;
+    for (const model::AscendKernel& row : t.ascend->kernels.rows) {
+      const std::string_view type = KernelTaskType(t, row);
+      if (type != "AI_CORE" && type != "AI_VECTOR_CORE" && type != "MIX_AIC") continue;
+      if (row.block_dim <= 0 || row.dur_ns <= 0 || !KernelInWindow(t, row, window)) continue;
+      const int64_t cores = (type == "AI_CORE" || aiv_cores <= 0) ? ai_cores : aiv_cores;
+      ++checked;
+      if (row.block_dim % cores == 0) continue;
+      if (type == "MIX_AIC" && aiv_cores > 0 && row.mix_block_dim >= 0 &&
+          row.mix_block_dim % aiv_cores == 0)
+        continue;
+      ++flagged;
+      flagged_ns += row.dur_ns;
+      longest_ns = std::max(longest_ns, row.dur_ns);
+      const double waves = static_cast<double>((row.block_dim + cores - 1) / cores);
+      const double used = static_cast<double>(row.block_dim) / static_cast<double>(cores);
+      const double saved = static_cast<double>(row.dur_ns) * (1.0 - used / waves);
+      saved_ns += saved;
+      const std::string name = fmt::format(
+          "{} (block dim {} on {} cores)",
+          t.str(row.op_type).empty() ? t.str(row.name) : t.str(row.op_type), row.block_dim, cores);
+      Contributor& x = by_op[name];
+      x.ns += row.dur_ns;
+      x.share += saved;
+    }
+    if (flagged == 0 || longest_ns <= 0) return;
+
+    Finding f;
+    f.rule = std::string(id());
+    f.category = Category::kOperator;
+    f.gain.ns_per_step = PerStep(c, static_cast<int64_t>(saved_ns));
+    f.gain.share = ShareOfStep(c, f.gain.ns_per_step);
+    f.severity = PrioritySeverity(f.gain.share);
+    f.title = fmt::format(
+        "{} of {} operator tasks use a block dim that is not a multiple of the {} AI cores{} ({} "
+        "per step); even waves would save up to {} per step",
+        flagged, checked, ai_cores,
+        aiv_cores > 0 ? fmt::format(" / {} vector cores", aiv_cores) : std::string(),
+        Ms(PerStep(c, flagged_ns)), Ms(f.gain.ns_per_step));
+    f.evidence.metric = "block_dim_mismatch_ns_per_step";
+    f.evidence.value = static_cast<double>(PerStep(c, flagged_ns));
+    f.evidence.threshold = 0;
+    f.evidence.unit = "ns";
+    f.evidence.details = {{"mismatched_tasks", static_cast<double>(flagged)},
+                          {"checked_tasks", static_cast<double>(checked)},
+                          {"ai_core_count", static_cast<double>(ai_cores)},
+                          {"aiv_count", static_cast<double>(aiv_cores)}};
+    for (auto& [name, x] : by_op) {
+      x.name = name;
+      x.share = saved_ns > 0 ? x.share / saved_ns : 0;  // of the saving
+      f.evidence.contributors.push_back(x);
+    }
+    std::sort(f.evidence.contributors.begin(), f.evidence.contributors.end(),
+              [](const Contributor& a, const Contributor& b) { return a.ns > b.ns; });
+    if (f.evidence.contributors.size() > kMaxContributors)
+      f.evidence.contributors.resize(kMaxContributors);
+    AppendFixes(&f.recommendations, {"aoe_tuning"});
+    out->push_back(std::move(f));
+  }
+};
+
+}  // namespace
+
+const Rule& BlockDim() {
+  static const BlockDimRule rule;
+  return rule;
+}
+
+}  // namespace perfdx::advisor

@@ -1,0 +1,155 @@
+// Communication transfers whose size is not 512-byte aligned
+// (../shared/docs/ascend-advisor_rules.md, row 6; msprof-analyze
+// byte_alignment_checker): HCCL moves data through SDMA in 512-byte units,
+// so a transfer of another size pays for a partial unit. For the Memcpy and
+// Reduce tasks of each HCCL op: considered when transport type "SDMA",
+// link type not "ON_CHIP" and size(Byte) > byte_alignment_bytes (512); the
+// op is abnormal when any considered task's size % 512 != 0. Severity is
+// msprof's priority: abnormal task time / considered task time < 0.2 low
+// (info), >= 0.7 high (critical), else medium (warning).
+//
+// Gain: the what-if in which the misaligned transfers moved their bytes at
+// the bandwidth the aligned transfers of the same link reached, counting
+// only the exposed share of communication (comm not overlapped / comm, as
+// low_bus_bandwidth does). 0 when a link has no aligned transfers to compare
+// with: the cost of misalignment alone is then unknown. No fix from the
+// catalogue: the remedy is to pad or re-bucket the communicated tensors to
+// multiples of 512 bytes in the model code, which no framework switch does.
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "perfdx/advisor/rules/ascend_query.h"
+#include "perfdx/advisor/rules/rule_util.h"
+#include "perfdx/advisor/rules/rules.h"
+#include "perfdx/advisor/rules/trace_query.h"
+
+namespace perfdx::advisor {
+namespace {
+
+constexpr size_t kMaxContributors = 5;  // byte_alignment.yaml top_num
+constexpr double kLowPriority = 0.2;    // checker _LOW_PRIORITY
+constexpr double kHighPriority = 0.7;   // checker _HIGH_PRIORITY
+
+bool StartsWith(std::string_view s, std::string_view p) {
+  return s.substr(0, p.size()) == p;
+}
+
+class ByteAlignmentRule final : public Rule {
+ public:
+  std::string_view id() const override { return "byte_alignment"; }
+
+  void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
+    const model::Trace& t = c.trace();
+    if (t.info.device_type != model::DeviceType::kNpu) return;
+    const analysis::IntervalSet window = AnalysedWindow(c);
+    const auto base = static_cast<int64_t>(c.thresholds.byte_alignment_bytes);
+    if (base <= 0) return;
+    const model::SliceTable& s = t.slices;
+
+    // The window's HCCL ops by start, to give each task its op.
+    std::vector<model::SliceId> ops;
+    for (model::SliceId i = 0; i < s.size(); ++i) {
+      if (s.kind[i] == model::EventKind::kCollective && DeviceSliceIn(t, i, window))
+        ops.push_back(i);
+    }
+    std::sort(ops.begin(), ops.end(),
+              [&](model::SliceId a, model::SliceId b) { return s.ts_ns[a] < s.ts_ns[b]; });
+
+    struct LinkUse {
+      int64_t aligned_bytes = 0, aligned_ns = 0, misaligned_bytes = 0, misaligned_ns = 0;
+    };
+    std::map<std::string, LinkUse> links;
+    std::map<int64_t, Contributor> by_op;  // op slice -> misaligned task time
+    int64_t considered_ns = 0;
+    int64_t abnormal_ns = 0;
+    for (model::SliceId i = 0; i < s.size(); ++i) {
+      if (s.kind[i] != model::EventKind::kCollectiveTask || !DeviceSliceIn(t, i, window)) continue;
+      const std::string_view name = t.slice_name(i);
+      if (!StartsWith(name, "Memcpy") && !StartsWith(name, "Reduce")) continue;
+      if (t.ArgString(i, model::ArgKey::kTransportType).value_or("") != "SDMA") continue;
+      const std::string link(t.ArgString(i, model::ArgKey::kLinkType).value_or(""));
+      if (link == "ON_CHIP") continue;
+      const int64_t bytes = t.ArgInt(i, model::ArgKey::kSizeBytes).value_or(0);
+      if (bytes <= base) continue;
+      considered_ns += s.dur_ns[i];
+      LinkUse& use = links[link];
+      if (bytes % base == 0) {
+        use.aligned_bytes += bytes;
+        use.aligned_ns += s.dur_ns[i];
+        continue;
+      }
+      abnormal_ns += s.dur_ns[i];
+      use.misaligned_bytes += bytes;
+      use.misaligned_ns += s.dur_ns[i];
+      // The op running when the task starts.
+      auto it = std::upper_bound(ops.begin(), ops.end(), s.ts_ns[i],
+                                 [&](int64_t ts, model::SliceId op) { return ts < s.ts_ns[op]; });
+      const int64_t op = it == ops.begin() ? -1 : static_cast<int64_t>(*(it - 1));
+      Contributor& x = by_op[op];
+      x.ns += s.dur_ns[i];
+    }
+    if (by_op.empty()) return;
+
+    const analysis::HealthMetrics& h = c.analysis.summary;
+    const double exposed = h.comm_share > 0 ? h.comm_not_overlapped_share / h.comm_share : 0;
+    double saved_ns = 0;
+    for (const auto& [link, use] : links) {
+      if (use.misaligned_ns <= 0 || use.aligned_ns <= 0 || use.aligned_bytes <= 0) continue;
+      const double aligned_gbps =
+          static_cast<double>(use.aligned_bytes) / static_cast<double>(use.aligned_ns);
+      const double ideal_ns = static_cast<double>(use.misaligned_bytes) / aligned_gbps;
+      saved_ns += std::max(0.0, static_cast<double>(use.misaligned_ns) - ideal_ns) * exposed;
+    }
+    const double abnormal_share =
+        considered_ns > 0 ? static_cast<double>(abnormal_ns) / static_cast<double>(considered_ns)
+                          : 0;
+
+    Finding f;
+    f.rule = std::string(id());
+    f.category = Category::kCommunication;
+    f.gain.ns_per_step = PerStep(c, static_cast<int64_t>(saved_ns));
+    f.gain.share = ShareOfStep(c, f.gain.ns_per_step);
+    f.severity = abnormal_share >= kHighPriority ? Severity::kCritical
+                 : abnormal_share < kLowPriority ? Severity::kInfo
+                                                 : Severity::kWarning;
+    size_t op_count = 0;
+    for (const auto& [op, x] : by_op) op_count += op >= 0 ? 1 : 0;
+    f.title = fmt::format(
+        "{} communication operators move SDMA data in sizes that are not multiples of {} bytes "
+        "({} of their transfer time)",
+        op_count, base, Pct(abnormal_share));
+    f.evidence.metric = "misaligned_transfer_share";
+    f.evidence.value = abnormal_share;
+    f.evidence.threshold = 0;
+    f.evidence.unit = "share";
+    f.evidence.details = {{"misaligned_ops", static_cast<double>(op_count)},
+                          {"misaligned_transfer_ns", static_cast<double>(abnormal_ns)},
+                          {"considered_transfer_ns", static_cast<double>(considered_ns)}};
+    for (auto& [op, x] : by_op) {
+      x.name = op >= 0 ? std::string(t.slice_name(static_cast<model::SliceId>(op))) : "(no op)";
+      x.share =
+          considered_ns > 0 ? static_cast<double>(x.ns) / static_cast<double>(considered_ns) : 0;
+      f.evidence.contributors.push_back(x);
+      if (op >= 0 && f.evidence.ranges.size() < kMaxContributors) {
+        const auto slice = static_cast<model::SliceId>(op);
+        f.evidence.ranges.push_back({s.ts_ns[slice], s.end_ns(slice)});
+      }
+    }
+    std::sort(f.evidence.contributors.begin(), f.evidence.contributors.end(),
+              [](const Contributor& a, const Contributor& b) { return a.ns > b.ns; });
+    if (f.evidence.contributors.size() > kMaxContributors)
+      f.evidence.contributors.resize(kMaxContributors);
+    out->push_back(std::move(f));
+  }
+};
+
+}  // namespace
+
+const Rule& ByteAlignment() {
+  static const ByteAlignmentRule rule;
+  return rule;
+}
+
+}  // namespace perfdx::advisor
