@@ -24,34 +24,20 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/analysis/rank_analysis.h"
 #include "perfdx/formats/trace_loader.h"
+#include "advisor/rule_test_support.h"
 #include "test_support.h"
 
 namespace perfdx::advisor {
 namespace {
 
+using perfdx::advisor::testing::Analysed;
+using perfdx::advisor::testing::Analyse;
+using perfdx::advisor::testing::AnalyseJson;
+using perfdx::advisor::testing::FindRule;
+using perfdx::advisor::testing::Detail;
 using perfdx::testing::ImportString;
 using perfdx::testing::SharedPath;
 using perfdx::testing::TempDir;
-
-struct Analysed {
-  model::Trace trace;
-  analysis::RankAnalysis analysis;
-  std::vector<Finding> findings;
-};
-
-std::unique_ptr<Analysed> Analyse(model::Trace trace, const Thresholds& thresholds = {}) {
-  auto a = std::make_unique<Analysed>();
-  a->trace = std::move(trace);
-  a->analysis = analysis::AnalyzeRank(a->trace, {});
-  a->findings = RunAdvisor(a->analysis, thresholds);
-  return a;
-}
-
-std::unique_ptr<Analysed> AnalyseJson(const std::string& json, const Thresholds& thresholds = {}) {
-  auto t = ImportString(json);
-  EXPECT_TRUE(t.ok()) << t.status().message();
-  return Analyse(std::move(*t), thresholds);
-}
 
 std::vector<std::unique_ptr<Analysed>> LoadAndAnalyse(const std::string& path,
                                                       const Thresholds& thresholds = {}) {
@@ -61,21 +47,6 @@ std::vector<std::unique_ptr<Analysed>> LoadAndAnalyse(const std::string& path,
   if (!loaded.ok()) return out;
   for (model::Trace& t : loaded->traces) out.push_back(Analyse(std::move(t), thresholds));
   return out;
-}
-
-const Finding* FindRule(const std::vector<Finding>& findings, std::string_view rule) {
-  for (const Finding& f : findings) {
-    if (f.rule == rule) return &f;
-  }
-  return nullptr;
-}
-
-double Detail(const Finding& f, std::string_view key) {
-  for (const auto& [k, v] : f.evidence.details) {
-    if (k == key) return v;
-  }
-  ADD_FAILURE() << "no detail " << key << " in " << f.rule;
-  return -1;
 }
 
 bool HasFix(const Finding& f, std::string_view fix, Framework framework = Framework::kTorchNpu) {

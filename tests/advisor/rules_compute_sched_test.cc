@@ -12,40 +12,17 @@
 #include "perfdx/advisor/advisor.h"
 #include "perfdx/analysis/rank_analysis.h"
 #include "perfdx/formats/trace_loader.h"
+#include "advisor/rule_test_support.h"
 #include "test_support.h"
 
 namespace perfdx::advisor {
 namespace {
 
+using perfdx::advisor::testing::Analysed;
+using perfdx::advisor::testing::Analyse;
+using perfdx::advisor::testing::AnalyseJson;
+using perfdx::advisor::testing::FindRule;
 using perfdx::testing::ImportString;
-
-struct Analysed {
-  model::Trace trace;
-  analysis::RankAnalysis analysis;
-  std::vector<Finding> findings;
-};
-
-// Keeps the trace alive next to the analysis that points into it.
-std::unique_ptr<Analysed> Analyse(model::Trace trace) {
-  auto a = std::make_unique<Analysed>();
-  a->trace = std::move(trace);
-  a->analysis = analysis::AnalyzeRank(a->trace, {});
-  a->findings = RunAdvisor(a->analysis, Thresholds{});
-  return a;
-}
-
-std::unique_ptr<Analysed> AnalyseJson(const std::string& json) {
-  auto t = ImportString(json);
-  EXPECT_TRUE(t.ok()) << t.status().message();
-  return Analyse(std::move(*t));
-}
-
-const Finding* FindRule(const std::vector<Finding>& findings, std::string_view rule) {
-  for (const Finding& f : findings) {
-    if (f.rule == rule) return &f;
-  }
-  return nullptr;
-}
 
 // N steps of `step_us`; per step the device runs one kernel [kernel_from,
 // kernel_to) and `extra` adds host events (relative µs, formatted per step).

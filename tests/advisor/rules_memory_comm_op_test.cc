@@ -22,11 +22,17 @@
 #include "perfdx/advisor/rules/trace_query.h"
 #include "perfdx/analysis/rank_analysis.h"
 #include "perfdx/formats/trace_loader.h"
+#include "advisor/rule_test_support.h"
 #include "test_support.h"
 
 namespace perfdx::advisor {
 namespace {
 
+using perfdx::advisor::testing::Analysed;
+using perfdx::advisor::testing::Analyse;
+using perfdx::advisor::testing::AnalyseJson;
+using perfdx::advisor::testing::FindRule;
+using perfdx::advisor::testing::Detail;
 using perfdx::testing::ImportString;
 
 const std::set<std::string> kMyRules = {
@@ -34,42 +40,6 @@ const std::set<std::string> kMyRules = {
     "fragmentation",     "memory_near_capacity", "communication_share", "exposed_communication",
     "small_collectives", "low_bus_bandwidth",    "dominant_operator",   "layout_conversion",
     "fusion_candidates", "ai_cpu_operators"};
-
-struct Analysed {
-  model::Trace trace;
-  analysis::RankAnalysis analysis;
-  std::vector<Finding> findings;
-};
-
-// Keeps the trace alive next to the analysis that points into it.
-std::unique_ptr<Analysed> Analyse(model::Trace trace, const Thresholds& thresholds = {}) {
-  auto a = std::make_unique<Analysed>();
-  a->trace = std::move(trace);
-  a->analysis = analysis::AnalyzeRank(a->trace, {});
-  a->findings = RunAdvisor(a->analysis, thresholds);
-  return a;
-}
-
-std::unique_ptr<Analysed> AnalyseJson(const std::string& json, const Thresholds& thresholds = {}) {
-  auto t = ImportString(json);
-  EXPECT_TRUE(t.ok()) << t.status().message();
-  return Analyse(std::move(*t), thresholds);
-}
-
-const Finding* FindRule(const std::vector<Finding>& findings, std::string_view rule) {
-  for (const Finding& f : findings) {
-    if (f.rule == rule) return &f;
-  }
-  return nullptr;
-}
-
-double Detail(const Finding& f, std::string_view key) {
-  for (const auto& [k, v] : f.evidence.details) {
-    if (k == key) return v;
-  }
-  ADD_FAILURE() << "no detail " << key << " in " << f.rule;
-  return -1;
-}
 
 size_t CatalogueSize(std::initializer_list<const char*> fixes) {
   size_t n = 0;

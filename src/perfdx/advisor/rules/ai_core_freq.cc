@@ -134,11 +134,7 @@ class AiCoreFreqRule final : public Rule {
                           {"lowest_mhz", lowest},
                           {"operators_with_drop", static_cast<double>(flagged_ops)}};
     // msprof sorts by total duration, then by ratio.
-    std::sort(contributors.begin(), contributors.end(),
-              [](const Contributor& a, const Contributor& b) {
-                return a.ns != b.ns ? a.ns > b.ns : a.share > b.share;
-              });
-    if (contributors.size() > kMaxContributors) contributors.resize(kMaxContributors);
+    KeepLargest(&contributors, kMaxContributors);
     f.evidence.contributors = std::move(contributors);
     AppendFixes(&f.recommendations, {"npu_health_check"});
     out->push_back(std::move(f));

@@ -89,10 +89,7 @@ class AiCpuOperatorsRule final : public Rule {
       f.evidence.contributors.push_back(
           {std::string(name), ns, static_cast<double>(ns) / window_ns});
     }
-    std::sort(f.evidence.contributors.begin(), f.evidence.contributors.end(),
-              [](const Contributor& a, const Contributor& b) { return a.ns > b.ns; });
-    if (f.evidence.contributors.size() > kMaxContributors)
-      f.evidence.contributors.resize(kMaxContributors);
+    KeepLargest(&f.evidence.contributors, kMaxContributors);
     AppendFixes(&f.recommendations, {"aicpu_avoid"});
     out->push_back(std::move(f));
   }

@@ -137,10 +137,7 @@ class ByteAlignmentRule final : public Rule {
         f.evidence.ranges.push_back({s.ts_ns[slice], s.end_ns(slice)});
       }
     }
-    std::sort(f.evidence.contributors.begin(), f.evidence.contributors.end(),
-              [](const Contributor& a, const Contributor& b) { return a.ns > b.ns; });
-    if (f.evidence.contributors.size() > kMaxContributors)
-      f.evidence.contributors.resize(kMaxContributors);
+    KeepLargest(&f.evidence.contributors, kMaxContributors);
     out->push_back(std::move(f));
   }
 };

@@ -102,9 +102,7 @@ class ExposedCommunicationRule final : public Rule {
       contributors.push_back(
           {std::string(name), ns, window_ns > 0 ? static_cast<double>(ns) / window_ns : 0});
     }
-    std::sort(contributors.begin(), contributors.end(),
-              [](const Contributor& a, const Contributor& b) { return a.ns > b.ns; });
-    if (contributors.size() > kMaxContributors) contributors.resize(kMaxContributors);
+    KeepLargest(&contributors, kMaxContributors);
     f.evidence.contributors = std::move(contributors);
 
     AppendFixes(&f.recommendations, {"overlap_communication", "ddp_bucket"});

@@ -111,10 +111,7 @@ class OperatorNoBoundRule final : public Rule {
       x.share = saved_ns > 0 ? x.share / saved_ns : 0;  // of the saving
       f.evidence.contributors.push_back(x);
     }
-    std::sort(f.evidence.contributors.begin(), f.evidence.contributors.end(),
-              [](const Contributor& a, const Contributor& b) { return a.ns > b.ns; });
-    if (f.evidence.contributors.size() > kMaxContributors)
-      f.evidence.contributors.resize(kMaxContributors);
+    KeepLargest(&f.evidence.contributors, kMaxContributors);
     AppendFixes(&f.recommendations, {"aoe_tuning"});
     out->push_back(std::move(f));
   }

@@ -1,5 +1,8 @@
 #include "perfdx/advisor/rules/rule_util.h"
 
+#include <algorithm>
+#include <tuple>
+
 #include <fmt/format.h>
 
 namespace perfdx::advisor {
@@ -11,6 +14,14 @@ std::string Ms(int64_t ns) {
   if (ms >= 10'000) return fmt::format("{:.1f} s", ms / 1000);
   return ms >= 100 ? fmt::format("{:.0f} ms", ms) : ms >= 1 ? fmt::format("{:.1f} ms", ms)
                                                             : fmt::format("{:.2f} ms", ms);
+}
+
+void KeepLargest(std::vector<Contributor>* contributors, size_t max) {
+  std::sort(contributors->begin(), contributors->end(),
+            [](const Contributor& a, const Contributor& b) {
+              return std::tie(b.ns, b.share, a.name) < std::tie(a.ns, a.share, b.name);
+            });
+  if (contributors->size() > max) contributors->resize(max);
 }
 
 }  // namespace perfdx::advisor

@@ -1,7 +1,9 @@
 // Small helpers shared by the rules.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <vector>
 
 #include "perfdx/advisor/rule.h"
 
@@ -21,5 +23,9 @@ inline double ShareOfStep(const RuleContext& c, int64_t ns_per_step) {
 // "12.3%" / "15.0 ms" (seconds from 10 s), for titles.
 std::string Pct(double share);
 std::string Ms(int64_t ns);
+
+// Keeps the `max` contributors with the most time (ties: larger share, then
+// name, so the order never depends on the input's), largest first.
+void KeepLargest(std::vector<Contributor>* contributors, size_t max);
 
 }  // namespace perfdx::advisor

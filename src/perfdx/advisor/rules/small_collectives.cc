@@ -129,9 +129,7 @@ class SmallCollectivesRule final : public Rule {
       x.share = x.share / static_cast<double>(sized);
       contributors.push_back(std::move(x));
     }
-    std::sort(contributors.begin(), contributors.end(),
-              [](const Contributor& a, const Contributor& b) { return a.ns > b.ns; });
-    if (contributors.size() > kMaxContributors) contributors.resize(kMaxContributors);
+    KeepLargest(&contributors, kMaxContributors);
     f.evidence.contributors = std::move(contributors);
     AppendFixes(&f.recommendations, {"ddp_bucket", "hccl_env"});
     out->push_back(std::move(f));

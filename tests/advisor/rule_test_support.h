@@ -1,0 +1,59 @@
+// Helpers shared by the advisor rule tests: analyse a trace the way
+// `perfdx analyze` does and look findings up.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "perfdx/advisor/advisor.h"
+#include "perfdx/advisor/finding.h"
+#include "perfdx/advisor/thresholds.h"
+#include "perfdx/analysis/rank_analysis.h"
+#include "test_support.h"
+
+namespace perfdx::advisor::testing {
+
+// Keeps the trace alive next to the analysis that points into it.
+struct Analysed {
+  model::Trace trace;
+  analysis::RankAnalysis analysis;
+  std::vector<Finding> findings;
+};
+
+inline std::unique_ptr<Analysed> Analyse(model::Trace trace, const Thresholds& thresholds = {}) {
+  auto a = std::make_unique<Analysed>();
+  a->trace = std::move(trace);
+  a->analysis = analysis::AnalyzeRank(a->trace, {});
+  a->findings = RunAdvisor(a->analysis, thresholds);
+  return a;
+}
+
+inline std::unique_ptr<Analysed> AnalyseJson(const std::string& json,
+                                             const Thresholds& thresholds = {}) {
+  auto t = perfdx::testing::ImportString(json);
+  EXPECT_TRUE(t.ok()) << t.status().message();
+  return Analyse(std::move(*t), thresholds);
+}
+
+inline const Finding* FindRule(const std::vector<Finding>& findings, std::string_view rule) {
+  for (const Finding& f : findings) {
+    if (f.rule == rule) return &f;
+  }
+  return nullptr;
+}
+
+// The evidence detail `key` of `f`; a test failure when there is none.
+inline double Detail(const Finding& f, std::string_view key) {
+  for (const auto& [k, v] : f.evidence.details) {
+    if (k == key) return v;
+  }
+  ADD_FAILURE() << "no detail " << key << " in " << f.rule;
+  return -1;
+}
+
+}  // namespace perfdx::advisor::testing
