@@ -1,5 +1,9 @@
 #include "perfdx/advisor/rules/ascend_query.h"
 
+#include <algorithm>
+
+#include "perfdx/advisor/rules/rule_util.h"
+
 namespace perfdx::advisor {
 namespace {
 
@@ -48,6 +52,27 @@ Severity PrioritySeverity(double gain_share) {
 
 std::string_view KernelTaskType(const model::Trace& trace, const model::AscendKernel& k) {
   return trace.str(k.core_type);
+}
+
+void FlaggedTasks::Add(std::string_view op, int64_t dur_ns, double saved) {
+  ++count;
+  ns += dur_ns;
+  longest_ns = std::max(longest_ns, dur_ns);
+  saved_ns += saved;
+  auto it = by_op.find(op);
+  if (it == by_op.end()) it = by_op.emplace(std::string(op), Contributor{std::string(op)}).first;
+  it->second.ns += dur_ns;
+  it->second.share += saved;
+}
+
+std::vector<Contributor> FlaggedTasks::LargestContributors(size_t max) const {
+  std::vector<Contributor> out;
+  out.reserve(by_op.size());
+  for (const auto& [op, x] : by_op) {
+    out.push_back({op, x.ns, saved_ns > 0 ? x.share / saved_ns : 0});
+  }
+  KeepLargest(&out, max);
+  return out;
 }
 
 }  // namespace perfdx::advisor

@@ -4,7 +4,10 @@
 // and msprof-analyze's priority colours as severities.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <map>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -48,5 +51,19 @@ Severity PrioritySeverity(double gain_share);
 
 // Task type of a kernel row / slice as written ("AI_CORE", "MIX_AIC", ...).
 std::string_view KernelTaskType(const model::Trace& trace, const model::AscendKernel& k);
+
+// The kernel tasks a rule flags and the time each could save (an upper
+// bound), summed per operator.
+struct FlaggedTasks {
+  uint64_t count = 0;
+  int64_t ns = 0;
+  int64_t longest_ns = 0;
+  double saved_ns = 0;
+  std::map<std::string, Contributor, std::less<>> by_op;  // share: saved ns
+
+  void Add(std::string_view op, int64_t dur_ns, double saved);
+  // The `max` operators with the most flagged time; share: of the saving.
+  std::vector<Contributor> LargestContributors(size_t max) const;
+};
 
 }  // namespace perfdx::advisor

@@ -49,11 +49,7 @@ class BlockDimRule final : public Rule {
     if (CountOpStates(t, window).NoStatic()) return;
 
     uint64_t checked = 0;
-    uint64_t flagged = 0;
-    int64_t flagged_ns = 0;
-    int64_t longest_ns = 0;
-    double saved_ns = 0;
-    std::map<std::string, Contributor> by_op;
+    FlaggedTasks flagged;
     for (const model::AscendKernel& row : t.ascend->kernels.rows) {
       const std::string_view type = KernelTaskType(t, row);
       if (type != "AI_CORE" && type != "AI_VECTOR_CORE" && type != "MIX_AIC") continue;
@@ -64,48 +60,36 @@ class BlockDimRule final : public Rule {
       if (type == "MIX_AIC" && aiv_cores > 0 && row.mix_block_dim >= 0 &&
           row.mix_block_dim % aiv_cores == 0)
         continue;
-      ++flagged;
-      flagged_ns += row.dur_ns;
-      longest_ns = std::max(longest_ns, row.dur_ns);
       const double waves = static_cast<double>((row.block_dim + cores - 1) / cores);
       const double used = static_cast<double>(row.block_dim) / static_cast<double>(cores);
-      const double saved = static_cast<double>(row.dur_ns) * (1.0 - used / waves);
-      saved_ns += saved;
-      const std::string name = fmt::format(
-          "{} (block dim {} on {} cores)",
-          t.str(row.op_type).empty() ? t.str(row.name) : t.str(row.op_type), row.block_dim, cores);
-      Contributor& x = by_op[name];
-      x.ns += row.dur_ns;
-      x.share += saved;
+      flagged.Add(fmt::format("{} (block dim {} on {} cores)",
+                              t.str(row.op_type).empty() ? t.str(row.name) : t.str(row.op_type),
+                              row.block_dim, cores),
+                  row.dur_ns, static_cast<double>(row.dur_ns) * (1.0 - used / waves));
     }
-    if (flagged == 0 || longest_ns <= 0) return;
+    if (flagged.count == 0 || flagged.longest_ns <= 0) return;
 
     Finding f;
     f.rule = std::string(id());
     f.category = Category::kOperator;
-    f.gain.ns_per_step = PerStep(c, static_cast<int64_t>(saved_ns));
+    f.gain.ns_per_step = PerStep(c, static_cast<int64_t>(flagged.saved_ns));
     f.gain.share = ShareOfStep(c, f.gain.ns_per_step);
     f.severity = PrioritySeverity(f.gain.share);
     f.title = fmt::format(
         "{} of {} operator tasks use a block dim that is not a multiple of the {} AI cores{} ({} "
         "per step); even waves would save up to {} per step",
-        flagged, checked, ai_cores,
+        flagged.count, checked, ai_cores,
         aiv_cores > 0 ? fmt::format(" / {} vector cores", aiv_cores) : std::string(),
-        Ms(PerStep(c, flagged_ns)), Ms(f.gain.ns_per_step));
+        Ms(PerStep(c, flagged.ns)), Ms(f.gain.ns_per_step));
     f.evidence.metric = "block_dim_mismatch_ns_per_step";
-    f.evidence.value = static_cast<double>(PerStep(c, flagged_ns));
+    f.evidence.value = static_cast<double>(PerStep(c, flagged.ns));
     f.evidence.threshold = 0;
     f.evidence.unit = "ns";
-    f.evidence.details = {{"mismatched_tasks", static_cast<double>(flagged)},
+    f.evidence.details = {{"mismatched_tasks", static_cast<double>(flagged.count)},
                           {"checked_tasks", static_cast<double>(checked)},
                           {"ai_core_count", static_cast<double>(ai_cores)},
                           {"aiv_count", static_cast<double>(aiv_cores)}};
-    for (auto& [name, x] : by_op) {
-      x.name = name;
-      x.share = saved_ns > 0 ? x.share / saved_ns : 0;  // of the saving
-      f.evidence.contributors.push_back(x);
-    }
-    KeepLargest(&f.evidence.contributors, kMaxContributors);
+    f.evidence.contributors = flagged.LargestContributors(kMaxContributors);
     AppendFixes(&f.recommendations, {"aoe_tuning"});
     out->push_back(std::move(f));
   }

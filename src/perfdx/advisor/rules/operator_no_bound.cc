@@ -59,11 +59,7 @@ class OperatorNoBoundRule final : public Rule {
     const double bound = c.thresholds.operator_bound_ratio;
 
     uint64_t measured = 0;
-    uint64_t flagged = 0;
-    int64_t flagged_ns = 0;
-    int64_t longest_ns = 0;
-    double saved_ns = 0;
-    std::map<std::string_view, Contributor> by_type;
+    FlaggedTasks flagged;
     for (size_t k = 0; k < table.rows.size(); ++k) {
       const model::AscendKernel& row = table.rows[k];
       if (row.dur_ns <= 0 || !KernelInWindow(t, row, window)) continue;
@@ -72,46 +68,33 @@ class OperatorNoBoundRule final : public Rule {
       if (max_ratio <= 0) continue;  // no ratio data for this task (msprof skips it too)
       ++measured;
       if (max_ratio > bound) continue;
-      ++flagged;
-      flagged_ns += row.dur_ns;
-      longest_ns = std::max(longest_ns, row.dur_ns);
-      const double saved = static_cast<double>(row.dur_ns) * (1.0 - max_ratio / bound);
-      saved_ns += saved;
-      const std::string_view type =
-          t.str(row.op_type).empty() ? t.str(row.name) : t.str(row.op_type);
-      Contributor& x = by_type[type];
-      x.ns += row.dur_ns;
-      x.share += saved;  // saved ns for now, a share below
+      flagged.Add(t.str(row.op_type).empty() ? t.str(row.name) : t.str(row.op_type), row.dur_ns,
+                  static_cast<double>(row.dur_ns) * (1.0 - max_ratio / bound));
     }
-    if (flagged == 0 ||
-        static_cast<double>(longest_ns) <= c.thresholds.operator_no_bound_min_task_ns)
+    if (flagged.count == 0 ||
+        static_cast<double>(flagged.longest_ns) <= c.thresholds.operator_no_bound_min_task_ns)
       return;
 
     Finding f;
     f.rule = std::string(id());
     f.category = Category::kOperator;
-    f.gain.ns_per_step = PerStep(c, static_cast<int64_t>(saved_ns));
+    f.gain.ns_per_step = PerStep(c, static_cast<int64_t>(flagged.saved_ns));
     f.gain.share = ShareOfStep(c, f.gain.ns_per_step);
     f.severity = PrioritySeverity(f.gain.share);
     f.title = fmt::format(
         "{} of {} measured operator tasks keep no pipeline above {:.0f}% busy ({} per step, the "
         "longest {:.0f} us); tuning them to the bound would save up to {} per step",
-        flagged, measured, bound * 100, Ms(PerStep(c, flagged_ns)),
-        static_cast<double>(longest_ns) / 1e3, Ms(f.gain.ns_per_step));
+        flagged.count, measured, bound * 100, Ms(PerStep(c, flagged.ns)),
+        static_cast<double>(flagged.longest_ns) / 1e3, Ms(f.gain.ns_per_step));
     f.evidence.metric = "unbound_operator_ns_per_step";
-    f.evidence.value = static_cast<double>(PerStep(c, flagged_ns));
+    f.evidence.value = static_cast<double>(PerStep(c, flagged.ns));
     f.evidence.threshold = c.thresholds.operator_no_bound_min_task_ns;
     f.evidence.unit = "ns";
-    f.evidence.details = {{"unbound_tasks", static_cast<double>(flagged)},
+    f.evidence.details = {{"unbound_tasks", static_cast<double>(flagged.count)},
                           {"measured_tasks", static_cast<double>(measured)},
-                          {"longest_task_ns", static_cast<double>(longest_ns)},
+                          {"longest_task_ns", static_cast<double>(flagged.longest_ns)},
                           {"bound_ratio", bound}};
-    for (auto& [type, x] : by_type) {
-      x.name = std::string(type);
-      x.share = saved_ns > 0 ? x.share / saved_ns : 0;  // of the saving
-      f.evidence.contributors.push_back(x);
-    }
-    KeepLargest(&f.evidence.contributors, kMaxContributors);
+    f.evidence.contributors = flagged.LargestContributors(kMaxContributors);
     AppendFixes(&f.recommendations, {"aoe_tuning"});
     out->push_back(std::move(f));
   }
