@@ -671,6 +671,35 @@ TEST(AffinityApiRuleTest, FusedApiCandidates) {
   EXPECT_EQ(FindRule(b->findings, "affinity_api"), nullptr);
 }
 
+TEST(AffinityApiRuleTest, QuantifiersAndNonOverlappingMatches) {
+  // One thread's top-level ops, each 10 us, worked out by hand against the
+  // patterns (CANN unknown, so every rule applies):
+  //   slice neg cat mul mul add      rotary, (mul){0,2} takes both muls  1
+  //   chunk neg cat add              rotary with no mul                  1
+  //   chunk neg cat mul mul mul add  three muls: no rotary match         0
+  //   slice silu mul slice silu mul  two swiglu, not overlapping         2
+  //   mean add rsqrt mul             rms_norm, (pow)? absent             1
+  // The third group's "mul-mul-..." holds no swiglu either (no silu /
+  // sigmoid). 5 candidates: rotary 2, swiglu 2, rms_norm 1.
+  std::string ops;
+  double ts = 100;
+  for (const char* op :
+       {"slice", "neg", "cat", "mul", "mul", "add", "chunk", "neg", "cat", "add", "chunk", "neg",
+        "cat", "mul", "mul", "mul", "add", "slice", "silu", "mul", "slice", "silu", "mul", "mean",
+        "add", "rsqrt", "mul"}) {
+    ops += Op(fmt::format("aten::{}", op), ts, 10);
+    ts += 20;
+  }
+  auto a = AnalyseJson(AscendTrace(1000, Task("aclnnMul_MulAiCore_Mul", "AI_CORE", 0, 10) + ops));
+  const Finding* f = FindRule(a->findings, "affinity_api");
+  ASSERT_NE(f, nullptr);
+  EXPECT_DOUBLE_EQ(f->evidence.value, 5);
+  std::set<std::string> apis;
+  for (const Contributor& x : f->evidence.contributors) apis.insert(x.name);
+  EXPECT_EQ(apis, (std::set<std::string>{"torch_npu.npu_rotary_mul", "torch_npu.npu_swiglu",
+                                         "torch_npu.npu_rms_norm"}));
+}
+
 // ============================================================================
 // Cluster: slow_rank and slow_link (rows 1, 2), reconciled with late_rank
 // ============================================================================

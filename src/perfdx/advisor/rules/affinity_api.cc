@@ -2,7 +2,7 @@
 // (../shared/docs/ascend-advisor_rules.md, row 14; msprof-analyze
 // fusion_ops_analyzer with rules/timeline_fusion_ops.yaml). The aten
 // operators of each host thread, top level only (an aten op inside another
-// is part of it), in time order, are joined as "-add--mul--softmax-" and
+// is part of it), in time order, form a sequence ("add", "mul", ...) that is
 // searched for the rules' patterns; each non-overlapping match is one
 // candidate. Only the rules whose fix the catalogue holds (operator_fusion:
 // RMSNorm, attention, SwiGLU, rotary embedding; fused_optimizer: AdamW):
@@ -22,7 +22,9 @@
 // msprof matches one sequence of all threads' aten ops, and its translation
 // of alternatives inside "( | )" into a regex lets "(masked_fill_|add){0,1}"
 // match an empty pair of separators; perfdx matches each thread's sequence
-// with the patterns as written. Not for MindSpore profiles.
+// of op names with the patterns as written, token by token, as a regex
+// would (leftmost match, greedy quantifiers that give back, non-overlapping
+// matches), without a regex engine. Not for MindSpore profiles.
 //
 // Gain 0: the fused kernel's time is not in the trace, so there is no
 // what-if on the measured timeline (msprof gives this rule low priority).
@@ -30,7 +32,10 @@
 #include <cstdint>
 #include <limits>
 #include <map>
-#include <regex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -94,28 +99,86 @@ const FusionRule kRules[] = {
     {"torch_npu.npu_swiglu", "(slice|chunk)-mul-mul-sigmoid", k700},
 };
 
-// "(a|b)?-c" -> "(?:-(?:a|b)-)?(?:-(?:c)-)" over a sequence written
-// "-op1--op2-": every op is wrapped in its own pair of separators.
-std::string ToRegex(std::string_view pattern) {
-  std::string out;
+// One element of a pattern: an op named one of `names`, min..max times.
+struct PatternElement {
+  std::vector<std::string_view> names;
+  int min = 1;
+  int max = 1;
+};
+
+// "(a|b)?-c-(d){0,2}" -> {a|b 0..1}, {c 1..1}, {d 0..2}. The patterns are
+// the constants above, so the parse trusts their syntax.
+std::vector<PatternElement> ParsePattern(std::string_view pattern) {
+  std::vector<PatternElement> out;
   size_t i = 0;
   while (i < pattern.size()) {
-    std::string names;
+    PatternElement e;
+    std::string_view names;
     if (pattern[i] == '(') {
       const size_t close = pattern.find(')', i);
-      names = std::string(pattern.substr(i + 1, close - i - 1));
+      names = pattern.substr(i + 1, close - i - 1);
       i = close + 1;
     } else {
       const size_t end = std::min(pattern.find('-', i), pattern.size());
-      names = std::string(pattern.substr(i, end - i));
+      names = pattern.substr(i, end - i);
       i = end;
     }
-    std::string quantifier;
-    while (i < pattern.size() && pattern[i] != '-') quantifier += pattern[i++];
+    for (size_t from = 0; from <= names.size();) {
+      const size_t bar = std::min(names.find('|', from), names.size());
+      e.names.push_back(names.substr(from, bar - from));
+      from = bar + 1;
+    }
+    if (i < pattern.size() && pattern[i] == '?') {
+      e.min = 0;
+      ++i;
+    } else if (i < pattern.size() && pattern[i] == '{') {
+      const size_t comma = pattern.find(',', i);
+      const size_t close = pattern.find('}', i);
+      e.min = std::stoi(std::string(pattern.substr(i + 1, comma - i - 1)));
+      e.max = std::stoi(std::string(pattern.substr(comma + 1, close - comma - 1)));
+      i = close + 1;
+    }
     if (i < pattern.size()) ++i;  // the separator
-    out += "(?:-(?:" + names + ")-)" + quantifier;
+    out.push_back(std::move(e));
   }
   return out;
+}
+
+bool NameIn(const PatternElement& e, std::string_view op) {
+  return std::find(e.names.begin(), e.names.end(), op) != e.names.end();
+}
+
+// The end of the match of elements [e..] at ops [i..], taking as many of
+// each element as can still lead to a match (greedy, then giving back); or
+// nothing.
+std::optional<size_t> MatchFrom(const std::vector<PatternElement>& elements, size_t e,
+                                const std::vector<std::string_view>& ops, size_t i) {
+  if (e == elements.size()) return i;
+  const PatternElement& el = elements[e];
+  int run = 0;
+  while (run < el.max && i + static_cast<size_t>(run) < ops.size() &&
+         NameIn(el, ops[i + static_cast<size_t>(run)]))
+    ++run;
+  for (int n = run; n >= el.min; --n) {
+    if (auto end = MatchFrom(elements, e + 1, ops, i + static_cast<size_t>(n))) return end;
+  }
+  return std::nullopt;
+}
+
+// Non-overlapping matches, each the leftmost after the previous one.
+uint64_t CountMatches(const std::vector<PatternElement>& elements,
+                      const std::vector<std::string_view>& ops) {
+  uint64_t n = 0;
+  for (size_t i = 0; i < ops.size();) {
+    const std::optional<size_t> end = MatchFrom(elements, 0, ops, i);
+    if (end && *end > i) {
+      ++n;
+      i = *end;
+    } else {
+      ++i;
+    }
+  }
+  return n;
 }
 
 bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
@@ -145,7 +208,7 @@ class AffinityApiRule final : public Rule {
     uint64_t adamw_steps = 0;
     for (const model::Track& track : t.tracks) {
       if (track.kind != model::TrackKind::kHostThread) continue;
-      std::string sequence;
+      std::vector<std::string_view> sequence;
       int64_t covered_until = std::numeric_limits<int64_t>::min();
       for (model::SliceId i = track.slice_begin; i < track.slice_end; ++i) {
         if (!window.Contains(s.ts_ns[i])) continue;
@@ -156,17 +219,13 @@ class AffinityApiRule final : public Rule {
         if (!aten && !StartsWithNoCase(name, "npu::")) continue;
         if (s.ts_ns[i] < covered_until) continue;  // inside the previous aten op
         covered_until = s.end_ns(i);
-        sequence += '-';
-        sequence += aten ? name.substr(6) : name;
-        sequence += '-';
+        sequence.push_back(aten ? name.substr(6) : name);
       }
       if (sequence.empty()) continue;
       for (const FusionRule& rule : kRules) {
         if (cann < rule.since) continue;
-        const std::regex re(ToRegex(rule.pattern), std::regex::optimize);
-        const auto n = std::distance(std::sregex_iterator(sequence.begin(), sequence.end(), re),
-                                     std::sregex_iterator());
-        if (n > 0) matches[std::string(rule.api)] += static_cast<uint64_t>(n);
+        const uint64_t n = CountMatches(ParsePattern(rule.pattern), sequence);
+        if (n > 0) matches[std::string(rule.api)] += n;
       }
     }
     if (adamw_steps > 0) matches["torch_npu.optim.NpuFusedAdamW"] += adamw_steps;
