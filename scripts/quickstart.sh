@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Quick start on a fresh Debian machine: install what perfdx needs, build it,
-# and run it on the bundled example (a small CNN trained on the CPU).
+# and run it (info, then analyze) on the bundled example (a small CNN trained
+# on the CPU).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -10,3 +11,6 @@ example=examples/cpu_training/trace.json.gz
 echo
 echo "\$ build/release/src/perfdx/perfdx info $example"
 build/release/src/perfdx/perfdx info "$example"
+echo
+echo "\$ build/release/src/perfdx/perfdx analyze $example"
+build/release/src/perfdx/perfdx analyze "$example"

@@ -264,6 +264,8 @@ TEST(RealTraceRulesTest, BundledCpuExampleFindsLoggingAndLoading) {
   const Finding* gap = FindRule(a->findings, "recurring_gap");
   ASSERT_NE(gap, nullptr);
   EXPECT_NE(gap->title.find("log_metrics"), std::string::npos) << gap->title;
+  // A CPU-only trace has no device to idle (regression: the title said so).
+  EXPECT_EQ(gap->title.rfind("Compute pauses", 0), 0u) << gap->title;
   EXPECT_GE(gap->gain.ns_per_step, 15'000'000);
   EXPECT_LT(gap->gain.ns_per_step, 20'000'000);
   EXPECT_NE(FindRule(a->findings, "data_loader_stall"), nullptr);

@@ -46,8 +46,9 @@ class RecurringGapRule final : public Rule {
       f.gain.share = share;
       f.severity = SeverityFor(band, share, share);
       const std::string where = g.position == "between_steps" ? "between steps" : fmt::format("at the {} of the step", g.position);
-      f.title = fmt::format("The device idles {} {} in {} of {} steps while the host {} ({} of step time)",
-                            Ms(g.mean_dur_ns), where, g.steps, c.analysis.steps.size(), WhatTheHostDoes(g.cause),
+      // A CPU-only trace has no device: its compute timeline is the host's ops.
+      f.title = fmt::format("{} {} {} in {} of {} steps while the host {} ({} of step time)",
+                            c.analysis.cpu_only ? "Compute pauses" : "The device idles", Ms(g.mean_dur_ns), where, g.steps, c.analysis.steps.size(), WhatTheHostDoes(g.cause),
                             Pct(share));
       f.evidence.metric = "recurring_gap_ns_per_step";
       f.evidence.value = static_cast<double>(g.ns_per_step);
