@@ -905,6 +905,11 @@ TEST(AscendRealSamplesTest, MsttKernelDetailsPipeUtilization) {
   EXPECT_TRUE(dynamic->recommendations.empty());  // no run-time compilation in a kernel table
   EXPECT_EQ(FindRule(ranks[0]->findings, "operator_no_bound"), nullptr);
   EXPECT_EQ(FindRule(ranks[0]->findings, "ai_cpu_operators"), nullptr);
+  // A kernel table has no host timeline: idle time is not blamed on the host
+  // (regression: the title said the idle time "has no single host-side cause").
+  const Finding* idle = FindRule(ranks[0]->findings, "low_device_utilization");
+  ASSERT_NE(idle, nullptr);
+  EXPECT_TRUE(Contains(idle->title, "the trace records no host activity")) << idle->title;
 
   // The same rows as static operators: the pipe data supports an Operator
   // No Bound finding. Max over the vec/mac/scalar/mte1/mte2/mte3 ratios of

@@ -62,8 +62,16 @@ class LowDeviceUtilizationRule final : public Rule {
     f.category = Category::kComputeUtilization;
     f.gain = {unexplained, share};
     f.severity = SeverityFor(band, utilization, share);
-    f.title = fmt::format("The {} is busy only {} of the step; {} per step of idle time has no single host-side cause",
-                          c.analysis.cpu_only ? "compute timeline" : "device", Pct(utilization), Ms(unexplained));
+    // A kernel table alone (or a device-only trace) cannot say what the host
+    // did meanwhile: say so rather than that the host had no cause.
+    const model::Trace& t = c.trace();
+    const bool host_traced = std::any_of(t.tracks.begin(), t.tracks.end(), [](const model::Track& k) {
+      return k.kind == model::TrackKind::kHostThread && k.slice_end > k.slice_begin;
+    });
+    f.title = fmt::format("The {} is busy only {} of the step; {} per step of idle time {}",
+                          c.analysis.cpu_only ? "compute timeline" : "device", Pct(utilization), Ms(unexplained),
+                          host_traced ? "has no single host-side cause"
+                                      : "cannot be attributed: the trace records no host activity");
     f.evidence.metric = "device_utilization";
     f.evidence.value = utilization;
     f.evidence.threshold = band.healthy;
