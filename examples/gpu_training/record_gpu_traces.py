@@ -27,6 +27,7 @@ import shutil
 import sys
 import tempfile
 import time
+import traceback
 
 import torch
 import torch.nn as nn
@@ -133,13 +134,28 @@ def main():
         torch.backends.cudnn.benchmark = True
         print(f"torch {torch.__version__} on {torch.cuda.get_device_name()}", flush=True)
     start = time.time()
-    resnet_job(args.out_dir, device, workers=0, amp=False, dry_run=args.dry_run)
-    resnet_job(args.out_dir, device, workers=8, amp=False, dry_run=args.dry_run)
-    resnet_job(args.out_dir, device, workers=8, amp=True, dry_run=args.dry_run)
-    transformer_job(args.out_dir, device, compiled=False, dry_run=args.dry_run)
-    if not args.dry_run or hasattr(torch, "compile"):
-        transformer_job(args.out_dir, device, compiled=True, dry_run=args.dry_run)
-    print(f"done in {time.time() - start:.0f} s")
+    jobs = [
+        lambda: resnet_job(args.out_dir, device, workers=0, amp=False, dry_run=args.dry_run),
+        lambda: resnet_job(args.out_dir, device, workers=8, amp=False, dry_run=args.dry_run),
+        lambda: resnet_job(args.out_dir, device, workers=8, amp=True, dry_run=args.dry_run),
+        lambda: transformer_job(args.out_dir, device, compiled=False, dry_run=args.dry_run),
+    ]
+    if hasattr(torch, "compile"):
+        jobs.append(lambda: transformer_job(args.out_dir, device, compiled=True, dry_run=args.dry_run))
+    # One job's failure (a small /dev/shm for the workers, a compiler
+    # missing for torch.compile) must not cost the others: the GPU time
+    # they need is scarce.
+    failed = 0
+    for job in jobs:
+        job_start = time.time()
+        try:
+            job()
+        except Exception:  # noqa: BLE001 - report and go on
+            failed += 1
+            traceback.print_exc()
+        print(f"  ({time.time() - job_start:.0f} s)", flush=True)
+    print(f"done in {time.time() - start:.0f} s, {failed} failed")
+    sys.exit(1 if failed else 0)
 
 
 if __name__ == "__main__":

@@ -10,8 +10,8 @@ MemorySummary SummarizeMemory(const model::Trace& trace, const StepTimeline& tim
   const model::MemoryEventTable& m = trace.memory;
   struct State {
     DeviceMemory memory;
-    int64_t running = 0;  // rebuilt total when the profiler gave none
-    bool have_totals = false;
+    int64_t running = 0;        // rebuilt total when the profiler gave none
+    int64_t last_reserved = -1;  // the latest reserved total recorded
   };
   std::map<int32_t, State> by_device;
   for (size_t i = 0; i < m.size(); ++i) {
@@ -30,12 +30,19 @@ MemorySummary SummarizeMemory(const model::Trace& trace, const StepTimeline& tim
       allocated = st.running;
       st.memory.relative = true;
     }
-    st.memory.peak_allocated_bytes = std::max(st.memory.peak_allocated_bytes, allocated);
-    if (m.total_reserved[i] >= 0 && m.total_reserved[i] > st.memory.peak_reserved_bytes) {
-      st.memory.peak_reserved_bytes = m.total_reserved[i];
-      if (m.total_reserved[i] > 0) {
+    if (m.total_reserved[i] >= 0) {
+      st.last_reserved = m.total_reserved[i];
+      st.memory.peak_reserved_bytes = std::max(st.memory.peak_reserved_bytes, m.total_reserved[i]);
+    }
+    // Fragmentation where it matters: at the peak of demand. (Measured where
+    // reserved peaks instead, a cache kept from earlier steps reads as
+    // fragmentation whenever a step starts with little allocated.)
+    if (allocated > st.memory.peak_allocated_bytes) {
+      st.memory.peak_allocated_bytes = allocated;
+      st.memory.reserved_at_allocated_peak_bytes = st.last_reserved;
+      if (st.last_reserved > 0) {
         st.memory.fragmentation_at_peak =
-            1.0 - static_cast<double>(allocated) / static_cast<double>(m.total_reserved[i]);
+            std::max(0.0, 1.0 - static_cast<double>(allocated) / static_cast<double>(st.last_reserved));
       }
     }
   }

@@ -2,8 +2,8 @@
 // events, Ascend memory records), per device:
 //   peak_allocated / peak_reserved  the highest totals seen
 //   fragmentation_at_peak  1 - allocated/reserved at the moment of peak
-//                          reserved (memory the caching allocator holds but
-//                          cannot use)
+//                          allocated (memory the caching allocator holds
+//                          but cannot use when demand is highest)
 //   allocations / frees per step
 // When the profiler did not record totals (2021 Kineto), totals are rebuilt
 // by summing the signed sizes from the start of the trace; they are then
@@ -24,6 +24,7 @@ struct DeviceMemory {
   bool relative = false;   // totals rebuilt from sizes (see above)
   int64_t peak_allocated_bytes = 0;
   int64_t peak_reserved_bytes = -1;  // -1: not recorded
+  int64_t reserved_at_allocated_peak_bytes = -1;  // when allocated peaked; -1: not recorded
   std::optional<double> fragmentation_at_peak;
   std::optional<int64_t> capacity_bytes;  // from the profiler's device properties
   uint64_t allocations = 0;

@@ -219,6 +219,8 @@ void WriteRank(JsonWriter& w, const AnalyzeRank& entry) {
     w.Key("peak_allocated_bytes").Int(m.peak_allocated_bytes);
     w.Key("peak_reserved_bytes");
     m.peak_reserved_bytes >= 0 ? w.Int(m.peak_reserved_bytes) : w.Null();
+    w.Key("reserved_at_allocated_peak_bytes");
+    m.reserved_at_allocated_peak_bytes >= 0 ? w.Int(m.reserved_at_allocated_peak_bytes) : w.Null();
     w.Key("fragmentation_at_peak");
     m.fragmentation_at_peak ? w.Double(*m.fragmentation_at_peak) : w.Null();
     w.Key("capacity_bytes");

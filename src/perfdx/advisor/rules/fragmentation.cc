@@ -1,6 +1,6 @@
-// The caching allocator holds memory it cannot use: at the moment reserved
-// memory peaks, a large share of it is not allocated (fragmentation_at_peak
-// = 1 - allocated/reserved). This costs capacity, not time, so the gain is
+// The caching allocator holds memory it cannot use: at the moment allocated
+// memory peaks, a large share of what is reserved is not allocated
+// (fragmentation_at_peak = 1 - allocated/reserved). This costs capacity, not time, so the gain is
 // 0; the finding is a warning past the abnormal limit — half the pool
 // wasted is what pushes a run into out-of-memory retries (the allocator then
 // frees its cache and calls the driver again) — and info below it.
@@ -38,16 +38,17 @@ class FragmentationRule final : public Rule {
     const HealthStatus status = advisor::Evaluate(band, frag);
     if (status == HealthStatus::kHealthy) return;
 
-    const auto unusable =
-        static_cast<int64_t>(frag * static_cast<double>(worst->peak_reserved_bytes));
+    const int64_t reserved = worst->reserved_at_allocated_peak_bytes;
+    const int64_t unusable = reserved - worst->peak_allocated_bytes;
     Finding f;
     f.rule = std::string(id());
     f.category = Category::kMemory;
     f.gain = {0, 0};
     f.severity = status == HealthStatus::kAbnormal ? Severity::kWarning : Severity::kInfo;
     f.title =
-        fmt::format("{} of device {}'s reserved memory is unusable at its peak ({} of {} reserved)",
-                    Pct(frag), worst->device_id, Gib(unusable), Gib(worst->peak_reserved_bytes));
+        fmt::format("{} of device {}'s reserved memory is unusable at the allocation peak ({} of {} "
+                    "reserved)",
+                    Pct(frag), worst->device_id, Gib(unusable), Gib(reserved));
     f.evidence.metric = "fragmentation_at_peak";
     f.evidence.value = frag;
     f.evidence.threshold = band.healthy;
@@ -55,6 +56,7 @@ class FragmentationRule final : public Rule {
     f.evidence.details = {
         {"device_id", static_cast<double>(worst->device_id)},
         {"peak_reserved_bytes", static_cast<double>(worst->peak_reserved_bytes)},
+        {"reserved_at_allocated_peak_bytes", static_cast<double>(reserved)},
         {"peak_allocated_bytes", static_cast<double>(worst->peak_allocated_bytes)},
         {"unusable_bytes", static_cast<double>(unusable)}};
     AppendFixes(&f.recommendations, {"memory_fragmentation"});
