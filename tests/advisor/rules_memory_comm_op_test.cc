@@ -528,24 +528,6 @@ TEST(LowBusBandwidthRuleTest, KinetoBusBandwidthOfTheFastestLargeCollective) {
   EXPECT_EQ(FindRule(fast->findings, "low_bus_bandwidth"), nullptr);
 }
 
-TEST(TraceQueryTest, DtypesOpsAndBusFactors) {
-  EXPECT_EQ(DtypeBytes("Float"), 4);
-  EXPECT_EQ(DtypeBytes("BFloat16"), 2);
-  EXPECT_EQ(DtypeBytes("FP16"), 2);
-  EXPECT_EQ(DtypeBytes("INT8"), 1);
-  EXPECT_EQ(DtypeBytes("Long"), 8);
-  EXPECT_EQ(DtypeBytes("mystery"), 0);
-  EXPECT_EQ(ParseCollectiveOp("hcom_allReduce__586_0_1"), CollectiveOp::kAllReduce);
-  EXPECT_EQ(ParseCollectiveOp("_reduce_scatter_base"), CollectiveOp::kReduceScatter);
-  EXPECT_EQ(ParseCollectiveOp("all_gather_into_tensor"), CollectiveOp::kAllGather);
-  EXPECT_EQ(ParseCollectiveOp("hcom_receive"), CollectiveOp::kPointToPoint);
-  EXPECT_EQ(ParseCollectiveOp("barrier"), CollectiveOp::kUnknown);
-  // nccl-tests: 2(n-1)/n for all-reduce, (n-1)/n for all-gather.
-  EXPECT_DOUBLE_EQ(BusBandwidthFactor(CollectiveOp::kAllReduce, 8), 1.75);
-  EXPECT_DOUBLE_EQ(BusBandwidthFactor(CollectiveOp::kAllGather, 4), 0.75);
-  EXPECT_DOUBLE_EQ(BusBandwidthFactor(CollectiveOp::kBroadcast, 4), 1.0);
-}
-
 // --- Operators -----------------------------------------------------------------
 
 TEST(DominantOperatorRuleTest, OneOperatorAboveSeventyPercent) {

@@ -336,5 +336,22 @@ TEST(CollectivesTest, ParseTypesAndDtypes) {
   EXPECT_EQ(DtypeBytes("mystery"), 0);
 }
 
+// The spellings the rules meet (moved with the definitions from the
+// advisor's trace_query, which now uses these).
+TEST(CollectivesTest, KinetoSpellingsAndBusBandwidthFactors) {
+  EXPECT_EQ(DtypeBytes("Float"), 4);
+  EXPECT_EQ(DtypeBytes("FP16"), 2);
+  EXPECT_EQ(DtypeBytes("Long"), 8);
+  EXPECT_EQ(ParseCollectiveType("_reduce_scatter_base"), CollectiveType::kReduceScatter);
+  EXPECT_EQ(ParseCollectiveType("all_gather_into_tensor"), CollectiveType::kAllGather);
+  EXPECT_TRUE(IsPointToPoint(ParseCollectiveType("hcom_receive")));
+  EXPECT_EQ(ParseCollectiveType("barrier"), CollectiveType::kUnknown);
+  // nccl-tests: 2(n-1)/n for all-reduce, (n-1)/n for all-gather, 1 for broadcast.
+  EXPECT_DOUBLE_EQ(BusBandwidthFactor(CollectiveType::kAllReduce, 8), 1.75);
+  EXPECT_DOUBLE_EQ(BusBandwidthFactor(CollectiveType::kAllGather, 4), 0.75);
+  EXPECT_DOUBLE_EQ(BusBandwidthFactor(CollectiveType::kBroadcast, 4), 1.0);
+  EXPECT_DOUBLE_EQ(BusBandwidthFactor(CollectiveType::kUnknown, 4), 0.0);
+}
+
 }  // namespace
 }  // namespace perfdx::analysis

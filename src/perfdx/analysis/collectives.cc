@@ -267,7 +267,9 @@ std::optional<SliceId> CommArgsSlice(const model::Trace& trace, SliceId kernel,
   return std::nullopt;
 }
 
-double BusFactor(CollectiveType type, int64_t n) {
+}  // namespace
+
+double BusBandwidthFactor(CollectiveType type, int64_t n) {
   if (n < 1) return 0;
   const double d = static_cast<double>(n);
   switch (type) {
@@ -283,8 +285,6 @@ double BusFactor(CollectiveType type, int64_t n) {
       return 1;
   }
 }
-
-}  // namespace
 
 std::string_view CollectiveTypeName(CollectiveType type) {
   switch (type) {
@@ -345,6 +345,7 @@ int64_t DtypeBytes(std::string_view dtype) {
       {"uint16", 2},       {"byte", 1},           {"char", 1},         {"bool", 1},
       {"int8", 1},         {"uint8", 1},          {"hif8", 1},         {"int128", 16},
       {"complexfloat", 8}, {"complexdouble", 16}, {"float8e4m3fn", 1}, {"float8e5m2", 1},
+      {"float8e4m3fnuz", 1}, {"float8e5m2fnuz", 1},
   };
   auto it = kSizes.find(Canonical(dtype));
   return it == kSizes.end() ? 0 : it->second;
@@ -404,7 +405,7 @@ CollectiveSummary AnalyzeCollectives(const model::Trace& trace, const StepTimeli
     }
     if (c.message_bytes > 0 && c.dur_ns > 0) {
       c.algbw_gbps = static_cast<double>(c.message_bytes) / static_cast<double>(c.dur_ns);
-      const double factor = BusFactor(c.type, c.group_size);
+      const double factor = BusBandwidthFactor(c.type, c.group_size);
       if (factor > 0) c.busbw_gbps = *c.algbw_gbps * factor;
     }
     if (timeline != nullptr) {

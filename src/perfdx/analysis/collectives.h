@@ -67,6 +67,12 @@ std::string_view CollectiveTypeName(CollectiveType type);
 CollectiveType ParseCollectiveType(std::string_view name);
 bool IsPointToPoint(CollectiveType type);
 
+// nccl-tests' bus-bandwidth factor (doc/PERFORMANCE.md): busbw = algbw x
+// factor, where algbw = S / t and S is the larger of the input and output
+// size. 2(n-1)/n for all-reduce, (n-1)/n for all-gather, reduce-scatter and
+// all-to-all, 1 for the others; 0 when the type or group size is unknown.
+double BusBandwidthFactor(CollectiveType type, int64_t group_size);
+
 // Bytes per element of a dtype as Kineto ("Float", "BFloat16") or HCCL
 // ("FP32", "BFP16", "INT8") spell it; 0 when unknown.
 int64_t DtypeBytes(std::string_view dtype);

@@ -101,7 +101,7 @@ class LowBusBandwidthRule final : public Rule {
       const analysis::IntervalSet compute = DeviceComputeIn(t, window);
       std::map<std::string, LinkUse> by_link;
       for (const Collective& col : CollectivesIn(t, window)) {
-        const double factor = BusBandwidthFactor(col.op, col.group_size);
+        const double factor = analysis::BusBandwidthFactor(col.type, col.group_size);
         const int64_t dur = t.slices.dur_ns[col.slice];
         if (factor <= 0 || col.group_size < 2 || dur <= 0) continue;
         const bool inter_node = local_devices > 0 && col.group_size > local_devices;

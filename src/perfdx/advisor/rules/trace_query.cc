@@ -17,20 +17,6 @@ using analysis::IntervalSet;
 using model::EventKind;
 using model::SliceId;
 
-std::string Canonical(std::string_view s) {
-  // Lower case without separators: "reduce_scatter" and "reduceScatter" meet.
-  std::string out;
-  for (char ch : s) {
-    if (ch == '_' || ch == ' ' || ch == '-') continue;
-    out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
-  }
-  return out;
-}
-
-bool Has(const std::string& s, std::string_view part) {
-  return s.find(part) != std::string::npos;
-}
-
 // The link an HCCL task moved its bytes over; empty for on-chip copies,
 // local transports and anything the profiler left unnamed.
 std::string LinkOf(std::string_view transport, std::string_view link) {
@@ -93,55 +79,6 @@ int64_t PerStep(const RuleContext& c, int64_t total_ns) {
   return total_ns / static_cast<int64_t>(c.step_count());
 }
 
-int64_t DtypeBytes(std::string_view dtype) {
-  static const std::map<std::string, int64_t> kSizes = {
-      {"float", 4},          {"float32", 4},        {"fp32", 4},       {"int", 4},
-      {"int32", 4},          {"uint32", 4},         {"double", 8},     {"float64", 8},
-      {"fp64", 8},           {"long", 8},           {"int64", 8},      {"uint64", 8},
-      {"complexfloat", 8},   {"complexdouble", 16}, {"half", 2},       {"float16", 2},
-      {"fp16", 2},           {"bfloat16", 2},       {"bf16", 2},       {"bfp16", 2},
-      {"short", 2},          {"int16", 2},          {"uint16", 2},     {"byte", 1},
-      {"char", 1},           {"bool", 1},           {"int8", 1},       {"uint8", 1},
-      {"hif8", 1},           {"float8e4m3fn", 1},   {"float8e5m2", 1}, {"float8e4m3fnuz", 1},
-      {"float8e5m2fnuz", 1},
-  };
-  auto it = kSizes.find(Canonical(dtype));
-  return it == kSizes.end() ? 0 : it->second;
-}
-
-CollectiveOp ParseCollectiveOp(std::string_view name) {
-  const std::string n = Canonical(name);
-  // Longest names first: "allreduce" and "reducescatter" both hold "reduce".
-  if (Has(n, "allreduce")) return CollectiveOp::kAllReduce;
-  if (Has(n, "reducescatter")) return CollectiveOp::kReduceScatter;
-  if (Has(n, "allgather")) return CollectiveOp::kAllGather;
-  if (Has(n, "alltoall")) return CollectiveOp::kAllToAll;
-  if (Has(n, "broadcast")) return CollectiveOp::kBroadcast;
-  if (Has(n, "send") || Has(n, "recv") || Has(n, "receive")) return CollectiveOp::kPointToPoint;
-  if (Has(n, "reduce")) return CollectiveOp::kReduce;
-  return CollectiveOp::kUnknown;
-}
-
-double BusBandwidthFactor(CollectiveOp op, int64_t group_size) {
-  if (group_size < 1) return 0;
-  const double n = static_cast<double>(group_size);
-  switch (op) {
-    case CollectiveOp::kAllReduce:
-      return 2 * (n - 1) / n;
-    case CollectiveOp::kAllGather:
-    case CollectiveOp::kReduceScatter:
-    case CollectiveOp::kAllToAll:
-      return (n - 1) / n;
-    case CollectiveOp::kBroadcast:
-    case CollectiveOp::kReduce:
-    case CollectiveOp::kPointToPoint:
-      return 1;
-    case CollectiveOp::kUnknown:
-      return 0;
-  }
-  return 0;
-}
-
 std::vector<Collective> CollectivesIn(const model::Trace& trace, const IntervalSet& window) {
   using model::ArgKey;
   const model::SliceTable& s = trace.slices;
@@ -151,16 +88,16 @@ std::vector<Collective> CollectivesIn(const model::Trace& trace, const IntervalS
     Collective col;
     col.slice = i;
     const auto collective_name = trace.ArgString(i, ArgKey::kCollectiveName);
-    col.op = ParseCollectiveOp(collective_name ? *collective_name : trace.slice_name(i));
+    col.type = analysis::ParseCollectiveType(collective_name ? *collective_name : trace.slice_name(i));
     const auto in = trace.ArgInt(i, ArgKey::kInMsgNelems);
     const auto out_nelems = trace.ArgInt(i, ArgKey::kOutMsgNelems);
     const auto dtype = trace.ArgString(i, ArgKey::kDtype);
     const auto count = trace.ArgInt(i, ArgKey::kElementCount);
     const auto data_type = trace.ArgString(i, ArgKey::kDataType);
-    if ((in || out_nelems) && dtype && DtypeBytes(*dtype) > 0) {
-      col.message_bytes = std::max(in.value_or(0), out_nelems.value_or(0)) * DtypeBytes(*dtype);
-    } else if (count && data_type && DtypeBytes(*data_type) > 0) {
-      col.message_bytes = *count * DtypeBytes(*data_type);
+    if ((in || out_nelems) && dtype && analysis::DtypeBytes(*dtype) > 0) {
+      col.message_bytes = std::max(in.value_or(0), out_nelems.value_or(0)) * analysis::DtypeBytes(*dtype);
+    } else if (count && data_type && analysis::DtypeBytes(*data_type) > 0) {
+      col.message_bytes = *count * analysis::DtypeBytes(*data_type);
     }
     col.group_size =
         trace.ArgInt(i, ArgKey::kGroupSize).value_or(trace.info.world_size.value_or(-1));

@@ -13,6 +13,7 @@
 
 #include "perfdx/advisor/finding.h"
 #include "perfdx/advisor/rule.h"
+#include "perfdx/analysis/collectives.h"
 #include "perfdx/analysis/interval_set.h"
 #include "perfdx/model/trace.h"
 
@@ -49,35 +50,10 @@ analysis::IntervalSet DeviceComputeIn(const model::Trace& trace,
 // A window total spread over the analysed steps, as PerStepNs does for shares.
 int64_t PerStep(const RuleContext& c, int64_t total_ns);
 
-// Bytes per element of a dtype as Kineto ("Float", "BFloat16") or HCCL
-// ("FP32", "BFP16", "INT8") spell it; 0 when unknown.
-int64_t DtypeBytes(std::string_view dtype);
-
-enum class CollectiveOp : uint8_t {
-  kUnknown,
-  kAllReduce,
-  kAllGather,
-  kReduceScatter,
-  kAllToAll,
-  kBroadcast,
-  kReduce,
-  kPointToPoint,
-};
-
-// From a Kineto "Collective name" ("allreduce", "_allgather_base") or an
-// HCCL op name ("hcom_allReduce__586_0_1").
-CollectiveOp ParseCollectiveOp(std::string_view name);
-
-// nccl-tests' bus-bandwidth factor (doc/PERFORMANCE.md): busbw = algbw x
-// factor, where algbw = S / t and S is the larger of the input and output
-// size. 2(n-1)/n for all-reduce, (n-1)/n for all-gather, reduce-scatter and
-// all-to-all, 1 for broadcast, reduce and send/recv; 0 when unknown.
-double BusBandwidthFactor(CollectiveOp op, int64_t group_size);
-
 // One collective on the device inside the analysed window.
 struct Collective {
   model::SliceId slice = 0;
-  CollectiveOp op = CollectiveOp::kUnknown;
+  analysis::CollectiveType type = analysis::CollectiveType::kUnknown;
   // The payload of the call: Kineto max(In, Out msg nelems) x dtype size,
   // HCCL op count x data type size; -1 when the trace does not say.
   int64_t message_bytes = -1;
