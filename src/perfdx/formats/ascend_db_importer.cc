@@ -7,8 +7,8 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
-#include <simdjson.h>
 
+#include "perfdx/formats/ascend_profile_reader.h"
 #include "perfdx/formats/chrome_classifier.h"
 #include "perfdx/io/sqlite.h"
 #include "perfdx/model/trace_builder.h"
@@ -1049,45 +1049,7 @@ void DbImporter::FillMetadata(model::Trace* trace) {
                  json += fmt::format("\"{}\":{}", name, st.Text(1));
                });
     json += "}";
-    simdjson::dom::parser parser;
-    simdjson::dom::object root;
-    if (parser.parse(simdjson::padded_string(json)).get(root) == simdjson::SUCCESS) {
-      simdjson::dom::object env;
-      if (root["ENV_VARIABLES"].get(env) == simdjson::SUCCESS) {
-        for (auto [key, value] : env) {
-          std::string_view v;
-          a.env_variables[std::string(key)] =
-              value.get(v) == simdjson::SUCCESS ? std::string(v) : simdjson::minify(value);
-        }
-      }
-      simdjson::dom::object args;
-      if (root["distributed_args"].get(args) == simdjson::SUCCESS) {
-        for (auto [key, value] : args) {
-          std::string_view v;
-          a.distributed_args[std::string(key)] =
-              value.get(v) == simdjson::SUCCESS ? std::string(v) : simdjson::minify(value);
-        }
-      }
-      simdjson::dom::object groups;
-      if (root["parallel_group_info"].get(groups) == simdjson::SUCCESS) {
-        for (auto [key, value] : groups) {
-          model::AscendParallelGroup g;
-          g.key = std::string(key);
-          std::string_view name;
-          if (value["group_name"].get(name) == simdjson::SUCCESS) g.name = std::string(name);
-          int64_t rank = -1;
-          if (value["group_rank"].get(rank) == simdjson::SUCCESS) g.group_rank = rank;
-          simdjson::dom::array ranks;
-          if (value["global_ranks"].get(ranks) == simdjson::SUCCESS) {
-            for (simdjson::dom::element r : ranks) {
-              int64_t v = 0;
-              if (r.get(v) == simdjson::SUCCESS) g.global_ranks.push_back(v);
-            }
-          }
-          a.parallel_groups.push_back(std::move(g));
-        }
-      }
-    } else if (json.size() > 2) {
+    if (!ParseProfilerMetadataJson(json, &a) && json.size() > 2) {
       trace->load_stats.Add(model::LoadStat::kSideFileUnreadable);
       trace->load_stats.AddWarning(
           fmt::format("{}:META_DATA: values are not valid JSON", db_.path()));

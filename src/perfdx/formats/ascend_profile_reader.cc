@@ -842,6 +842,14 @@ void FillRankInfo(model::Trace* trace) {
 
 }  // namespace
 
+bool ParseProfilerMetadataJson(std::string_view json, model::AscendData* ascend) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  if (parser.parse(simdjson::padded_string(json)).get(doc) != simdjson::SUCCESS) return false;
+  ParseMetadata(doc, ascend);
+  return true;
+}
+
 std::optional<int32_t> ParseAscendDevice(std::string_view text) {
   std::string_view t = TrimCell(text);
   const size_t colon = t.find_first_of(": ");

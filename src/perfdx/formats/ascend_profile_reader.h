@@ -79,6 +79,12 @@ void LinkAscendKernels(model::Trace* trace);
 // totals, sized by the change of its allocated total.
 void CopyAscendMemoryToTrace(model::Trace* trace);
 
+// profiler_metadata.json's content (ENV_VARIABLES, distributed_args,
+// parallel_group_info) into `ascend`. The DB export's META_DATA table holds
+// the same JSON values and is read through this too, so both exports give
+// the same strings. False when `json` is not valid JSON.
+bool ParseProfilerMetadataJson(std::string_view json, model::AscendData* ascend);
+
 // A PMU column name in canonical form and the factor its values are
 // multiplied by: "aic_mte2_time(us)" -> ("aic_mte2_time_ns", 1000),
 // "aicore_time(us)" -> ("aic_total_time_ns", 1000), DB "aic_mac_time" (ns)
