@@ -49,6 +49,17 @@ void WriteRank(JsonWriter& w, const AnalyzeRank& entry) {
   w.Key("source").String(model::SourceFormatName(info.source));
   w.Key("device").String(info.device_name);
   w.Key("device_type").String(model::DeviceTypeName(info.device_type));
+  w.Key("framework").String(model::FrameworkName(info.runtime.framework));
+  w.Key("platform").String(model::PlatformName(info.runtime.platform));
+  w.Key("framework_detected_from").String(info.runtime.detected_from);
+  w.Key("features").BeginObject();
+  w.Key("compiled").Bool(info.runtime.features.compiled);
+  w.Key("triton").Bool(info.runtime.features.triton);
+  w.Key("cuda_graphs").Bool(info.runtime.features.cuda_graphs);
+  w.Key("ddp").Bool(info.runtime.features.ddp);
+  w.Key("fsdp").Bool(info.runtime.features.fsdp);
+  w.Key("collective_backend").String(info.distributed_backend);
+  w.EndObject();
   w.Key("cpu_only").Bool(a.cpu_only);
   w.Key("window").String(analysis::AnalysisWindowName(a.window));
   w.Key("window_ns").Int(a.window_ns);
@@ -248,6 +259,7 @@ void WriteFinding(JsonWriter& w, const advisor::Finding& f) {
   w.Key("title").String(f.title);
   w.Key("rank");
   f.rank ? w.Int(*f.rank) : w.Null();
+  w.Key("path").String(f.path);
   w.Key("steps").BeginArray();
   for (int64_t s : f.steps) w.Int(s);
   w.EndArray();
@@ -283,7 +295,7 @@ void WriteFinding(JsonWriter& w, const advisor::Finding& f) {
   w.Key("recommendations").BeginArray();
   for (const advisor::Recommendation& r : f.recommendations) {
     w.BeginObject();
-    w.Key("framework").String(advisor::FrameworkName(r.framework));
+    w.Key("framework").String(advisor::FixTargetName(r.framework));
     w.Key("text").String(r.text);
     w.Key("snippet").String(r.snippet);
     w.Key("doc_url").String(r.doc_url);
@@ -308,7 +320,7 @@ void RenderFindingsText(std::string& out, const std::vector<advisor::Finding>& f
     }
     out += '\n';
     for (const advisor::Recommendation& r : f.recommendations) {
-      out += fmt::format("       {:<13} {}\n", advisor::FrameworkName(r.framework), r.text);
+      out += fmt::format("       {:<13} {}\n", advisor::FixTargetName(r.framework), r.text);
       if (!r.snippet.empty()) {
         std::string snippet = r.snippet;
         size_t pos = 0;
@@ -338,11 +350,25 @@ std::string Truncate(std::string_view s, size_t n) {
   return std::string(s.substr(0, n - 3)) + "...";
 }
 
+// ", torch.compile, CUDA graphs, DDP" — the features a reader acts on.
+std::string FeatureList(const model::RuntimeFeatures& f) {
+  std::string out;
+  if (f.compiled) out += ", torch.compile";
+  if (f.triton && !f.compiled) out += ", Triton kernels";
+  if (f.cuda_graphs) out += ", CUDA graphs";
+  if (f.ddp) out += ", DDP";
+  if (f.fsdp) out += ", FSDP";
+  return out;
+}
+
 void RenderRankText(std::string& out, const AnalyzeRank& entry) {
   const RankAnalysis& a = entry.analysis;
   const model::RankInfo& info = a.trace->info;
   out += fmt::format("═══ rank {} — {} ({} on {})\n", info.rank ? fmt::format("{}", *info.rank) : "?",
                      info.path, model::SourceFormatName(info.source), info.device_name);
+  out += fmt::format("framework: {} on {}{} (from {})\n", model::FrameworkName(info.runtime.framework),
+                     model::PlatformName(info.runtime.platform), FeatureList(info.runtime.features),
+                     info.runtime.detected_from);
   out += fmt::format("steps: {} analysed ({}), window {}, mean step {}\n", a.steps.size(),
                      analysis::StepSourceName(a.timeline.source), analysis::AnalysisWindowName(a.window),
                      FormatDuration(a.step_time.mean_ns));
