@@ -44,6 +44,13 @@ bool IsFsdpName(std::string_view name) {
          StartsWith(name, "nn.Module: FullyShardedDataParallel");
 }
 
+// Categories only PyTorch's profilers write (Kineto, and its 2021 spellings).
+bool IsPytorchCategory(std::string_view cat) {
+  return cat == "cpu_op" || cat == "Operator" || cat == "cuda_runtime" || cat == "Runtime" ||
+         cat == "python_function" || cat == "user_annotation" || cat == "gpu_user_annotation" ||
+         cat == "cpu_instant_event";
+}
+
 // The runtime category of a Kineto runtime call names the backend:
 // cuda_runtime / cuda_driver, xpu_runtime, mtia_runtime, privateuse1_runtime.
 Platform PlatformOfRuntimeCategory(std::string_view cat) {
@@ -81,10 +88,15 @@ model::FrameworkInfo DetectFramework(const model::Trace& trace, const io::TraceI
   const model::RankInfo& info = trace.info;
 
   bool aten = false;
+  bool pytorch_events = false;  // aten:: operators, ProfilerStep#N, Kineto categories
   Platform runtime_platform = Platform::kUnknown;
   const model::SliceTable& s = trace.slices;
   for (model::SliceId i = 0; i < s.size(); ++i) {
     const EventKind kind = s.kind[i];
+    if (!pytorch_events &&
+        (kind == EventKind::kStepMarker || IsPytorchCategory(trace.str(s.category[i])))) {
+      pytorch_events = true;
+    }
     if (kind == EventKind::kFrameworkOp && !aten && StartsWith(trace.slice_name(i), "aten::")) {
       aten = true;
     } else if (kind == EventKind::kRuntimeCall && runtime_platform == Platform::kUnknown) {
@@ -101,6 +113,20 @@ model::FrameworkInfo DetectFramework(const model::Trace& trace, const io::TraceI
       // The profile folder (*_ascend_pt, *_ascend_ms) or DB file name says
       // which framework wrote it; msprof and a lone op_summary do not.
       const std::string_view path = input.trace_path;
+      // A kernel table named on its own says which framework wrote it only
+      // through the profile folder it sits in.
+      const bool lone_table = info.source == model::SourceFormat::kAscendKernelCsv;
+      if (lone_table) {
+        if (path.find("_ascend_pt/") != std::string_view::npos) {
+          out.framework = Framework::kTorchNpu;
+        } else if (path.find("_ascend_ms/") != std::string_view::npos) {
+          out.framework = Framework::kMindSpore;
+        }
+        out.detected_from = out.framework == Framework::kUnknown
+                                ? "a kernel table outside a profile folder, which does not name its framework"
+                                : "the profile folder the kernel table is in";
+        return out;
+      }
       const bool torch_npu_db = path.find("ascend_pytorch_profiler") != std::string_view::npos;
       const bool mindspore_db = path.find("ascend_mindspore_profiler") != std::string_view::npos;
       if (input.framework == "torch_npu" || (input.framework.empty() && torch_npu_db)) {
@@ -123,8 +149,7 @@ model::FrameworkInfo DetectFramework(const model::Trace& trace, const io::TraceI
       break;
   }
 
-  const bool pytorch = info.source == model::SourceFormat::kKineto ||
-                       info.source == model::SourceFormat::kPytorchLegacy || aten;
+  const bool pytorch = aten || pytorch_events;
   if (pytorch) out.framework = Framework::kPytorch;
   if (runtime_platform != Platform::kUnknown) {
     out.platform = runtime_platform;
@@ -142,8 +167,7 @@ model::FrameworkInfo DetectFramework(const model::Trace& trace, const io::TraceI
   } else if (info.source == model::SourceFormat::kPytorchLegacy) {
     out.detected_from = "a torch.autograd.profiler export";
   } else {
-    out.detected_from = info.source == model::SourceFormat::kKineto ? "a PyTorch Kineto trace"
-                                                                    : "aten:: operators";
+    out.detected_from = "a PyTorch Kineto trace";
   }
   return out;
 }

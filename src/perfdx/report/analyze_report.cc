@@ -397,7 +397,8 @@ void RenderRankText(std::string& out, const AnalyzeRank& entry) {
   if (a.temporal.comm_comp_overlap) {
     out += fmt::format("  communication hidden under compute: {}\n", FormatShare(*a.temporal.comm_comp_overlap));
   }
-  out += fmt::format("  idle gaps >= 100 µs: {} totalling {}\n", a.gaps.gaps.size(), FormatDuration(a.gaps.total_ns));
+  out += fmt::format("  idle gaps >= {}: {} totalling {}\n", FormatDuration(a.gaps.min_gap_ns),
+                     a.gaps.gaps.size(), FormatDuration(a.gaps.total_ns));
   constexpr size_t kTextGroups = 5;
   for (size_t i = 0; i < a.gaps.recurring.size() && i < kTextGroups; ++i) {
     const analysis::GapGroup& g = a.gaps.recurring[i];
@@ -478,7 +479,24 @@ std::string RenderAnalyzeJson(const AnalyzeReport& report) {
   for (const AnalyzeRank& r : report.ranks) {
     for (const advisor::Finding& f : r.findings) WriteFinding(w, f);
   }
-  for (const advisor::Finding& f : report.cluster_findings) WriteFinding(w, f);
+  for (const AnalyzeJob& job : report.jobs) {
+    for (const advisor::Finding& f : job.findings) WriteFinding(w, f);
+  }
+  w.EndArray();
+  w.Key("jobs").BeginArray();
+  for (const AnalyzeJob& job : report.jobs) {
+    w.BeginObject();
+    w.Key("ranks").BeginArray();
+    for (size_t m : job.members) {
+      const model::RankInfo& info = report.ranks[m].analysis.trace->info;
+      info.rank ? w.Int(*info.rank) : w.Null();
+    }
+    w.EndArray();
+    w.Key("paths").BeginArray();
+    for (size_t m : job.members) w.String(report.ranks[m].analysis.trace->info.path);
+    w.EndArray();
+    w.EndObject();
+  }
   w.EndArray();
   w.Key("warnings").BeginArray();
   for (const std::string& s : report.warnings) w.String(s);
@@ -492,9 +510,10 @@ std::string RenderAnalyzeJson(const AnalyzeReport& report) {
 std::string RenderAnalyzeText(const AnalyzeReport& report) {
   std::string out;
   for (const AnalyzeRank& r : report.ranks) RenderRankText(out, r);
-  if (!report.cluster_findings.empty()) {
-    out += fmt::format("═══ across {} ranks\n", report.ranks.size());
-    RenderFindingsText(out, report.cluster_findings);
+  for (const AnalyzeJob& job : report.jobs) {
+    if (job.members.size() < 2) continue;
+    out += fmt::format("═══ across {} ranks of one job\n", job.members.size());
+    RenderFindingsText(out, job.findings);
     out += '\n';
   }
   if (!report.warnings.empty()) {
