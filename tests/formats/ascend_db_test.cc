@@ -615,6 +615,68 @@ TEST_P(AscendLevel0Test, DbAndTextHaveTheSameTracksAndTaskKinds) {
 INSTANTIATE_TEST_SUITE_P(BothRanks, AscendLevel0Test, ::testing::Values(0, 1),
                          [](const auto& p) { return "Rank" + std::to_string(p.param); });
 
+// Every TASK.taskType the level0 mapping names, in a DB built here with the
+// level0 layout (COMPUTE_TASK_INFO.taskType "N/A"): each is a compute
+// kernel with the accelerator core trace_view.json spells; a kernel-typed
+// TASK without COMPUTE_TASK_INFO is a launch container, left out; an HCCL
+// task with taskType "N/A" stays a stream task, with no plane task.
+TEST(AscendDbTest, Level0TaskTypesNameTheCore) {
+  perfdx::testing::TempDir dir;
+  const std::string path = dir.path() + "/ascend_pytorch_profiler_0.db";
+  {
+    auto db = io::SqliteDb::Open(path, io::SqliteDb::kReadWriteCreate);
+    ASSERT_TRUE(db.ok()) << db.status().message();
+    ASSERT_TRUE(db->Exec(R"sql(
+      CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY, value TEXT);
+      INSERT INTO STRING_IDS VALUES (1, 'N/A'), (2, 'KERNEL_AICORE'), (3, 'KERNEL_AIVEC'),
+        (4, 'KERNEL_AICPU'), (5, 'KERNEL_MIX_AIC'), (6, 'KERNEL_MIX_AIV'), (7, 'STARS_COMMON'),
+        (8, 'MIX_AIV'), (9, 'SDMA'), (10, 'op_a'), (11, 'op_b'), (12, 'op_c'), (13, 'op_d'),
+        (14, 'op_e'), (15, 'op_f'), (16, 'op_g'), (17, 'hcom_allReduce__1_0_1'), (18, 'g');
+      CREATE TABLE TASK (startNs INTEGER, endNs INTEGER, deviceId INTEGER, connectionId INTEGER,
+        globalTaskId INTEGER, globalPid INTEGER, taskType INTEGER, contextId INTEGER,
+        streamId INTEGER, taskId INTEGER, modelId INTEGER);
+      INSERT INTO TASK VALUES (1000, 1100, 0, 1, 1, 7, 2, 0, 2, 1, 0),
+        (1200, 1300, 0, 2, 2, 7, 3, 0, 2, 2, 0), (1400, 1500, 0, 3, 3, 7, 4, 0, 2, 3, 0),
+        (1600, 1700, 0, 4, 4, 7, 5, 0, 2, 4, 0), (1800, 1900, 0, 5, 5, 7, 6, 0, 2, 5, 0),
+        (2000, 2100, 0, 6, 6, 7, 7, 0, 2, 6, 0), (2200, 2300, 0, 7, 7, 7, 8, 0, 2, 7, 0),
+        (900, 5000, 0, 8, 8, 7, 2, 0, 3, 8, 0), (3000, 3200, 0, 9, 9, 7, 9, 0, 4, 9, 0);
+      CREATE TABLE COMPUTE_TASK_INFO (name INTEGER, globalTaskId INTEGER PRIMARY KEY,
+        blockDim INTEGER, mixBlockDim INTEGER, taskType INTEGER, opType INTEGER);
+      INSERT INTO COMPUTE_TASK_INFO VALUES (10, 1, 0, 0, 1, 1), (11, 2, 0, 0, 1, 1),
+        (12, 3, 0, 0, 1, 1), (13, 4, 0, 0, 1, 1), (14, 5, 0, 0, 1, 1), (15, 6, 0, 0, 1, 1),
+        (16, 7, 0, 0, 1, 1);
+      CREATE TABLE COMMUNICATION_OP (opName INTEGER, startNs INTEGER, endNs INTEGER,
+        connectionId INTEGER, groupName INTEGER, opId INTEGER PRIMARY KEY);
+      INSERT INTO COMMUNICATION_OP VALUES (17, 2900, 3300, 10, 18, 1);
+      CREATE TABLE COMMUNICATION_TASK_INFO (name INTEGER, globalTaskId INTEGER,
+        taskType INTEGER, planeId INTEGER, groupName INTEGER, size INTEGER);
+      INSERT INTO COMMUNICATION_TASK_INFO VALUES (17, 9, 1, 4294967295, 18, -1);
+    )sql")
+                    .ok());
+  }
+  const model::Trace trace = LoadOne(path);
+  const std::map<std::string, std::string> expected_core = {
+      {"op_a", "AI_CORE"}, {"op_b", "AI_VECTOR_CORE"}, {"op_c", "AI_CPU"}, {"op_d", "MIX_AIC"},
+      {"op_e", "MIX_AIV"}, {"op_f", "DSA_SQE"},        {"op_g", "MIX_AIV"}};
+  std::map<std::string, std::string> core;
+  int64_t plane_tasks = 0;
+  for (model::SliceId i = 0; i < trace.slices.size(); ++i) {
+    const std::string name(trace.slice_name(i));
+    if (trace.tracks[trace.slices.track[i]].kind == model::TrackKind::kCommTasks) ++plane_tasks;
+    if (trace.slices.kind[i] != model::EventKind::kComputeKernel) continue;
+    core[name] = std::string(trace.ArgString(i, model::ArgKey::kTaskType).value_or(""));
+  }
+  EXPECT_EQ(core, expected_core);
+  EXPECT_EQ(trace.load_stats.Get(model::LoadStat::kAscendContainerTask), 1u);
+  EXPECT_EQ(plane_tasks, 0);
+  bool sdma_on_stream = false;
+  for (model::SliceId i = 0; i < trace.slices.size(); ++i) {
+    sdma_on_stream |= trace.slice_name(i) == "SDMA" &&
+                      trace.tracks[trace.slices.track[i]].kind == model::TrackKind::kDeviceStream;
+  }
+  EXPECT_TRUE(sdma_on_stream);
+}
+
 TEST(AscendDbTest, NotADatabaseIsOneError) {
   perfdx::testing::TempDir dir;
   const std::string path =
