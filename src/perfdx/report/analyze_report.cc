@@ -79,6 +79,8 @@ void WriteRank(JsonWriter& w, const AnalyzeRank& entry) {
     w.Key("communication").Int(s.device.communication_ns);
     w.Key("communication_not_overlapped").Int(s.device.communication_not_overlapped_ns);
     w.Key("free").Int(s.device.free_ns);
+    w.Key("preparing").Int(s.device.preparing_ns);
+    w.Key("trailing").Int(s.device.trailing_ns);
     w.EndObject();
     w.Key("health").BeginObject();
     WriteHealth(w, s.health);
@@ -419,11 +421,21 @@ void RenderRankText(std::string& out, const AnalyzeRank& entry) {
     bool any_device = false;
     for (const auto& s : a.steps) any_device |= s.device.computing_ns + s.device.communication_ns > 0;
     if (any_device) {
-      out += fmt::format("  {:>8} {:>10} {:>12} {:>12} {:>12}\n", "step", "computing", "comm", "comm exposed", "free");
+      // The parts preparing + computing + comm exposed + free + trailing sum
+      // to the step's time; comm (all of it, overlapped or not) is beside them.
+      out +=
+          "  device time per step: preparing + computing + comm exposed + free + trailing = time\n";
+      out +=
+          fmt::format("  {:>8} {:>10} {:>10} {:>10} {:>12} {:>10} {:>10} {:>10}\n", "step", "time",
+                      "preparing", "computing", "comm exposed", "free", "trailing", "comm");
       for (const analysis::StepAnalysis& s : a.steps) {
-        out += fmt::format("  {:>8} {:>10} {:>12} {:>12} {:>12}\n", s.window.id, FormatDuration(s.device.computing_ns),
-                           FormatDuration(s.device.communication_ns),
-                           FormatDuration(s.device.communication_not_overlapped_ns), FormatDuration(s.device.free_ns));
+        out +=
+            fmt::format("  {:>8} {:>10} {:>10} {:>10} {:>12} {:>10} {:>10} {:>10}\n", s.window.id,
+                        FormatDuration(s.window.dur_ns()), FormatDuration(s.device.preparing_ns),
+                        FormatDuration(s.device.computing_ns),
+                        FormatDuration(s.device.communication_not_overlapped_ns),
+                        FormatDuration(s.device.free_ns), FormatDuration(s.device.trailing_ns),
+                        FormatDuration(s.device.communication_ns));
       }
     }
   }
