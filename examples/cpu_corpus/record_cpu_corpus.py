@@ -23,6 +23,7 @@ import gzip
 import json
 import os
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -238,17 +239,21 @@ def record(scenario: str, out_dir: str) -> None:
     truth["active_steps"] = STEPS_ACTIVE
     truth["torch_version"] = torch.__version__
     # Measured by this script (perf_counter), over the profiled steps; the
-    # data-stall time is the wait for next(loader).
+    # data-stall time is the wait for next(loader). Medians beside the means:
+    # on a shared machine a preempted step's pause is not the problem's.
     truth["measured"] = {
         "mean_step_ms": round(1e3 * sum(step_s) / len(step_s), 3),
+        "median_step_ms": round(1e3 * statistics.median(step_s), 3),
         "injected_ms_per_step": round(1e3 * sum(injected_s) / len(injected_s), 3),
+        "injected_ms_per_step_median": round(1e3 * statistics.median(injected_s), 3),
         "injected_share_of_step": round(sum(injected_s) / sum(step_s), 4),
     }
     with open(os.path.join(out_dir, f"{scenario}.truth.json"), "w") as f:
         json.dump(truth, f, indent=2, sort_keys=True)
         f.write("\n")
-    print(f"{scenario}: step {truth['measured']['mean_step_ms']} ms, injected "
-          f"{truth['measured']['injected_ms_per_step']} ms -> {trace_path}")
+    m = truth["measured"]
+    print(f"{scenario}: step {m['median_step_ms']} ms (median), injected "
+          f"{m['injected_ms_per_step_median']} ms (median) -> {trace_path}")
 
 
 def main(argv) -> None:
