@@ -35,6 +35,27 @@ Member HostMember(const model::Trace& trace, SliceId i) {
   return IsElementwiseOpName(trace.slice_name(i)) ? Member::kElementwise : Member::kOther;
 }
 
+std::string_view MemberName(const model::Trace& trace, const OpAttribution& attribution,
+                            SliceId i) {
+  const int32_t op = i < attribution.launching_op.size() ? attribution.launching_op[i] : -1;
+  return trace.slices.kind[i] == EventKind::kComputeKernel && op >= 0
+             ? trace.slice_name(static_cast<SliceId>(op))
+             : trace.slice_name(i);
+}
+
+// Launched from inside optimizer.step(): the fused optimizer's business.
+bool LaunchedByOptimizer(const model::Trace& trace, const OpAttribution& attribution, SliceId i) {
+  const model::SliceTable& s = trace.slices;
+  const int32_t op = i < attribution.launching_op.size() ? attribution.launching_op[i] : -1;
+  for (int32_t p = op; p >= 0; p = s.parent[p]) {
+    if ((s.kind[p] == EventKind::kUserAnnotation || s.kind[p] == EventKind::kPythonFunction) &&
+        IsOptimizerStep(trace.slice_name(static_cast<SliceId>(p)))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 bool IsElementwiseOpName(std::string_view name) {
@@ -94,10 +115,13 @@ ElementwiseChainSummary FindElementwiseChains(const model::Trace& trace,
         const SliceId m = chain[k];
         end = std::max(end, s.end_ns(m));
         out.op_ns += s.dur_ns[m];
-        ElementwiseOpCount& c = by_name[trace.slice_name(m)];
+        // A kernel goes by its launching operator's name (aten::add), not
+        // its template instantiation.
+        const std::string_view name = MemberName(trace, attribution, m);
+        ElementwiseOpCount& c = by_name[name];
         ++c.count;
         c.total_ns += s.dur_ns[m];
-        if (k < kSequenceNames) sequence += (k ? " > " : "") + std::string(trace.slice_name(m));
+        if (k < kSequenceNames) sequence += (k ? " > " : "") + std::string(name);
       }
       if (chain.size() > kSequenceNames) sequence += " > ...";
       const int64_t span = end - start;
@@ -135,7 +159,9 @@ ElementwiseChainSummary FindElementwiseChains(const model::Trace& trace,
       } else if (s.kind[i] != EventKind::kComputeKernel || s.dur_ns[i] <= 0) {
         m = Member::kSkip;
       } else {
-        m = IsElementwiseDeviceWork(trace, attribution, i) ? Member::kElementwise : Member::kOther;
+        m = LaunchedByOptimizer(trace, attribution, i)       ? Member::kBreak
+            : IsElementwiseDeviceWork(trace, attribution, i) ? Member::kElementwise
+                                                             : Member::kOther;
       }
       if (m == Member::kSkip) continue;
       const int64_t step = steps.empty() ? 0 : index.StepOf(s.ts_ns[i]);
