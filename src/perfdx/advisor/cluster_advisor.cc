@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "perfdx/advisor/advisor.h"
+#include "perfdx/advisor/fix_targets.h"
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/ascend_query.h"
 #include "perfdx/advisor/rules/rule_util.h"
@@ -306,6 +307,25 @@ std::vector<Finding> RunClusterAdvisor(const std::vector<const analysis::RankAna
   }
   Finding link = SlowLink(ranks, thresholds);
   if (!link.rule.empty()) out.push_back(std::move(link));
+  // The same filter as a rank's findings, with the evidence of the rank the
+  // finding names: its data-loading stalls and its stalled launches.
+  for (Finding& f : out) {
+    const analysis::RankAnalysis* named = nullptr;
+    for (const analysis::RankAnalysis* r : ranks) {
+      if (r->trace->info.rank == f.rank) named = r;
+    }
+    if (named == nullptr) continue;
+    if (f.path.empty()) f.path = named->trace->info.path;
+    if (f.rule == "late_rank" || f.rule == "slow_rank") {
+      f.host_cause = true;
+      if (advisor::Evaluate(thresholds.dataloader_stall_share, named->summary.dataloader_stall_share) !=
+          HealthStatus::kHealthy) {
+        AddTag(&f, "data_loader_wait");
+      }
+      if (named->gaps.stalled_launch_steps.size() >= 2) AddTag(&f, "host_contention");
+    }
+    KeepFixesFor(TargetsFor(named->trace->info.runtime), RankTags(named->trace->info), &f);
+  }
   return out;
 }
 

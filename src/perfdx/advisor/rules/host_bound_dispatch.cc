@@ -65,6 +65,11 @@ class HostBoundDispatchRule final : public Rule {
                           {"kernels_per_step", static_cast<double>(kernels) / static_cast<double>(c.step_count())},
                           {"median_kernel_mean_ns", median_kernel_ns},
                           {"framework_overhead_share", c.analysis.summary.framework_overhead_share}};
+    // Many short device-idle gaps while operators dispatch: fewer launches
+    // (graphs, fused kernels) is what the evidence supports.
+    AddTag(&f, "dispatch_bound");
+    AddTag(&f, "fusible");
+    f.host_cause = true;
     f.recommendations = RecommendationsFor("reduce_launch_overhead");
     for (Recommendation& r : RecommendationsFor("operator_fusion")) f.recommendations.push_back(std::move(r));
     out->push_back(std::move(f));
