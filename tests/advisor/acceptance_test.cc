@@ -165,9 +165,15 @@ TEST(AcceptanceTest, EveryTraceGetsOnlyItsFrameworksFixesAndHonestGains) {
     if (want != nullptr) {
       EXPECT_EQ(rt.framework, want->framework) << model::FrameworkName(rt.framework);
       EXPECT_EQ(rt.platform, want->platform) << model::PlatformName(rt.platform);
-      if (want->compiled) EXPECT_EQ(rt.features.compiled, *want->compiled);
-      if (want->triton) EXPECT_EQ(rt.features.triton, *want->triton);
-      if (want->ddp) EXPECT_EQ(rt.features.ddp, *want->ddp);
+      if (want->compiled) {
+        EXPECT_EQ(rt.features.compiled, *want->compiled);
+      }
+      if (want->triton) {
+        EXPECT_EQ(rt.features.triton, *want->triton);
+      }
+      if (want->ddp) {
+        EXPECT_EQ(rt.features.ddp, *want->ddp);
+      }
     }
     l->analysis = analysis::AnalyzeRank(l->trace, {});
     l->findings = RunAdvisor(l->analysis, thresholds);

@@ -11,6 +11,7 @@
 
 #include "advisor/rule_test_support.h"
 #include "perfdx/advisor/advisor.h"
+#include "perfdx/advisor/fix_targets.h"
 #include "perfdx/advisor/knobs.h"
 #include "test_support.h"
 
@@ -156,24 +157,26 @@ TEST(FixGatingTest, StalledLaunchInTheSlowStepGetsNumactl) {
 
 // --- compile / graph fixes not on compiled or graph-captured traces -------
 
-// 4 steps of 2 ms, each with 40 kernels of 10 us separated by 30 us gaps
-// while the host is inside an aten op: host-bound dispatch. Eager, the
-// graph and compile fixes are shown; compiled (or with CUDA graphs), not.
+// 4 steps of 2.5 ms, each with 10 kernels of 10 us, 240 us apart; between
+// them the host is inside the next aten::add (239 us, its launch at the
+// end): 230 us device-idle gaps while operators dispatch, 92% of the step,
+// host-bound dispatch. Eager, the graph and compile fixes are shown;
+// compiled (or with CUDA graphs), not.
 std::string DispatchBound() {
   std::string json;
   int corr = 1;
   for (int k = 0; k < 4; ++k) {
-    const int base = k * 2000;
+    const int base = k * 2500;
     json += fmt::format(
-        R"({{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#{}", "pid": 1, "tid": 1, "ts": {}, "dur": 2000}},)",
+        R"({{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#{}", "pid": 1, "tid": 1, "ts": {}, "dur": 2500}},)",
         k, base);
-    for (int i = 0; i < 40; ++i) {
-      const int t = base + 20 + i * 45;
+    for (int i = 0; i < 10; ++i) {
+      const int t = base + 20 + i * 240;
       json += fmt::format(
-          R"({{"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": {0}, "dur": 44}},
+          R"({{"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": {0}, "dur": 239}},
              {{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": {1}, "dur": 2, "args": {{"correlation": {2}}}}},
              {{"ph": "X", "cat": "kernel", "name": "add_kernel", "pid": 0, "tid": 7, "ts": {3}, "dur": 10, "args": {{"correlation": {2}}}}},)",
-          t, t + 40, corr, t + 43);
+          t, t + 230, corr, t + 235);
       ++corr;
     }
   }
@@ -235,6 +238,60 @@ TEST(FixGatingTest, AllToAllGetsNoDdpBucketFix) {
   // Without DDP there are no DDP buckets to tune.
   auto plain = AnalyseCuda(Exposed("ncclDevKernel_AllReduce_Sum_f32_RING_LL"));
   EXPECT_FALSE(AnyFindingSays(plain->findings, "bucket_cap_mb"));
+}
+
+// --- honest gains ----------------------------------------------------------
+
+// 9 steps of 10 ms (one of 30 ms; mean 12.2 ms): a finding claiming 50 ms
+// per step is clamped to the mean step, and a fusion candidate made only of
+// kernels the layout finding rests on is that finding, not a second gain.
+TEST(HonestGainTest, ClampedAndCountedOnce) {
+  std::string events;
+  int base = 0;
+  for (int k = 0; k < 9; ++k) {
+    const int dur = k == 4 ? 30000 : 10000;
+    events += Step(k, base, dur);
+    base += dur;
+  }
+  auto a = AnalyseCuda(Trace(events));
+  ASSERT_TRUE(HasCompleteSteps(a->analysis));
+  const int64_t step_ns = a->analysis.step_time.mean_ns;
+  ASSERT_EQ(step_ns, (8 * 10'000'000LL + 30'000'000LL) / 9);
+
+  std::vector<Finding> findings(3);
+  findings[0].rule = "layout_conversion";
+  findings[0].gain = {50'000'000, 4.1};
+  findings[0].rests_on = {"kernel:nchwToNhwcKernel", "kernel:nhwcToNchwKernel", "kernel:transpose_kernel"};
+  findings[1].rule = "fusion_candidates";
+  findings[1].gain = {1'000'000, 0.08};
+  findings[1].rests_on = {"kernel:nchwToNhwcKernel", "kernel:nhwcToNchwKernel"};
+  findings[2].rule = "fp32_matrix";
+  findings[2].gain = {2'000'000, 0.16};
+  findings[2].rests_on = {"kernel:sgemm", "kernel:transpose_kernel"};  // one of two shared
+  FinishFindings(a->analysis, &findings);
+  ASSERT_EQ(findings.size(), 2u);
+  EXPECT_EQ(findings[0].rule, "layout_conversion");
+  EXPECT_EQ(findings[0].gain.ns_per_step, step_ns);
+  EXPECT_DOUBLE_EQ(findings[0].gain.share, 1.0);
+  EXPECT_EQ(findings[1].rule, "fp32_matrix");
+  EXPECT_EQ(findings[1].gain.ns_per_step, 1'000'000);  // half its kernels are the layout finding's
+}
+
+// One step marker that the trace's end closes (the profiler stopped inside
+// it, as in triton_example): no complete step, so no per-step gain.
+TEST(HonestGainTest, NoPerStepGainFromAnOpenStep) {
+  const std::string json = Trace(
+      R"({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 50000},
+         {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 10, "dur": 5, "args": {"correlation": 1}},
+         {"ph": "X", "cat": "kernel", "name": "gemm_kernel", "pid": 0, "tid": 7, "ts": 20, "dur": 2, "args": {"correlation": 1}},)");
+  auto a = AnalyseCuda(json);
+  EXPECT_FALSE(HasCompleteSteps(a->analysis));
+  ASSERT_FALSE(a->findings.empty());
+  for (const Finding& f : a->findings) {
+    EXPECT_EQ(f.gain.ns_per_step, 0) << f.title;
+    EXPECT_EQ(f.gain.basis, kNoCompleteStep);
+    EXPECT_EQ(f.title.find("per step"), std::string::npos) << f.title;
+  }
 }
 
 // --- the filter itself -----------------------------------------------------

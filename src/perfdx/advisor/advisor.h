@@ -13,7 +13,9 @@ namespace perfdx::advisor {
 std::vector<Finding> RunAdvisor(const analysis::RankAnalysis& analysis, const Thresholds& thresholds);
 
 // Does the analysis hold complete steps (step markers or a detected
-// repetition, at least one step analysed)? Without them no gain is per step.
+// repetition, and at least one analysed step that the trace's end did not
+// cut: its marker ends before the last slice of the trace)? Without them no
+// gain is per step.
 bool HasCompleteSteps(const analysis::RankAnalysis& analysis);
 
 // What RunAdvisor does to every finding of a rank once the rules have run,
@@ -23,6 +25,10 @@ bool HasCompleteSteps(const analysis::RankAnalysis& analysis);
 // kernels or operators in the title; without complete steps, drops the
 // per-step gain and says why (gain.basis).
 void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>* findings);
+
+// The same for a cross-rank finding, with the rank it names: its fixes,
+// the clamp to its step time, no per-step gain without its complete steps.
+void FinishClusterFinding(const analysis::RankAnalysis& analysis, Finding* finding);
 
 // The severity a rule gives its finding: critical when the metric is past the
 // band's abnormal limit and the gain is at least 5% of the step (the

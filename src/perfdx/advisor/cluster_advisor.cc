@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include "perfdx/advisor/advisor.h"
-#include "perfdx/advisor/fix_targets.h"
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/ascend_query.h"
 #include "perfdx/advisor/rules/rule_util.h"
@@ -314,8 +313,10 @@ std::vector<Finding> RunClusterAdvisor(const std::vector<const analysis::RankAna
     for (const analysis::RankAnalysis* r : ranks) {
       if (r->trace->info.rank == f.rank) named = r;
     }
-    if (named == nullptr) continue;
-    if (f.path.empty()) f.path = named->trace->info.path;
+    if (named == nullptr) {  // no rank to read the framework from: no fix
+      f.recommendations.clear();
+      continue;
+    }
     if (f.rule == "late_rank" || f.rule == "slow_rank") {
       f.host_cause = true;
       if (advisor::Evaluate(thresholds.dataloader_stall_share, named->summary.dataloader_stall_share) !=
@@ -324,7 +325,7 @@ std::vector<Finding> RunClusterAdvisor(const std::vector<const analysis::RankAna
       }
       if (named->gaps.stalled_launch_steps.size() >= 2) AddTag(&f, "host_contention");
     }
-    KeepFixesFor(TargetsFor(named->trace->info.runtime), RankTags(named->trace->info), &f);
+    FinishClusterFinding(*named, &f);
   }
   return out;
 }

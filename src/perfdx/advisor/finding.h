@@ -3,8 +3,9 @@
 //
 // JSON (the analyze report's "findings"): {"rule", "category", "severity",
 //   "title", "rank", "steps", "evidence": {...}, "estimated_gain":
-//   {"ns_per_step", "share", "basis"}, "recommendations": [{"framework",
-//   "text", "snippet", "doc_url"}]}
+//   {"ns_per_step", "share", "basis", "total_ns"}, "evidence_tags",
+//   "recommendations": [{"framework", "fix_id", "text", "snippet",
+//   "doc_url"}]}
 #pragma once
 
 #include <cstdint>
@@ -82,8 +83,10 @@ struct EstimatedGain {
   int64_t ns_per_step = 0;
   double share = 0;  // of the mean step time
   // Empty when the gain is per analysed step; otherwise why there is none
-  // (kNoCompleteStep: the numbers are 0, the title speaks of the trace).
+  // (kNoCompleteStep: the numbers are 0, the title speaks of the trace, and
+  // total_ns holds what the rule measured over the whole trace).
   std::string basis;
+  int64_t total_ns = 0;
 };
 inline constexpr std::string_view kNoCompleteStep = "no complete step";
 
