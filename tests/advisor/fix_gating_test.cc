@@ -261,7 +261,8 @@ TEST(HonestGainTest, ClampedAndCountedOnce) {
   std::vector<Finding> findings(3);
   findings[0].rule = "layout_conversion";
   findings[0].gain = {50'000'000, 4.1};
-  findings[0].rests_on = {"kernel:nchwToNhwcKernel", "kernel:nhwcToNchwKernel", "kernel:transpose_kernel"};
+  findings[0].rests_on = {"kernel:nchwToNhwcKernel", "kernel:nhwcToNchwKernel",
+                          "kernel:transpose_kernel"};
   findings[1].rule = "fusion_candidates";
   findings[1].gain = {1'000'000, 0.08};
   findings[1].rests_on = {"kernel:nchwToNhwcKernel", "kernel:nhwcToNchwKernel"};

@@ -124,7 +124,8 @@ Severity SeverityFor(const Band& band, double value, double gain_share) {
 }
 
 bool HasCompleteSteps(const analysis::RankAnalysis& analysis) {
-  if (analysis.timeline.source == analysis::StepSource::kWholeTrace || analysis.steps.empty()) return false;
+  if (analysis.timeline.source == analysis::StepSource::kWholeTrace || analysis.steps.empty())
+    return false;
   // Every step but the last is closed by the next one. The last is open when
   // its marker was left running: nothing in the trace ends after the marker,
   // and the activity inside it stopped within the first tenth of it
