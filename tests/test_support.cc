@@ -35,7 +35,8 @@ Result<model::Trace> ImportFile(const std::string& path, bool fast_path) {
   options.json.fast_path = fast_path;
   io::TraceInput input;
   input.trace_path = path;
-  return formats::ImportChromeTrace(input, options);
+  // As the loader does: the framework and platform detected too.
+  return formats::ImportInput(input, options);
 }
 
 std::string ReadFileOrDie(const std::string& path) {

@@ -296,8 +296,10 @@ TEST(OperatorNoBoundRuleTest, UnboundOperatorsFromPipeRatios) {
   EXPECT_DOUBLE_EQ(Detail(*f, "unbound_tasks"), 2);
   EXPECT_DOUBLE_EQ(Detail(*f, "measured_tasks"), 3);
   EXPECT_DOUBLE_EQ(Detail(*f, "longest_task_ns"), 50'000);
-  EXPECT_NEAR(f->gain.ns_per_step, 20'000, 1);
-  EXPECT_NEAR(f->gain.share, 0.1, 1e-6);
+  // A kernel table has no steps: no per-step gain, the window's total.
+  EXPECT_EQ(f->gain.ns_per_step, 0);
+  EXPECT_EQ(f->gain.basis, kNoCompleteStep);
+  EXPECT_NEAR(f->gain.total_ns, 20'000, 1);
   EXPECT_EQ(f->severity, Severity::kCritical);
   ASSERT_EQ(f->evidence.contributors.size(), 2u);
   EXPECT_EQ(f->evidence.contributors[0].name, "Add");
@@ -883,7 +885,8 @@ TEST(AscendRealSamplesTest, MsttKernelDetailsArithmeticUtilization) {
   EXPECT_DOUBLE_EQ(Detail(*f, "tasks"), 7);
   EXPECT_DOUBLE_EQ(Detail(*f, "longest_task_ns"), 197'540);
   EXPECT_DOUBLE_EQ(Detail(*f, "double_input_tasks"), 0);
-  EXPECT_EQ(f->gain.ns_per_step, 785'180);
+  EXPECT_EQ(f->gain.ns_per_step, 0);  // no complete step in a kernel table
+  EXPECT_EQ(f->gain.total_ns, 785'180);
   for (const char* rule : {"operator_no_bound", "dynamic_shape", "block_dim"}) {
     EXPECT_EQ(FindRule(a.findings, rule), nullptr) << rule;
   }
@@ -935,7 +938,8 @@ TEST(AscendRealSamplesTest, MsttKernelDetailsPipeUtilization) {
   EXPECT_DOUBLE_EQ(Detail(*f, "unbound_tasks"), 8);
   EXPECT_DOUBLE_EQ(Detail(*f, "measured_tasks"), 29);
   EXPECT_DOUBLE_EQ(Detail(*f, "longest_task_ns"), 763'215);
-  EXPECT_NEAR(f->gain.ns_per_step, 75'680, 2);
+  EXPECT_EQ(f->gain.ns_per_step, 0);  // no complete step in a kernel table
+  EXPECT_NEAR(f->gain.total_ns, 75'680, 2);
   ASSERT_FALSE(f->evidence.contributors.empty());
   EXPECT_EQ(f->evidence.contributors[0].name, "FlashAttentionScoreGrad");
 }

@@ -48,7 +48,7 @@ TEST(GpuExamplesTest, DataLoaderStallOnlyWithoutWorkers) {
   const Finding* stall = FindRule(w0->findings, "data_loader_stall");
   ASSERT_NE(stall, nullptr);
   EXPECT_EQ(stall->severity, Severity::kCritical);
-  EXPECT_TRUE(HasSnippet(*stall, "dataloader_parallel", FixTarget::kPytorchCuda));
+  EXPECT_TRUE(HasSnippet(*stall, "dataloader_parallel", FixTarget::kPytorch));
 
   for (const char* name : {"resnet50_workers8_fp32", "resnet50_workers8_bf16"}) {
     SCOPED_TRACE(name);

@@ -1,5 +1,8 @@
-// The catalogue of fixes: every knob is documented, cites an official page,
-// spells no API that does not exist, and matches docs/recommendations.md.
+// The catalogue of fixes (src/perfdx/advisor/knobs.toml, compiled in): it
+// parses, every knob is documented, cites an official page, needs evidence
+// from the tag vocabulary, spells no API that does not exist, and matches
+// docs/recommendations.md (which scripts/gen_recommendations.py generates;
+// the ctest recommendations_doc_up_to_date checks the whole page).
 #include "perfdx/advisor/knobs.h"
 
 #include <algorithm>
@@ -42,6 +45,79 @@ bool OnAllowedHost(std::string_view url) {
       "gitcode.com/ascend/", "gitee.com/ascend/", "github.com/ascend/"};
   return std::any_of(kAscendRepos.begin(), kAscendRepos.end(),
                      [&](std::string_view prefix) { return rest.rfind(prefix, 0) == 0; });
+}
+
+// A parse error in the compiled-in file is this failure, not a runtime
+// surprise (the advisor would run with an empty catalogue).
+TEST(KnobsTest, TheCompiledInCatalogueParses) {
+  EXPECT_TRUE(CompiledCatalogueStatus().ok()) << CompiledCatalogueStatus().message();
+  EXPECT_GE(AllKnobs().size(), 70u);
+}
+
+TEST(KnobsTest, ParseErrorsNameTheEntry) {
+  auto bad_toml = ParseCatalogue("[[fix]\nid = ");
+  EXPECT_FALSE(bad_toml.ok());
+  auto no_target = ParseCatalogue(
+      "[[fix]]\nid = \"x\"\ntargets = []\ntext = \"t\"\nsnippet = \"s\"\n"
+      "doc_url = \"https://pytorch.org/\"\nverified = \"v\"\n");
+  ASSERT_FALSE(no_target.ok());
+  EXPECT_NE(no_target.status().message().find("(x)"), std::string::npos) << no_target.status().message();
+  auto unknown = ParseCatalogue(
+      "[[fix]]\nid = \"x\"\ntargets = [\"tensorflow\"]\ntext = \"t\"\nsnippet = \"s\"\n"
+      "doc_url = \"https://pytorch.org/\"\nverified = \"v\"\n");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.status().message().find("tensorflow"), std::string::npos);
+  auto good = ParseCatalogue(
+      "[[fix]]\nid = \"x\"\ntargets = [\"pytorch\", \"torch_npu\"]\nrequires = [\"a|b\"]\n"
+      "text = \"t\"\nsnippet = \"s\"\ndoc_url = \"https://pytorch.org/\"\nverified = \"v\"\n");
+  ASSERT_TRUE(good.ok()) << good.status().message();
+  ASSERT_EQ(good->knobs.size(), 2u);  // one knob per target
+  EXPECT_EQ(good->knobs[0].framework, FixTarget::kPytorch);
+  EXPECT_EQ(good->knobs[1].framework, FixTarget::kTorchNpu);
+  EXPECT_TRUE(EvidenceHolds(good->knobs[0], {"b"}));
+  EXPECT_FALSE(EvidenceHolds(good->knobs[0], {"c"}));
+}
+
+// Every fix needs evidence, and every tag it names is in the vocabulary.
+TEST(KnobsTest, EveryKnobNeedsKnownEvidence) {
+  const std::vector<std::string>& vocabulary = CompiledCatalogue().tags;
+  ASSERT_FALSE(vocabulary.empty());
+  auto known = [&](std::string_view tag) {
+    return std::find(vocabulary.begin(), vocabulary.end(), tag) != vocabulary.end();
+  };
+  for (const Knob& k : AllKnobs()) {
+    SCOPED_TRACE(k.fix_id + " / " + std::string(FixTargetName(k.framework)));
+    EXPECT_FALSE(k.required_tags.empty());
+    for (const std::string& r : k.required_tags) {
+      size_t begin = 0;
+      while (begin <= r.size()) {
+        size_t end = std::min(r.find('|', begin), r.size());
+        EXPECT_TRUE(known(r.substr(begin, end - begin))) << r;
+        begin = end + 1;
+      }
+    }
+    for (const std::string& x : k.excluded_tags) EXPECT_TRUE(known(x)) << x;
+    EXPECT_FALSE(k.verified.empty());
+  }
+}
+
+// Compile and graph fixes are not shown on compiled or graph-captured
+// traces; the DDP fixes need all-reduce under DDP.
+TEST(KnobsTest, CompileAndDdpFixesNameTheirEvidence) {
+  const Knob* graphs = FindKnob("reduce_launch_overhead", FixTarget::kPytorchCuda);
+  ASSERT_NE(graphs, nullptr);
+  EXPECT_FALSE(EvidenceHolds(*graphs, {"dispatch_bound", "compiled"}));
+  EXPECT_FALSE(EvidenceHolds(*graphs, {"dispatch_bound", "cuda_graphs"}));
+  EXPECT_TRUE(EvidenceHolds(*graphs, {"dispatch_bound"}));
+  const Knob* compile = FindKnob("operator_fusion", FixTarget::kPytorch);
+  ASSERT_NE(compile, nullptr);
+  EXPECT_NE(compile->snippet.find("torch.compile"), std::string::npos);
+  EXPECT_FALSE(EvidenceHolds(*compile, {"fusible", "compiled"}));
+  const Knob* bucket = FindKnob("ddp_bucket", FixTarget::kPytorch);
+  ASSERT_NE(bucket, nullptr);
+  EXPECT_FALSE(EvidenceHolds(*bucket, {"ddp"}));
+  EXPECT_FALSE(EvidenceHolds(*bucket, {"allreduce"}));
+  EXPECT_TRUE(EvidenceHolds(*bucket, {"allreduce", "ddp"}));
 }
 
 TEST(KnobsTest, EveryKnobHasTextSnippetAndOfficialDoc) {
@@ -111,8 +187,10 @@ TEST(KnobsTest, RecommendationsForReturnsOnePerFramework) {
     EXPECT_FALSE(r.text.empty());
     EXPECT_FALSE(r.doc_url.empty());
   }
+  // The stock DataLoader fix is written once for PyTorch on any platform
+  // and torch_npu.
   EXPECT_EQ(frameworks, (std::set<FixTarget>{FixTarget::kMindSpore, FixTarget::kTorchNpu,
-                                             FixTarget::kPytorchCuda}));
+                                             FixTarget::kPytorch}));
   // Ascend-only and CUDA-only fixes name only their framework.
   const std::vector<Recommendation> jit = RecommendationsFor("jit_compile_off");
   ASSERT_EQ(jit.size(), 1u);
@@ -126,7 +204,8 @@ TEST(KnobsTest, FixesUsedByRulesExist) {
   for (std::string_view id :
        {"dataloader_parallel", "pinned_memory", "avoid_host_sync", "async_logging",
         "reduce_launch_overhead", "operator_fusion", "overlap_communication", "cpu_binding",
-        "launch_blocking_off", "mixed_precision", "memory_fragmentation"}) {
+        "launch_blocking_off", "mixed_precision", "memory_fragmentation", "profile_with_stack",
+        "fsdp_prefetch"}) {
     EXPECT_FALSE(RecommendationsFor(id).empty()) << id;
   }
 }

@@ -41,6 +41,14 @@ const std::set<std::string> kMyRules = {
     "small_collectives", "low_bus_bandwidth",    "dominant_operator",   "layout_conversion",
     "fusion_candidates", "ai_cpu_operators"};
 
+// The catalogue entries a finding shows (after the advisor's filter: the
+// rank's framework, the evidence the fix needs).
+std::set<std::string> FixIds(const Finding& f) {
+  std::set<std::string> ids;
+  for (const Recommendation& r : f.recommendations) ids.insert(r.fix_id);
+  return ids;
+}
+
 size_t CatalogueSize(std::initializer_list<const char*> fixes) {
   size_t n = 0;
   for (const char* fix : fixes) n += RecommendationsFor(fix).size();
@@ -161,8 +169,10 @@ TEST(RulesTest, EveryFixTheRulesNameIsInTheCatalogue) {
 TEST(Fp32MatrixRuleTest, FiresWithTf32OnAmpere) {
   // 2 steps of 1000 us: sgemm 600 us (matrix, no tensor cores, FP32 by name)
   // and an elementwise kernel 200 us. FP32 share of device work = 1200/1600
-  // = 75% > 30% abnormal. Gain = 600 us x (1 - 1/2) = 300 us = 30% of the
-  // step -> critical. Compute capability 8.0: TF32 is recommended too.
+  // = 75% > 30% abnormal. Gain = 600 us x (1 - 1/16) = 562.5 us = 56.25% of
+  // the step (A100, compute capability 8.0: BF16 Tensor Core peak 312 TFLOP/s
+  // / FP32 19.5 = 16x, NVIDIA A100 datasheet) -> critical. TF32 is
+  // recommended too.
   auto a = AnalyseJson(KinetoSteps(
       2, 1000,
       [](int64_t b) {
@@ -174,16 +184,16 @@ TEST(Fp32MatrixRuleTest, FiresWithTf32OnAmpere) {
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->category, Category::kMemory);
   EXPECT_DOUBLE_EQ(f->evidence.value, 0.75);
-  EXPECT_EQ(f->gain.ns_per_step, 300'000);
-  EXPECT_DOUBLE_EQ(f->gain.share, 0.3);
+  EXPECT_EQ(f->gain.ns_per_step, 562'500);
+  EXPECT_DOUBLE_EQ(f->gain.share, 0.5625);
   EXPECT_EQ(f->severity, Severity::kCritical);
   EXPECT_NE(f->title.find("75.0%"), std::string::npos) << f->title;
-  EXPECT_NE(f->title.find("2.0x"), std::string::npos) << f->title;
-  EXPECT_DOUBLE_EQ(Detail(*f, "assumed_speedup"), 2.0);
+  EXPECT_NE(f->title.find("A100 peak BF16/FP32 ratio of 16.0x"), std::string::npos) << f->title;
+  EXPECT_DOUBLE_EQ(Detail(*f, "peak_throughput_ratio"), 16.0);
   ASSERT_FALSE(f->evidence.contributors.empty());
   EXPECT_EQ(f->evidence.contributors[0].name, "volta_sgemm_128x64_nn");
   EXPECT_EQ(f->evidence.contributors[0].ns, 1'200'000);
-  EXPECT_EQ(f->recommendations.size(), CatalogueSize({"mixed_precision", "tf32"}));
+  EXPECT_EQ(FixIds(*f), (std::set<std::string>{"mixed_precision", "tf32"}));
 }
 
 TEST(Fp32MatrixRuleTest, QuietWithTensorCoresLittleFp32OrNoDevice) {
@@ -226,7 +236,7 @@ TEST(MemcpyShareRuleTest, ReportsExposedCopiesOnceWithThePageablePart) {
   ASSERT_EQ(f->evidence.ranges.size(), 2u);
   EXPECT_EQ(f->evidence.ranges[0].start_ns, 300'000);
   EXPECT_EQ(f->evidence.ranges[0].end_ns, 600'000);
-  EXPECT_EQ(f->recommendations.size(), CatalogueSize({"pinned_memory"}));
+  EXPECT_EQ(FixIds(*f), std::set<std::string>{"pinned_memory"});  // the copy is pageable
   EXPECT_EQ(FindRule(a->findings, "pageable_h2d"), nullptr);
 }
 
@@ -240,7 +250,7 @@ TEST(MemcpyShareRuleTest, DeviceToDeviceCopiesGetTheLayoutFix) {
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->gain.ns_per_step, 400'000);
   EXPECT_DOUBLE_EQ(Detail(*f, "d2d_share_of_copies"), 1.0);
-  EXPECT_EQ(f->recommendations.size(), CatalogueSize({"memory_layout"}));
+  EXPECT_EQ(FixIds(*f), std::set<std::string>{"memory_layout"});
 }
 
 TEST(PageableH2dRuleTest, FiresWhenCopiesAreOtherwiseHealthy) {
@@ -349,8 +359,9 @@ TEST(MemoryNearCapacityRuleTest, ReservedPeakCountsToo) {
   EXPECT_EQ(f->gain.ns_per_step, 0);
   EXPECT_NE(f->title.find("92.0%"), std::string::npos) << f->title;
   EXPECT_NE(f->title.find("reserved"), std::string::npos) << f->title;
-  EXPECT_EQ(f->recommendations.size(),
-            CatalogueSize({"activation_recompute", "reduce_memory_peak", "mixed_precision"}));
+  // Mixed precision would lower the peak too, but needs FP32 matrix work as
+  // evidence, which this trace does not hold.
+  EXPECT_EQ(FixIds(*f), (std::set<std::string>{"activation_recompute", "reduce_memory_peak"}));
 
   // 85% at the peak: below the limit.
   auto quiet = AnalyseJson(KinetoSteps(
@@ -385,7 +396,7 @@ TEST(ExposedCommunicationRuleTest, OwnsTheExposedTime) {
   ASSERT_EQ(f->evidence.contributors.size(), 1u);
   EXPECT_EQ(f->evidence.contributors[0].ns, 1'000'000);
   EXPECT_EQ(f->recommendations.size(),
-            CatalogueSize({"overlap_communication", "ddp_bucket", "gradient_accumulation"}));
+            0u);  // an all-reduce, but no DDP in the trace: no DDP bucket or no_sync fix
   // The communication share is reported once, here.
   EXPECT_EQ(FindRule(a->findings, "communication_share"), nullptr);
 }
@@ -603,7 +614,7 @@ TEST(LayoutConversionRuleTest, ShareOfComputeTime) {
   EXPECT_EQ(f->gain.ns_per_step, 200'000);
   EXPECT_EQ(f->severity, Severity::kCritical);
   EXPECT_NE(f->title.find("25.0% of device compute time"), std::string::npos) << f->title;
-  EXPECT_EQ(f->recommendations.size(), CatalogueSize({"memory_layout"}));
+  EXPECT_EQ(FixIds(*f), std::set<std::string>{"memory_layout"});
 
   // 30/630 = 4.8% <= 5%: quiet.
   auto quiet = AnalyseJson(KinetoSteps(2, 1000, [](int64_t b) {
@@ -771,7 +782,9 @@ TEST(RealTraceRulesTest, ResNet50Fp32MatrixMatchesTheTensorBoardPlugin) {
   // volta_scudnn_128x128 20448 + winograd 12704 + 128x64 9597 +
   // volta_sgemm_128x32_nt 8629 + volta_sgemm_64x64_nn 8551), and all
   // kernels sum to 591532 (nw0) — so the FP32 matrix time per step lies in
-  // [290980/6, 591532/6] µs and the gain at 2x in half of that.
+  // [290980/6, 591532/6] µs, and the gain at the V100's 8x peak ratio
+  // (FP16 Tensor Core 125 TFLOP/s / FP32 15.7, NVIDIA V100 datasheet) in
+  // 7/8 of that.
   for (const char* run : {"resnet50_num_workers_0", "resnet50_num_workers_4"}) {
     SCOPED_TRACE(run);
     auto ranks = LoadAndAnalyse(fmt::format("traces/kineto/tbp/{}", run));
@@ -782,10 +795,11 @@ TEST(RealTraceRulesTest, ResNet50Fp32MatrixMatchesTheTensorBoardPlugin) {
     EXPECT_DOUBLE_EQ(Detail(*f, "tensor_core_share"), 0.0);
     EXPECT_GT(f->evidence.value, 0.30);
     EXPECT_LE(f->evidence.value, 0.69);
-    EXPECT_GE(f->gain.ns_per_step, 290'980'000 / 6 / 2);
-    EXPECT_LE(f->gain.ns_per_step, 620'000'000 / 6 / 2);
+    EXPECT_NEAR(Detail(*f, "peak_throughput_ratio"), 125.0 / 15.7, 1e-9);
+    EXPECT_GE(f->gain.ns_per_step, 290'980'000 / 6 * 7 / 8);
+    EXPECT_LE(f->gain.ns_per_step, 620'000'000 / 6 * 7 / 8);
     // V100 (compute capability 7.0): no TF32 advice.
-    EXPECT_EQ(f->recommendations.size(), CatalogueSize({"mixed_precision"}));
+    EXPECT_EQ(FixIds(*f), std::set<std::string>{"mixed_precision"});
   }
 }
 

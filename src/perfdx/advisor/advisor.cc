@@ -1,35 +1,183 @@
 #include "perfdx/advisor/advisor.h"
 
 #include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
 
 #include "perfdx/advisor/fix_targets.h"
 #include "perfdx/advisor/rule.h"
+#include "perfdx/advisor/rules/rule_util.h"
 
 namespace perfdx::advisor {
 
 namespace {
 constexpr double kCriticalGainShare = 0.05;
 constexpr double kWarningGainShare = 0.01;
+// Names quoted in a title are cut to this many characters (kernel names run
+// to hundreds).
+constexpr size_t kMaxNameChars = 80;
+constexpr size_t kNamedContributors = 3;
+
+void ReplaceAll(std::string* s, std::string_view from, std::string_view to) {
+  for (size_t at = s->find(from); at != std::string::npos; at = s->find(from, at + to.size())) {
+    s->replace(at, from.size(), to);
+  }
+}
+
+std::string ShortName(const std::string& name) {
+  if (name.size() <= kMaxNameChars) return name;
+  return name.substr(0, kMaxNameChars - 3) + "...";
+}
+
+// A per-step gain needs complete steps; without them the numbers the rules
+// computed are over the whole trace, and a share of "the step" is a share of
+// the trace. Say so instead of quoting them as per-step savings.
+void NoPerStepGain(int64_t steps, Finding* f) {
+  f->gain.total_ns = f->gain.ns_per_step * std::max<int64_t>(1, steps);
+  f->gain.ns_per_step = 0;
+  f->gain.share = 0;
+  f->gain.basis = std::string(kNoCompleteStep);
+  ReplaceAll(&f->title, " per step", " in the trace");
+  ReplaceAll(&f->title, " of the step", " of the trace");
+  ReplaceAll(&f->title, " of step time", " of the trace");
+  f->title += " (no complete step in the trace: no per-step gain)";
+}
+
+// A gain never exceeds the step time it is a part of.
+void ClampGain(int64_t step_ns, Finding* f) {
+  f->gain.ns_per_step = std::clamp<int64_t>(f->gain.ns_per_step, 0, std::max<int64_t>(step_ns, 0));
+  f->gain.share =
+      step_ns > 0 ? static_cast<double>(f->gain.ns_per_step) / static_cast<double>(step_ns) : 0;
+}
+
+// Findings that rest on the same kernels or operators count that time once.
+// A finding whose kernels all belong to another finding is that finding (a
+// fusion candidate made of layout conversions is the layout finding): it is
+// dropped, and the finding it belongs to notes it. Of two findings sharing
+// some kernels, the one with the smaller gain keeps the share of its gain
+// that the shared kernels do not account for (by count of kernels).
+void MergeSameKernels(std::vector<Finding>* findings) {
+  std::vector<std::set<std::string>> sets;
+  for (const Finding& f : *findings) sets.emplace_back(f.rests_on.begin(), f.rests_on.end());
+  std::vector<bool> dropped(findings->size(), false);
+  for (size_t j = 0; j < findings->size(); ++j) {
+    if (sets[j].empty()) continue;
+    for (size_t i = 0; i < findings->size() && !dropped[j]; ++i) {
+      if (i == j || dropped[i] || sets[i].empty()) continue;
+      const bool subset =
+          std::includes(sets[i].begin(), sets[i].end(), sets[j].begin(), sets[j].end());
+      // Equal sets: the earlier rule keeps the finding.
+      if (subset && (sets[i] != sets[j] || i < j)) {
+        Finding& keep = (*findings)[i];
+        keep.evidence.details.emplace_back("includes_" + (*findings)[j].rule, 1.0);
+        dropped[j] = true;
+      }
+    }
+  }
+  for (size_t j = 0; j < findings->size(); ++j) {
+    if (dropped[j] || sets[j].empty()) continue;
+    for (size_t i = 0; i < findings->size(); ++i) {
+      if (i == j || dropped[i] || sets[i].empty()) continue;
+      Finding& a = (*findings)[i];
+      Finding& b = (*findings)[j];
+      if (a.gain.ns_per_step < b.gain.ns_per_step ||
+          (a.gain.ns_per_step == b.gain.ns_per_step && i > j))
+        continue;
+      size_t shared = 0;
+      for (const std::string& k : sets[j]) shared += sets[i].count(k);
+      if (shared == 0) continue;
+      const double kept = 1.0 - static_cast<double>(shared) / static_cast<double>(sets[j].size());
+      b.gain.ns_per_step = static_cast<int64_t>(static_cast<double>(b.gain.ns_per_step) * kept);
+      b.gain.share *= kept;
+    }
+  }
+  size_t k = 0;
+  std::erase_if(*findings, [&](const Finding&) { return dropped[k++]; });
+}
+
+// The text names what a kernel- or operator-based finding rests on.
+void NameContributors(Finding* f) {
+  if (f->rests_on.empty() || f->evidence.contributors.empty()) return;
+  std::string names;
+  size_t n = 0;
+  for (const Contributor& c : f->evidence.contributors) {
+    if (n == kNamedContributors) break;
+    const std::string shown = ShortName(c.name);
+    if (f->title.find(shown) != std::string::npos || f->title.find(c.name) != std::string::npos)
+      return;
+    names += fmt::format("{}{}", n ? ", " : "", shown);
+    ++n;
+  }
+  f->title += fmt::format("; top: {}", names);
+}
+
 }  // namespace
 
 Severity SeverityFor(const Band& band, double value, double gain_share) {
   const HealthStatus status = Evaluate(band, value);
-  if (status == HealthStatus::kAbnormal && gain_share >= kCriticalGainShare) return Severity::kCritical;
-  if (status != HealthStatus::kHealthy && gain_share >= kWarningGainShare) return Severity::kWarning;
+  if (status == HealthStatus::kAbnormal && gain_share >= kCriticalGainShare)
+    return Severity::kCritical;
+  if (status != HealthStatus::kHealthy && gain_share >= kWarningGainShare)
+    return Severity::kWarning;
   return Severity::kInfo;
 }
 
-std::vector<Finding> RunAdvisor(const analysis::RankAnalysis& analysis, const Thresholds& thresholds) {
+bool HasCompleteSteps(const analysis::RankAnalysis& analysis) {
+  if (analysis.timeline.source == analysis::StepSource::kWholeTrace || analysis.steps.empty())
+    return false;
+  // Every step but the last is closed by the next one. The last is open when
+  // its marker was left running: nothing in the trace ends after the marker,
+  // and the activity inside it stopped within the first tenth of it
+  // (triton_example: one 13.3 s step whose work ends 1.8 ms in).
+  if (analysis.steps.size() >= 2) return true;
+  const analysis::StepWindow& step = analysis.steps.back().window;
+  const model::SliceTable& s = analysis.trace->slices;
+  int64_t last_end = 0;
+  for (model::SliceId i = 0; i < s.size(); ++i) {
+    // Ranges that span the whole step (its marker, the profiler's own) are
+    // not activity inside it.
+    if (s.ts_ns[i] <= step.host_start_ns && s.end_ns(i) >= step.host_end_ns) continue;
+    last_end = std::max(last_end, s.end_ns(i));
+  }
+  if (last_end > step.host_end_ns) return true;
+  return 10 * (last_end - step.host_start_ns) >= step.host_end_ns - step.host_start_ns;
+}
+
+void FinishClusterFinding(const analysis::RankAnalysis& analysis, Finding* f) {
+  const model::RankInfo& info = analysis.trace->info;
+  if (f->path.empty()) f->path = info.path;
+  KeepFixesFor(TargetsFor(info.runtime), RankTags(info), f);
+  ClampGain(analysis.step_time.mean_ns > 0 ? analysis.step_time.mean_ns : analysis.window_ns, f);
+  if (!HasCompleteSteps(analysis)) NoPerStepGain(static_cast<int64_t>(analysis.steps.size()), f);
+}
+
+void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>* findings) {
+  const model::RankInfo& info = analysis.trace->info;
+  const std::vector<FixTarget> targets = TargetsFor(info.runtime);
+  const std::vector<std::string> rank_tags = RankTags(info);
+  const bool complete = HasCompleteSteps(analysis);
+  const int64_t step_ns =
+      analysis.step_time.mean_ns > 0 ? analysis.step_time.mean_ns : analysis.window_ns;
+  for (Finding& f : *findings) {
+    if (!f.rank) f.rank = info.rank;
+    if (f.path.empty()) f.path = info.path;
+    KeepFixesFor(targets, rank_tags, &f);
+    ClampGain(step_ns, &f);
+  }
+  MergeSameKernels(findings);
+  for (Finding& f : *findings) {
+    NameContributors(&f);
+    if (!complete) NoPerStepGain(static_cast<int64_t>(analysis.steps.size()), &f);
+  }
+}
+
+std::vector<Finding> RunAdvisor(const analysis::RankAnalysis& analysis,
+                                const Thresholds& thresholds) {
   const RuleContext context{analysis, thresholds};
   std::vector<Finding> findings;
   for (const Rule* rule : AllRules()) rule->Evaluate(context, &findings);
-  const model::RankInfo& info = analysis.trace->info;
-  const std::vector<FixTarget> targets = TargetsFor(info.runtime);
-  for (Finding& f : findings) {
-    f.rank = info.rank;
-    f.path = info.path;
-    KeepFixesFor(targets, &f);
-  }
+  FinishFindings(analysis, &findings);
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
     if (a.gain.ns_per_step != b.gain.ns_per_step) return a.gain.ns_per_step > b.gain.ns_per_step;
     return a.severity > b.severity;

@@ -12,6 +12,24 @@ namespace perfdx::advisor {
 
 std::vector<Finding> RunAdvisor(const analysis::RankAnalysis& analysis, const Thresholds& thresholds);
 
+// Does the analysis hold complete steps (step markers or a detected
+// repetition, and at least one analysed step that the trace's end did not
+// cut: its marker ends before the last slice of the trace)? Without them no
+// gain is per step.
+bool HasCompleteSteps(const analysis::RankAnalysis& analysis);
+
+// What RunAdvisor does to every finding of a rank once the rules have run,
+// in this order: names its rank and path; keeps the fixes for the rank's
+// framework whose evidence holds (KeepFixesFor); clamps the gain to the
+// step time; merges findings that rest on the same kernels; names the top
+// kernels or operators in the title; without complete steps, drops the
+// per-step gain and says why (gain.basis).
+void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>* findings);
+
+// The same for a cross-rank finding, with the rank it names: its fixes,
+// the clamp to its step time, no per-step gain without its complete steps.
+void FinishClusterFinding(const analysis::RankAnalysis& analysis, Finding* finding);
+
 // The severity a rule gives its finding: critical when the metric is past the
 // band's abnormal limit and the gain is at least 5% of the step (the
 // msprof-analyze advisor's "high priority" ratio), warning when it is past

@@ -307,15 +307,27 @@ std::vector<Finding> RunClusterAdvisor(const std::vector<const analysis::RankAna
   }
   Finding link = SlowLink(ranks, thresholds);
   if (!link.rule.empty()) out.push_back(std::move(link));
-  // The ranks of one job share their framework (analysis/job_grouping).
-  const std::vector<FixTarget> targets = TargetsFor(ranks.front()->trace->info.runtime);
+  // The same filter as a rank's findings, with the evidence of the rank the
+  // finding names: its data-loading stalls and its stalled launches.
   for (Finding& f : out) {
-    KeepFixesFor(targets, &f);
-    if (f.path.empty()) {
-      for (const analysis::RankAnalysis* r : ranks) {
-        if (r->trace->info.rank == f.rank) f.path = r->trace->info.path;
-      }
+    const analysis::RankAnalysis* named = nullptr;
+    for (const analysis::RankAnalysis* r : ranks) {
+      if (r->trace->info.rank == f.rank) named = r;
     }
+    if (named == nullptr) {  // no rank to read the framework from: no fix
+      f.recommendations.clear();
+      continue;
+    }
+    if (f.rule == "late_rank" || f.rule == "slow_rank") {
+      f.host_cause = true;
+      if (advisor::Evaluate(thresholds.dataloader_stall_share, named->summary.dataloader_stall_share) !=
+          HealthStatus::kHealthy) {
+        AddTag(&f, "data_loader_wait");
+      }
+      if (named->gaps.stalled_launch_steps.size() >= 2) AddTag(&f, "host_contention");
+    }
+    FinishClusterFinding(*named, &f);
+    if (f.path.empty()) f.path = named->trace->info.path;
   }
   return out;
 }

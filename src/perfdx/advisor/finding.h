@@ -3,8 +3,9 @@
 //
 // JSON (the analyze report's "findings"): {"rule", "category", "severity",
 //   "title", "rank", "steps", "evidence": {...}, "estimated_gain":
-//   {"ns_per_step", "share"}, "recommendations": [{"framework", "text",
-//   "snippet", "doc_url"}]}
+//   {"ns_per_step", "share", "basis", "total_ns"}, "evidence_tags",
+//   "recommendations": [{"framework", "fix_id", "text", "snippet",
+//   "doc_url"}]}
 #pragma once
 
 #include <cstdint>
@@ -49,6 +50,7 @@ struct Recommendation {
   std::string text;     // what to change, in one or two sentences
   std::string snippet;  // code or shell, ready to paste
   std::string doc_url;  // the documentation the knob comes from
+  std::string fix_id;   // the catalogue entry (knobs.toml) it comes from
 };
 
 struct TimeRange {
@@ -76,9 +78,17 @@ struct Evidence {
 // measured timeline (the step without that gap, with that communication
 // hidden, ...). An upper bound: other work may fill the time.
 struct EstimatedGain {
+  EstimatedGain() = default;
+  EstimatedGain(int64_t ns, double s) : ns_per_step(ns), share(s) {}
   int64_t ns_per_step = 0;
   double share = 0;  // of the mean step time
+  // Empty when the gain is per analysed step; otherwise why there is none
+  // (kNoCompleteStep: the numbers are 0, the title speaks of the trace, and
+  // total_ns holds what the rule measured over the whole trace).
+  std::string basis;
+  int64_t total_ns = 0;
 };
+inline constexpr std::string_view kNoCompleteStep = "no complete step";
 
 struct Finding {
   std::string rule;  // stable id, e.g. "data_loader_stall"
@@ -91,6 +101,16 @@ struct Finding {
   Evidence evidence;
   EstimatedGain gain;
   std::vector<Recommendation> recommendations;
+  // What the rule established (knobs.toml [tags]): a fix is kept only where
+  // the tags it requires hold, here or on the rank (fix_targets.h).
+  std::vector<std::string> evidence_tags;
+  // The cause lies on the host (a gap, a slow step): a finding of such a
+  // cause left with no fix is told how to profile for it instead.
+  bool host_cause = false;
+  // The kernels ("kernel:NAME") or operators ("op:NAME") the gain is
+  // computed from, all of them; findings resting on the same ones are
+  // merged (advisor.cc), so no time is counted twice.
+  std::vector<std::string> rests_on;
 };
 
 }  // namespace perfdx::advisor

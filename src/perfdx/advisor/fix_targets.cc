@@ -2,33 +2,79 @@
 
 #include <algorithm>
 
+#include "perfdx/advisor/knobs.h"
+
 namespace perfdx::advisor {
 
 std::vector<FixTarget> TargetsFor(const model::FrameworkInfo& runtime) {
   using model::Framework;
   using model::Platform;
   switch (runtime.framework) {
-    case Framework::kTorchNpu: return {FixTarget::kTorchNpu};
-    case Framework::kMindSpore: return {FixTarget::kMindSpore};
+    case Framework::kTorchNpu:
+      return {FixTarget::kTorchNpu};
+    case Framework::kMindSpore:
+      return {FixTarget::kMindSpore};
     case Framework::kPytorch:
       switch (runtime.platform) {
-        case Platform::kCuda: return {FixTarget::kPytorch, FixTarget::kPytorchCuda};
-        case Platform::kRocm: return {FixTarget::kPytorch, FixTarget::kPytorchRocm};
-        case Platform::kCpu: return {FixTarget::kPytorch, FixTarget::kPytorchCpu};
+        case Platform::kCuda:
+          return {FixTarget::kPytorch, FixTarget::kPytorchCuda};
+        case Platform::kRocm:
+          return {FixTarget::kPytorch, FixTarget::kPytorchRocm};
+        case Platform::kCpu:
+          return {FixTarget::kPytorch, FixTarget::kPytorchCpu};
         // XPU, MTIA and other accelerators: only the platform-neutral fixes.
-        default: return {FixTarget::kPytorch};
+        default:
+          return {FixTarget::kPytorch};
       }
     case Framework::kUnknown:
-      if (runtime.platform == Platform::kAscend) return {FixTarget::kTorchNpu, FixTarget::kMindSpore};
+      if (runtime.platform == Platform::kAscend)
+        return {FixTarget::kTorchNpu, FixTarget::kMindSpore};
       return {};
   }
   return {};
 }
 
-void KeepFixesFor(const std::vector<FixTarget>& targets, Finding* finding) {
-  std::erase_if(finding->recommendations, [&](const Recommendation& r) {
-    return std::find(targets.begin(), targets.end(), r.framework) == targets.end();
+std::vector<std::string> RankTags(const model::RankInfo& info) {
+  const model::RuntimeFeatures& f = info.runtime.features;
+  std::vector<std::string> tags;
+  if (f.compiled) tags.emplace_back("compiled");
+  if (f.triton) tags.emplace_back("triton");
+  if (f.cuda_graphs) tags.emplace_back("cuda_graphs");
+  if (f.ddp) tags.emplace_back("ddp");
+  if (f.fsdp) tags.emplace_back("fsdp");
+  tags.push_back("platform:" + std::string(model::PlatformName(info.runtime.platform)));
+  tags.push_back("framework:" + std::string(model::FrameworkName(info.runtime.framework)));
+  if (!info.distributed_backend.empty()) tags.push_back("backend:" + info.distributed_backend);
+  return tags;
+}
+
+namespace {
+
+bool IsTarget(const std::vector<FixTarget>& targets, FixTarget t) {
+  return std::find(targets.begin(), targets.end(), t) != targets.end();
+}
+
+void Filter(const std::vector<FixTarget>& targets, const std::vector<std::string>& tags,
+            std::vector<Recommendation>* recs) {
+  std::erase_if(*recs, [&](const Recommendation& r) {
+    if (!IsTarget(targets, r.framework)) return true;
+    const Knob* knob = FindKnob(r.fix_id, r.framework);
+    return knob == nullptr || !EvidenceHolds(*knob, tags);
   });
+}
+
+}  // namespace
+
+void KeepFixesFor(const std::vector<FixTarget>& targets, const std::vector<std::string>& rank_tags,
+                  Finding* finding) {
+  std::vector<std::string> tags = finding->evidence_tags;
+  tags.insert(tags.end(), rank_tags.begin(), rank_tags.end());
+  Filter(targets, tags, &finding->recommendations);
+  if (!finding->host_cause || !finding->recommendations.empty()) return;
+  finding->evidence_tags.emplace_back("host_cause_unknown");
+  tags.emplace_back("host_cause_unknown");
+  finding->recommendations = RecommendationsFor("profile_with_stack");
+  Filter(targets, tags, &finding->recommendations);
 }
 
 }  // namespace perfdx::advisor

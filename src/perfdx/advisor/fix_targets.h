@@ -1,11 +1,14 @@
-// Which fixes a rank is shown: those written for its framework and platform.
-// The one place that decides it (RunAdvisor applies it to every finding).
+// Which fixes a rank is shown: those written for its framework and platform
+// whose evidence the trace holds. The one place that decides it: RunAdvisor
+// and RunClusterAdvisor apply KeepFixesFor to every finding.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "perfdx/advisor/finding.h"
 #include "perfdx/model/framework.h"
+#include "perfdx/model/trace.h"
 
 namespace perfdx::advisor {
 
@@ -14,7 +17,18 @@ namespace perfdx::advisor {
 // rank whose framework perfdx cannot tell gets none (`--framework` sets it).
 std::vector<FixTarget> TargetsFor(const model::FrameworkInfo& runtime);
 
-// Drops the recommendations of `finding` that are not for one of `targets`.
-void KeepFixesFor(const std::vector<FixTarget>& targets, Finding* finding);
+// The evidence tags a rank contributes (knobs.toml [tags]): its features
+// ("compiled", "triton", "cuda_graphs", "ddp", "fsdp"), "platform:<name>",
+// "framework:<name>" and "backend:<name>" (the collective backend).
+std::vector<std::string> RankTags(const model::RankInfo& info);
+
+// Keeps the recommendations of `finding` whose target is one of `targets`
+// and whose catalogue entry's evidence holds on the finding's tags plus
+// `rank_tags` (all `requires` hold, no `excluded_by` does); a
+// recommendation that names no catalogue entry is dropped. A host-side
+// finding left with no fix gets "host_cause_unknown" and the catalogue's
+// profile_with_stack for its targets: how to record the cause, not a guess.
+void KeepFixesFor(const std::vector<FixTarget>& targets, const std::vector<std::string>& rank_tags,
+                  Finding* finding);
 
 }  // namespace perfdx::advisor

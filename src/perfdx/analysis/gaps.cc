@@ -5,6 +5,7 @@
 #include <set>
 #include <tuple>
 
+#include "perfdx/analysis/host_activity.h"
 #include "perfdx/analysis/slice_sets.h"
 
 namespace perfdx::analysis {
@@ -160,6 +161,49 @@ GapCause Attribute(const model::Trace& trace, const Activity& a, int64_t start, 
                            [](const GapCause& x, const GapCause& y) { return x.coverage < y.coverage; });
 }
 
+// The logging / printing / file I/O the host is in during the gap: the
+// innermost classified Python frame or range covering at least half of it.
+std::string HostActivityIn(const model::Trace& trace, int64_t start, int64_t end) {
+  const Candidate c = InnermostAround(trace, start, end, [&](SliceId i) {
+    return ClassifyHostActivity(trace.slices.kind[i], trace.slice_name(i)) != HostActivity::kNone;
+  });
+  if (c.slice < 0 || static_cast<double>(c.overlap_ns) < kDominant * static_cast<double>(end - start)) return "";
+  const auto i = static_cast<SliceId>(c.slice);
+  return std::string(HostActivityName(ClassifyHostActivity(trace.slices.kind[i], trace.slice_name(i))));
+}
+
+// Median length of each kernel launch call, by name.
+std::map<model::StringId, int64_t> MedianLaunchNs(const model::Trace& trace) {
+  std::map<model::StringId, std::vector<int64_t>> by_name;
+  const model::SliceTable& s = trace.slices;
+  for (SliceId i = 0; i < s.size(); ++i) {
+    if (s.kind[i] != EventKind::kRuntimeCall || !IsKernelLaunchCall(trace.slice_name(i))) continue;
+    by_name[s.name[i]].push_back(s.dur_ns[i]);
+  }
+  std::map<model::StringId, int64_t> out;
+  for (auto& [name, durs] : by_name) {
+    std::nth_element(durs.begin(), durs.begin() + static_cast<std::ptrdiff_t>(durs.size() / 2), durs.end());
+    out[name] = durs[durs.size() / 2];
+  }
+  return out;
+}
+
+// A kernel launch covering at least half of the gap that took kStallFactor
+// times its median: the name, or empty.
+std::string StalledLaunchIn(const model::Trace& trace, const std::map<model::StringId, int64_t>& medians,
+                            int64_t start, int64_t end) {
+  if (medians.empty()) return "";
+  const Candidate c = InnermostAround(trace, start, end, [&](SliceId i) {
+    return trace.slices.kind[i] == EventKind::kRuntimeCall && IsKernelLaunchCall(trace.slice_name(i));
+  });
+  if (c.slice < 0 || static_cast<double>(c.overlap_ns) < kDominant * static_cast<double>(end - start)) return "";
+  const auto i = static_cast<SliceId>(c.slice);
+  const auto median = medians.find(trace.slices.name[i]);
+  if (median == medians.end() || median->second <= 0) return "";
+  if (static_cast<double>(trace.slices.dur_ns[i]) < kStallFactor * static_cast<double>(median->second)) return "";
+  return std::string(trace.slice_name(i));
+}
+
 std::string PositionIn(const StepWindow& step, int64_t gap_start, int64_t gap_end) {
   const int64_t third = step.dur_ns() / 3;
   const int64_t mid = gap_start + (gap_end - gap_start) / 2;
@@ -175,6 +219,8 @@ GapAnalysis FindGaps(const model::Trace& trace, const Activity& activity, const 
   GapAnalysis out;
   out.min_gap_ns = min_gap_ns;
   const std::vector<StepWindow>& steps = timeline.steps;
+  const std::map<model::StringId, int64_t> launch_medians = MedianLaunchNs(trace);
+  std::set<int64_t> stalled_steps;
   auto add_gaps = [&](int64_t start, int64_t end, const StepWindow& step, bool between) {
     const IntervalSet idle_set = activity.compute_timeline.GapsIn(start, end);
     for (const Interval& idle : idle_set.intervals()) {
@@ -186,6 +232,9 @@ GapAnalysis FindGaps(const model::Trace& trace, const Activity& activity, const 
       gap.between_steps = between;
       gap.position = between ? "between_steps" : PositionIn(step, idle.start, idle.end);
       gap.cause = Attribute(trace, activity, idle.start, idle.end);
+      gap.host_activity = HostActivityIn(trace, idle.start, idle.end);
+      gap.stalled_call = StalledLaunchIn(trace, launch_medians, idle.start, idle.end);
+      if (!gap.stalled_call.empty()) stalled_steps.insert(gap.step);
       out.total_ns += gap.dur_ns;
       out.gaps.push_back(std::move(gap));
     }
@@ -208,6 +257,12 @@ GapAnalysis FindGaps(const model::Trace& trace, const Activity& activity, const 
     Acc& acc = groups[{gap.cause.kind, gap.cause.name, gap.position}];
     acc.group.cause = gap.cause;
     acc.group.position = gap.position;
+    // The group's activity holds only when every gap of it shows it.
+    if (acc.group.count == 0) {
+      acc.group.host_activity = gap.host_activity;
+    } else if (acc.group.host_activity != gap.host_activity) {
+      acc.group.host_activity.clear();
+    }
     ++acc.group.count;
     acc.group.total_ns += gap.dur_ns;
     acc.steps.insert(gap.step);
@@ -226,6 +281,7 @@ GapAnalysis FindGaps(const model::Trace& trace, const Activity& activity, const 
     g.share_of_step_time = step_time > 0 ? static_cast<double>(g.total_ns) / static_cast<double>(step_time) : 0;
     out.recurring.push_back(std::move(g));
   }
+  out.stalled_launch_steps.assign(stalled_steps.begin(), stalled_steps.end());
   std::sort(out.recurring.begin(), out.recurring.end(),
             [](const GapGroup& a, const GapGroup& b) { return a.total_ns > b.total_ns; });
   return out;

@@ -18,6 +18,13 @@
 // the same place (start / middle / end of the step, or between steps) in more
 // than half of the steps form a recurring group: the "15 ms after every step"
 // pattern.
+//
+// Apart from the cause, each gap records two pieces of evidence the advisor's
+// fixes need (host_activity.h): what the host's Python code or ranges were
+// doing when it is logging, printing or file I/O (covering at least half of
+// the gap), and a kernel launch call that covers at least half of the gap
+// and took kStallFactor times its median length: the host thread was held up
+// (preempted, contended) while the device waited.
 #pragma once
 
 #include <cstdint>
@@ -45,11 +52,16 @@ struct Gap {
   bool between_steps = false;
   std::string position;        // "start", "middle", "end" of the step, or "between_steps"
   GapCause cause;
+  std::string host_activity;   // "logging", "print", "file_io", or empty
+  std::string stalled_call;    // a stalled kernel launch covering the gap, or empty
 };
+
+inline constexpr double kStallFactor = 20;
 
 struct GapGroup {
   GapCause cause;  // coverage = mean over the group
   std::string position;
+  std::string host_activity;   // of the group's gaps, when all have the same
   uint64_t count = 0;
   uint64_t steps = 0;          // distinct steps with such a gap
   int64_t total_ns = 0;
@@ -63,6 +75,8 @@ struct GapAnalysis {
   std::vector<GapGroup> recurring;       // by total time, descending
   int64_t total_ns = 0;
   int64_t min_gap_ns = kDefaultMinGapNs;  // the shortest gap counted (--min-gap-us)
+  // Distinct steps with a gap that a stalled kernel launch covers.
+  std::vector<int64_t> stalled_launch_steps;
 };
 
 GapAnalysis FindGaps(const model::Trace& trace, const Activity& activity, const StepTimeline& timeline,

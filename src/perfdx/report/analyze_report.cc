@@ -283,11 +283,19 @@ void WriteFinding(JsonWriter& w, const advisor::Finding& f) {
   w.Key("estimated_gain").BeginObject();
   w.Key("ns_per_step").Int(f.gain.ns_per_step);
   w.Key("share").Double(f.gain.share);
+  if (!f.gain.basis.empty()) {
+    w.Key("basis").String(f.gain.basis);
+    w.Key("total_ns").Int(f.gain.total_ns);
+  }
   w.EndObject();
+  w.Key("evidence_tags").BeginArray();
+  for (const std::string& t : f.evidence_tags) w.String(t);
+  w.EndArray();
   w.Key("recommendations").BeginArray();
   for (const advisor::Recommendation& r : f.recommendations) {
     w.BeginObject();
     w.Key("framework").String(advisor::FixTargetName(r.framework));
+    w.Key("fix_id").String(r.fix_id);
     w.Key("text").String(r.text);
     w.Key("snippet").String(r.snippet);
     w.Key("doc_url").String(r.doc_url);

@@ -253,8 +253,8 @@ class AffinityApiRule final : public Rule {
     f.evidence.unit = "count";
     const bool fusion = total > adamw_steps;
     std::vector<std::string_view> fixes;
-    if (fusion) fixes.push_back("operator_fusion");
-    if (adamw_steps > 0) fixes.push_back("fused_optimizer");
+    if (fusion) fixes.push_back("operator_fusion"), AddTag(&f, "fusible");
+    if (adamw_steps > 0) fixes.push_back("fused_optimizer"), AddTag(&f, "optimizer_step");
     for (std::string_view fix : fixes) {
       for (Recommendation& r : RecommendationsFor(fix)) {
         if (r.framework == FixTarget::kTorchNpu) f.recommendations.push_back(std::move(r));

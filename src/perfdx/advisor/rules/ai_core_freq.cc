@@ -136,6 +136,7 @@ class AiCoreFreqRule final : public Rule {
     // msprof sorts by total duration, then by ratio.
     KeepLargest(&contributors, kMaxContributors);
     f.evidence.contributors = std::move(contributors);
+    AddTag(&f, "frequency_drop");
     AppendFixes(&f.recommendations, {"npu_health_check"});
     out->push_back(std::move(f));
   }

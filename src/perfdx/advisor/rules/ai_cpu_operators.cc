@@ -90,6 +90,7 @@ class AiCpuOperatorsRule final : public Rule {
           {std::string(name), ns, static_cast<double>(ns) / window_ns});
     }
     KeepLargest(&f.evidence.contributors, kMaxContributors);
+    AddTag(&f, "aicpu_operators");
     AppendFixes(&f.recommendations, {"aicpu_avoid"});
     out->push_back(std::move(f));
   }

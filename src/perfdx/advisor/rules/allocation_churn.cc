@@ -93,6 +93,10 @@ class AllocationChurnRule final : public Rule {
       x.share = driver_ns > 0 ? static_cast<double>(x.ns) / static_cast<double>(driver_ns) : 0;
       f.evidence.contributors.push_back(std::move(x));
     }
+    // Driver allocations in the steady state: the cache does not hold the
+    // step's blocks; frees inside the step release the cache.
+    AddTag(&f, "fragmentation");
+    if (worst->frees_per_step > 0) AddTag(&f, "cache_release");
     AppendFixes(&f.recommendations, {"memory_fragmentation", "avoid_empty_cache"});
     out->push_back(std::move(f));
   }

@@ -90,6 +90,7 @@ class BlockDimRule final : public Rule {
                           {"ai_core_count", static_cast<double>(ai_cores)},
                           {"aiv_count", static_cast<double>(aiv_cores)}};
     f.evidence.contributors = flagged.LargestContributors(kMaxContributors);
+    AddTag(&f, "tiling");
     AppendFixes(&f.recommendations, {"aoe_tuning"});
     out->push_back(std::move(f));
   }

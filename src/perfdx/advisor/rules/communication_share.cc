@@ -47,6 +47,7 @@ class CommunicationShareRule final : public Rule {
     f.evidence.unit = "share";
     f.evidence.details = {{"comm_not_overlapped_share", h.comm_not_overlapped_share},
                           {"hidden_share", hidden}};
+    if (AllReduceDominates(c.analysis.collectives)) AddTag(&f, "allreduce");
     AppendFixes(&f.recommendations,
                 {"ddp_bucket", "gradient_accumulation", "overlap_communication"});
     out->push_back(std::move(f));

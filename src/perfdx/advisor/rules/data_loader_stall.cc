@@ -35,6 +35,8 @@ class DataLoaderStallRule final : public Rule {
       if (g.cause.kind != "data_loader") continue;
       if (f.evidence.ranges.size() < 5) f.evidence.ranges.push_back({g.start_ns, g.start_ns + g.dur_ns});
     }
+    AddTag(&f, "data_loader_wait");
+    f.host_cause = true;
     f.recommendations = RecommendationsFor("dataloader_parallel");
     for (const char* fix : {"pinned_memory", "data_sinking"}) {
       for (Recommendation& r : RecommendationsFor(fix)) f.recommendations.push_back(std::move(r));

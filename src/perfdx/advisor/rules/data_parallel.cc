@@ -49,6 +49,7 @@ class DataParallelRule final : public Rule {
     f.evidence.value = static_cast<double>(devices.size());
     f.evidence.threshold = 1;
     f.evidence.unit = "count";
+    AddTag(&f, "data_parallel_module");
     f.recommendations = RecommendationsFor("use_ddp");
     out->push_back(std::move(f));
   }
@@ -71,6 +72,7 @@ class CollectiveBackendRule final : public Rule {
     f.title = fmt::format("Collectives use the Gloo backend on {} devices", model::DeviceTypeName(info.device_type));
     f.evidence.metric = "distributed_backend";
     f.evidence.unit = info.distributed_backend;
+    AddTag(&f, "gloo_on_device");
     f.recommendations = RecommendationsFor("collective_backend");
     out->push_back(std::move(f));
   }

@@ -98,6 +98,7 @@ class DynamicShapeRule final : public Rule {
       if (f.evidence.ranges.size() == 5) break;
       f.evidence.ranges.push_back({t.slices.ts_ns[i], t.slices.end_ns(i)});
     }
+    if (runtime_compilation) AddTag(&f, "runtime_compilation");
     if (runtime_compilation) AppendFixes(&f.recommendations, {"jit_compile_off"});
     out->push_back(std::move(f));
   }

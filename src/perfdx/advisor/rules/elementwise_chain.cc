@@ -63,6 +63,7 @@ class ElementwiseChainRule final : public Rule {
     }
     KeepLargest(&f.evidence.contributors, 8);
     for (const auto& [start, end] : e.examples) f.evidence.ranges.push_back({start, end});
+    AddTag(&f, "fusible");
     f.recommendations = RecommendationsFor("operator_fusion");
     out->push_back(std::move(f));
   }

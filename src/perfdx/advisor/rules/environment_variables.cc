@@ -182,6 +182,7 @@ class EnvironmentVariablesRule final : public Rule {
     const FixTarget framework =
         t.ascend->config.framework == "mindspore" ? FixTarget::kMindSpore : FixTarget::kTorchNpu;
     std::vector<std::string> fixes;
+    AddTag(&f, "env_advice");
     for (const Offender& o : found) {
       f.evidence.contributors.push_back(
           {fmt::format("{}={}: {}", o.variable, o.value.empty() ? "(unset)" : o.value,

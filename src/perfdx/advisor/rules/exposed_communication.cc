@@ -105,7 +105,9 @@ class ExposedCommunicationRule final : public Rule {
     KeepLargest(&contributors, kMaxContributors);
     f.evidence.contributors = std::move(contributors);
 
-    AppendFixes(&f.recommendations, {"overlap_communication", "ddp_bucket"});
+    AddTag(&f, "exposed_communication");
+    if (AllReduceDominates(c.analysis.collectives)) AddTag(&f, "allreduce");
+    AppendFixes(&f.recommendations, {"overlap_communication", "ddp_bucket", "fsdp_prefetch"});
     if (too_little_compute) {
       // Less compute than communication: only fewer synchronisations per
       // sample (larger batches, accumulation) can close the rest.

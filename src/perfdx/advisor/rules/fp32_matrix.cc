@@ -2,13 +2,17 @@
 // the TensorBoard plugin's "Kernels with N% time are launched by Tensor
 // Cores eligible operators ... enable Automatic Mixed Precision" (rule R6).
 // Gain: an estimate, not a measurement — the FP32 matrix time per step times
-// (1 - 1/speedup) at the assumed speedup of Thresholds::fp32_matrix_speedup;
-// the title says so.
+// (1 - 1/speedup), the speedup being the device generation's peak ratio of
+// FP16/BF16 Tensor Core to FP32 throughput (device_throughput.h, from the
+// datasheets); for a device the table does not hold, the assumed speedup of
+// Thresholds::fp32_matrix_speedup. The title says which.
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "perfdx/advisor/advisor.h"
+#include "perfdx/advisor/device_throughput.h"
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
@@ -38,7 +42,8 @@ class Fp32MatrixRule final : public Rule {
         static_cast<double>(k.fp32_matrix_ns) / static_cast<double>(k.device_work_ns);
     const Band& band = c.thresholds.fp32_matrix_share;
     if (advisor::Evaluate(band, share) == HealthStatus::kHealthy) return;
-    const double speedup = std::max(1.0, c.thresholds.fp32_matrix_speedup);
+    const std::optional<ThroughputRatio> ratio = RankThroughputRatio(c.trace().info);
+    const double speedup = std::max(1.0, ratio ? ratio->fp16_over_fp32 : c.thresholds.fp32_matrix_speedup);
 
     Finding f;
     f.rule = std::string(id());
@@ -55,8 +60,10 @@ class Fp32MatrixRule final : public Rule {
                                                                             : "Tensor Cores";
     f.title = fmt::format(
         "FP32 matrix work without {} takes {} of device time ({} per step); mixed precision would "
-        "save about {} per step at an assumed {:.1f}x speedup",
-        fast_path, Pct(share), Ms(fp32_per_step), Ms(f.gain.ns_per_step), speedup);
+        "save at most {} per step at {}",
+        fast_path, Pct(share), Ms(fp32_per_step), Ms(f.gain.ns_per_step),
+        ratio ? fmt::format("the {} peak BF16/FP32 ratio of {:.1f}x", ratio->generation, speedup)
+              : fmt::format("an assumed {:.1f}x speedup", speedup));
     f.evidence.metric = "fp32_matrix_share";
     f.evidence.value = share;
     f.evidence.threshold = band.healthy;
@@ -66,7 +73,7 @@ class Fp32MatrixRule final : public Rule {
         {"matrix_share", static_cast<double>(k.matrix_ns) / static_cast<double>(k.device_work_ns)},
         {"tensor_core_share",
          static_cast<double>(k.tensor_core_ns) / static_cast<double>(k.device_work_ns)},
-        {"assumed_speedup", speedup},
+        {ratio ? "peak_throughput_ratio" : "assumed_speedup", speedup},
     };
     for (const analysis::KernelStat& ks : k.kernels) {
       if (!ks.fp32_matrix) continue;
@@ -74,6 +81,10 @@ class Fp32MatrixRule final : public Rule {
           {ks.name, ks.total_ns,
            static_cast<double>(ks.total_ns) / static_cast<double>(k.device_work_ns)});
       if (f.evidence.contributors.size() == kMaxContributors) break;
+    }
+    AddTag(&f, "fp32_matrix");
+    for (const analysis::KernelStat& ks : k.kernels) {
+      if (ks.fp32_matrix) f.rests_on.push_back("kernel:" + ks.name);
     }
     AppendFixes(&f.recommendations, {"mixed_precision"});
     if (HasTf32(c.trace())) {

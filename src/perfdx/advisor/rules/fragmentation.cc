@@ -59,6 +59,7 @@ class FragmentationRule final : public Rule {
         {"reserved_at_allocated_peak_bytes", static_cast<double>(reserved)},
         {"peak_allocated_bytes", static_cast<double>(worst->peak_allocated_bytes)},
         {"unusable_bytes", static_cast<double>(unusable)}};
+    AddTag(&f, "fragmentation");
     AppendFixes(&f.recommendations, {"memory_fragmentation"});
     out->push_back(std::move(f));
   }

@@ -99,6 +99,8 @@ class FusionCandidatesRule final : public Rule {
       const int64_t ns = stat == ks.kernels.end() ? 0 : stat->total_ns;
       f.evidence.contributors.push_back({name, ns, static_cast<double>(ns) / window_ns});
     }
+    AddTag(&f, "fusible");
+    for (const std::string& name : seq.names) f.rests_on.push_back("kernel:" + name);
     AppendFixes(&f.recommendations, {"operator_fusion", "reduce_launch_overhead"});
     out->push_back(std::move(f));
   }

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <string>
 
 #include "perfdx/advisor/advisor.h"
 #include "perfdx/advisor/knobs.h"
@@ -23,6 +25,7 @@ class HostBoundDispatchRule final : public Rule {
     if (c.analysis.cpu_only) return;
     int64_t total_ns = 0;
     uint64_t count = 0;
+    std::map<std::string, int64_t> by_op;  // the operators being dispatched
     Finding f;
     for (const analysis::Gap& g : c.analysis.gaps.gaps) {
       // Short gaps inside a step where the host is dispatching; long ones
@@ -31,6 +34,7 @@ class HostBoundDispatchRule final : public Rule {
       if (g.cause.kind != "framework_op" && g.cause.kind != "launch_overhead") continue;
       total_ns += g.dur_ns;
       ++count;
+      by_op[g.cause.name.empty() ? "(launch calls)" : g.cause.name] += g.dur_ns;
       if (f.evidence.ranges.size() < 5) f.evidence.ranges.push_back({g.start_ns, g.start_ns + g.dur_ns});
     }
     if (count == 0) return;
@@ -57,6 +61,14 @@ class HostBoundDispatchRule final : public Rule {
     f.title = fmt::format("The host cannot keep the device fed: {} short gaps leave it idle {} per step ({} of step time) "
                           "while operators are dispatched",
                           count / c.step_count(), Ms(per_step), Pct(share));
+    for (const auto& [name, ns] : by_op) {
+      f.evidence.contributors.push_back({name, ns / static_cast<int64_t>(c.step_count()),
+                                         static_cast<double>(ns) / static_cast<double>(total_ns)});
+    }
+    KeepLargest(&f.evidence.contributors, 3);
+    std::string names;
+    for (const Contributor& x : f.evidence.contributors) names += (names.empty() ? "" : ", ") + x.name;
+    f.title += fmt::format(" (mostly inside {})", names);
     f.evidence.metric = "dispatch_gap_share";
     f.evidence.value = share;
     f.evidence.threshold = band.healthy;
@@ -65,6 +77,11 @@ class HostBoundDispatchRule final : public Rule {
                           {"kernels_per_step", static_cast<double>(kernels) / static_cast<double>(c.step_count())},
                           {"median_kernel_mean_ns", median_kernel_ns},
                           {"framework_overhead_share", c.analysis.summary.framework_overhead_share}};
+    // Many short device-idle gaps while operators dispatch: fewer launches
+    // (graphs, fused kernels) is what the evidence supports.
+    AddTag(&f, "dispatch_bound");
+    AddTag(&f, "fusible");
+    f.host_cause = true;
     f.recommendations = RecommendationsFor("reduce_launch_overhead");
     for (Recommendation& r : RecommendationsFor("operator_fusion")) f.recommendations.push_back(std::move(r));
     out->push_back(std::move(f));

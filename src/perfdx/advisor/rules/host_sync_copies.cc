@@ -72,6 +72,7 @@ class HostSyncCopiesRule final : public Rule {
     }
     KeepLargest(&f.evidence.contributors, 8);
     for (const auto& [start, end] : h.examples) f.evidence.ranges.push_back({start, end});
+    AddTag(&f, "host_sync");
     f.recommendations = RecommendationsFor("avoid_host_sync");
     out->push_back(std::move(f));
   }

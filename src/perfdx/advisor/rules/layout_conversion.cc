@@ -62,6 +62,10 @@ class LayoutConversionRule final : public Rule {
            static_cast<double>(ks.total_ns) / static_cast<double>(compute_ns)});
       if (f.evidence.contributors.size() == kMaxContributors) break;
     }
+    AddTag(&f, "layout_conversion");
+    for (const analysis::KernelStat& ks : k.kernels) {
+      if (ks.layout_conversion) f.rests_on.push_back("kernel:" + ks.name);
+    }
     AppendFixes(&f.recommendations, {"memory_layout"});
     out->push_back(std::move(f));
   }

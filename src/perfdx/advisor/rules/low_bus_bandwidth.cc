@@ -157,6 +157,8 @@ class LowBusBandwidthRule final : public Rule {
     for (const LinkUse& u : links) {
       f.evidence.details.emplace_back(u.link + "_efficiency", u.efficiency());
     }
+    AddTag(&f, "low_bandwidth");
+    if (AllReduceDominates(c.analysis.collectives)) AddTag(&f, "allreduce");
     AppendFixes(&f.recommendations, {"hccl_env", "ddp_bucket"});
     out->push_back(std::move(f));
   }

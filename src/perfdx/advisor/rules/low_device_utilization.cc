@@ -92,6 +92,9 @@ class LowDeviceUtilizationRule final : public Rule {
     // Scattered idle time with no dominant host cause usually means the
     // device gets too little work per launch: bigger batches, or fewer,
     // larger kernels (the TensorBoard plugin's low-utilization advice).
+    // No evidence points to a cause: the advisor replaces these with how to
+    // profile for it (their evidence tags are not established here).
+    f.host_cause = true;
     f.recommendations = RecommendationsFor("reduce_launch_overhead");
     for (Recommendation& r : RecommendationsFor("operator_fusion")) f.recommendations.push_back(std::move(r));
     out->push_back(std::move(f));

@@ -73,9 +73,17 @@ class MemcpyShareRule final : public Rule {
     // Each kind of copy that makes up at least a quarter of the copy time
     // gets its fix: pinned buffers for host transfers, layout for D2D.
     if (d2d_share_of_copies <= 1 - kFixWorthShare) {
+      // Pinning helps only copies from pageable memory, which CUPTI names
+      // "Memcpy HtoD (Pageable -> Device)".
+      for (const analysis::KernelStat& k : c.analysis.kernels.kernels) {
+        if (model::IsMemcpy(k.kind) && k.name.find("(Pageable -> Device)") != std::string::npos) {
+          AddTag(&f, "pageable_copy");
+        }
+      }
       AppendFixes(&f.recommendations, {"pinned_memory"});
     }
     if (d2d_share_of_copies >= kFixWorthShare) {
+      AddTag(&f, "layout_conversion");
       AppendFixes(&f.recommendations, {"memory_layout"});
     }
     out->push_back(std::move(f));

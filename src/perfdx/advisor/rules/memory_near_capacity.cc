@@ -62,6 +62,7 @@ class MemoryNearCapacityRule final : public Rule {
         {"peak_reserved_bytes", static_cast<double>(worst->peak_reserved_bytes)},
         {"capacity_bytes", static_cast<double>(*worst->capacity_bytes)},
         {"relative_totals", worst->relative ? 1.0 : 0.0}};
+    AddTag(&f, "memory_peak");
     AppendFixes(&f.recommendations,
                 {"activation_recompute", "reduce_memory_peak", "mixed_precision"});
     out->push_back(std::move(f));

@@ -76,6 +76,8 @@ class MemoryOperatorsRule final : public Rule {
     f.evidence.unit = "ns";
     f.evidence.contributors = std::move(contributors);
     f.evidence.details = std::move(details);
+    if (malloc_flagged) AddTag(&f, "fragmentation");
+    if (free_flagged) AddTag(&f, "cache_release");
     if (malloc_flagged) AppendFixes(&f.recommendations, {"memory_fragmentation"});
     if (free_flagged) AppendFixes(&f.recommendations, {"avoid_empty_cache"});
     out->push_back(std::move(f));

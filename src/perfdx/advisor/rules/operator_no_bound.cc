@@ -95,6 +95,7 @@ class OperatorNoBoundRule final : public Rule {
                           {"longest_task_ns", static_cast<double>(flagged.longest_ns)},
                           {"bound_ratio", bound}};
     f.evidence.contributors = flagged.LargestContributors(kMaxContributors);
+    AddTag(&f, "tiling");
     AppendFixes(&f.recommendations, {"aoe_tuning"});
     out->push_back(std::move(f));
   }

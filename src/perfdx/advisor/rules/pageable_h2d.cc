@@ -56,6 +56,7 @@ class PageableH2dRule final : public Rule {
       if (f.evidence.ranges.size() == kMaxRanges) break;
       f.evidence.ranges.push_back({iv.start, iv.end});
     }
+    AddTag(&f, "pageable_copy");
     AppendFixes(&f.recommendations, {"pinned_memory"});
     out->push_back(std::move(f));
   }

@@ -69,6 +69,8 @@ class PythonGcRule final : public Rule {
       if (f.evidence.ranges.size() == kMaxRanges) break;
       f.evidence.ranges.push_back({s.ts_ns[i], s.end_ns(i)});
     }
+    AddTag(&f, "python_gc");
+    f.host_cause = true;
     AppendFixes(&f.recommendations, {"python_gc"});
     out->push_back(std::move(f));
   }

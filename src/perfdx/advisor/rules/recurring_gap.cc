@@ -77,6 +77,17 @@ class RecurringGapRule final : public Rule {
         if (f.evidence.ranges.size() < 5) f.evidence.ranges.push_back({gap.start_ns, gap.start_ns + gap.dur_ns});
       }
       f.steps.assign(steps.begin(), steps.end());
+      // The evidence each fix needs: an operator with no device work queued
+      // (dispatch), optimizer.step(), or logging / printing / file I/O seen
+      // in the gap. Untraced time and other user code give no fix but how
+      // to profile for the cause (the advisor adds it).
+      f.host_cause = true;
+      if (kind == "framework_op") AddTag(&f, "dispatch_bound");
+      if (kind == "optimizer_step") AddTag(&f, "optimizer_step");
+      if (!g.host_activity.empty()) {
+        AddTag(&f, "host_io");
+        f.evidence.details.emplace_back("host_activity_" + g.host_activity, 1.0);
+      }
       const char* fix = kind == "framework_op" ? "reduce_launch_overhead" : kind == "optimizer_step" ? "fused_optimizer" : "async_logging";
       f.recommendations = RecommendationsFor(fix);
       if (kind != "framework_op" && kind != "optimizer_step") {

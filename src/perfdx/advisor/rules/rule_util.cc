@@ -16,6 +16,16 @@ std::string Ms(int64_t ns) {
                                                             : fmt::format("{:.2f} ms", ms);
 }
 
+bool AllReduceDominates(const analysis::CollectiveSummary& collectives) {
+  int64_t all_reduce_ns = 0;
+  int64_t total_ns = 0;
+  for (const analysis::CollectiveStats& s : collectives.collectives) {
+    total_ns += s.dur_ns;
+    if (s.type == analysis::CollectiveType::kAllReduce) all_reduce_ns += s.dur_ns;
+  }
+  return total_ns > 0 && 2 * all_reduce_ns >= total_ns;
+}
+
 void KeepLargest(std::vector<Contributor>* contributors, size_t max) {
   std::sort(contributors->begin(), contributors->end(),
             [](const Contributor& a, const Contributor& b) {

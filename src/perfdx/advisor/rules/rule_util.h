@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "perfdx/advisor/rule.h"
@@ -23,6 +24,18 @@ inline double ShareOfStep(const RuleContext& c, int64_t ns_per_step) {
 // "12.3%" / "15.0 ms" (seconds from 10 s), for titles.
 std::string Pct(double share);
 std::string Ms(int64_t ns);
+
+// Records evidence the rule established (knobs.toml [tags]).
+inline void AddTag(Finding* f, std::string_view tag) {
+  for (const std::string& t : f->evidence_tags) {
+    if (t == tag) return;
+  }
+  f->evidence_tags.emplace_back(tag);
+}
+
+// Is the collectives' device time at least half all-reduce (gradient
+// synchronization), rather than all-to-all, all-gather, ...?
+bool AllReduceDominates(const analysis::CollectiveSummary& collectives);
 
 // Keeps the `max` contributors with the most time (ties: larger share, then
 // name, so the order never depends on the input's), largest first.

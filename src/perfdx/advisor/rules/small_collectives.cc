@@ -131,6 +131,7 @@ class SmallCollectivesRule final : public Rule {
     }
     KeepLargest(&contributors, kMaxContributors);
     f.evidence.contributors = std::move(contributors);
+    if (AllReduceDominates(c.analysis.collectives)) AddTag(&f, "allreduce");
     AppendFixes(&f.recommendations, {"ddp_bucket", "hccl_env"});
     out->push_back(std::move(f));
   }

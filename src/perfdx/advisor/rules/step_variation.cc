@@ -82,6 +82,24 @@ class StepJitterRule final : public Rule {
     }
     // Host noise (other processes, interrupts, unpinned threads) and
     // per-step host work are the usual sources.
+    // Host contention is shown only by kernel launches that stalled while
+    // the device idled (gaps.h), in an outlier step or in two steps at least;
+    // per-step host work only by synchronizations inside the slow steps.
+    f.host_cause = true;
+    const std::vector<int64_t>& stalled = c.analysis.gaps.stalled_launch_steps;
+    const auto in_outlier = [&](int64_t step) {
+      return std::find(s.outlier_steps.begin(), s.outlier_steps.end(), step) != s.outlier_steps.end();
+    };
+    if (std::any_of(stalled.begin(), stalled.end(), in_outlier) || stalled.size() >= 2) {
+      AddTag(&f, "host_contention");
+      f.evidence.details.emplace_back("steps_with_stalled_launches", static_cast<double>(stalled.size()));
+    }
+    for (const analysis::Gap& g : c.analysis.gaps.gaps) {
+      if (g.cause.kind == "synchronization" && (s.outlier_steps.empty() || in_outlier(g.step))) {
+        AddTag(&f, "host_sync");
+        break;
+      }
+    }
     f.recommendations = RecommendationsFor("cpu_binding");
     for (Recommendation& r : RecommendationsFor("avoid_host_sync")) f.recommendations.push_back(std::move(r));
     out->push_back(std::move(f));
@@ -130,6 +148,13 @@ class SawtoothUtilizationRule final : public Rule {
     f.evidence.threshold = c.thresholds.sawtooth_amplitude;
     f.evidence.unit = "share";
     f.evidence.details = {{"alternation", alternation}};
+    f.host_cause = true;
+    for (const analysis::Gap& g : c.analysis.gaps.gaps) {
+      if (g.cause.kind == "data_loader") {
+        AddTag(&f, "data_loader_wait");
+        break;
+      }
+    }
     f.recommendations = RecommendationsFor("dataloader_parallel");
     for (Recommendation& r : RecommendationsFor("overlap_communication")) f.recommendations.push_back(std::move(r));
     out->push_back(std::move(f));

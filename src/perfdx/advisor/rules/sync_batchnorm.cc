@@ -61,6 +61,7 @@ class SyncBatchNormRule final : public Rule {
     f.evidence.threshold = c.thresholds.syncbn_min_count;
     f.evidence.unit = "count";
     f.evidence.details = {{"syncbn_host_ns_per_step", static_cast<double>(PerStep(c, host_ns))}};
+    AddTag(&f, "sync_batchnorm");
     AppendFixes(&f.recommendations, {"avoid_sync_batchnorm"});
     out->push_back(std::move(f));
   }

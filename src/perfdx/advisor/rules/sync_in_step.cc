@@ -51,6 +51,8 @@ class SyncInStepRule final : public Rule {
     f.evidence.value = share;
     f.evidence.threshold = band.healthy;
     f.evidence.unit = "share";
+    AddTag(&f, "host_sync");
+    f.host_cause = true;
     f.recommendations = RecommendationsFor("avoid_host_sync");
     for (Recommendation& r : RecommendationsFor("launch_blocking_off")) f.recommendations.push_back(std::move(r));
     out->push_back(std::move(f));

@@ -76,6 +76,8 @@ class SynchronizeStreamRule final : public Rule {
                           {"node_launches", static_cast<double>(launches)},
                           {"co_occurrences", static_cast<double>(co_occurring)}};
     f.evidence.ranges = std::move(ranges);
+    AddTag(&f, "launch_blocking");
+    f.host_cause = true;
     AppendFixes(&f.recommendations, {"launch_blocking_off"});
     out->push_back(std::move(f));
   }

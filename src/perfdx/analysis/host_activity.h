@@ -1,0 +1,31 @@
+// What a host slice does when it is logging, printing or file I/O: the
+// evidence a logging fix needs (knobs.toml tag host_io). From a table of
+// real names, never a substring that happens to match:
+//   - Python frames as the PyTorch profiler records them with with_stack
+//     ("logging/__init__.py(1489): info": the module file decides);
+//   - CPython built-ins ("<built-in function print>", "<built-in method
+//     write of _io.TextIOWrapper object at 0x...>": the callable and its type);
+//   - record_function labels the user wrote, by whole words ("log_metrics":
+//     the word "log").
+// And which runtime calls launch device work, whose stall while the device
+// idles shows the host thread held up (the evidence of host contention).
+#pragma once
+
+#include <string_view>
+
+#include "perfdx/model/event_kind.h"
+
+namespace perfdx::analysis {
+
+enum class HostActivity : uint8_t { kNone, kLogging, kPrint, kFileIo };
+std::string_view HostActivityName(HostActivity a);  // "", "logging", "print", "file_io"
+
+// The activity of a host slice of kind `kind` named `name`.
+HostActivity ClassifyHostActivity(model::EventKind kind, std::string_view name);
+
+// Is `name` a runtime call that only queues a kernel (cudaLaunchKernel,
+// hipLaunchKernel, ...)? Such a call takes microseconds; one that takes far
+// longer while the device idles was not running on a CPU.
+bool IsKernelLaunchCall(std::string_view name);
+
+}  // namespace perfdx::analysis
