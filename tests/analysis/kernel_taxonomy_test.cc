@@ -478,6 +478,48 @@ TEST(KernelTaxonomyTest, NameGrammar) {
   EXPECT_EQ(PrecisionName(Precision::kBf16), "bf16");
 }
 
+TEST(KernelTaxonomyTest, AscendPrecisionFromInputDtypes) {
+  EXPECT_EQ(PrecisionFromAscendDtypes("FLOAT;FLOAT"), Precision::kFp32);
+  EXPECT_EQ(PrecisionFromAscendDtypes("DT_BF16;DT_BF16;BOOL;FLOAT;INT64"), Precision::kBf16);
+  EXPECT_EQ(PrecisionFromAscendDtypes("FLOAT16;FLOAT16"), Precision::kFp16);
+  EXPECT_EQ(PrecisionFromAscendDtypes("INT32;FLOAT;FLOAT"), Precision::kFp32);
+  EXPECT_EQ(PrecisionFromAscendDtypes("INT64;BOOL"), Precision::kUnknown);
+  EXPECT_EQ(PrecisionFromAscendDtypes(""), Precision::kUnknown);
+}
+
+// The Ascend cube ops' precision comes from the task's input dtypes (the
+// names carry none). From the CSVs, read by hand: every MatMul / BatchMatMul
+// / FlashAttentionScore row of kernel_details_pipe_util.csv has DT_BF16
+// inputs, kernel_details_arith_util.csv's MatMul / BatchMatMul FLOAT16, the
+// ResNet-like text profile's Conv2D* / MatMulV* FLOAT (and INT32 shapes).
+TEST(KernelTaxonomyTraceTest, AscendMatrixPrecisionFromTheKernelTable) {
+  ASSERT_TRUE(HaveShared());
+  struct Case {
+    const char* path;
+    Precision precision;
+    bool tensor_core;
+  };
+  for (const Case& c :
+       {Case{"traces/ascend/mstt_samples/kernel_details_pipe_util.csv", Precision::kBf16, true},
+        Case{"traces/ascend/mstt_samples/kernel_details_arith_util.csv", Precision::kFp16, true},
+        Case{"traces/ascend/torch_npu_2rank_text_level1", Precision::kFp32, false}}) {
+    SCOPED_TRACE(c.path);
+    auto loaded = formats::LoadTraces({SharedPath(c.path)}, {});
+    ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+    ASSERT_FALSE(loaded->traces.empty());
+    const RankAnalysis a = AnalyzeRank(loaded->traces[0], {});
+    size_t matrix = 0;
+    for (const KernelStat& k : a.kernels.kernels) {
+      if (!k.matrix) continue;
+      ++matrix;
+      EXPECT_EQ(k.precision, c.precision) << k.name;
+      EXPECT_EQ(k.tensor_core, c.tensor_core) << k.name;
+      EXPECT_EQ(k.fp32_matrix, !c.tensor_core) << k.name;
+    }
+    EXPECT_GT(matrix, 0u);
+  }
+}
+
 // ---- transformer_eager's FP32-on-CUDA-cores share, against the count
 // examples/gpu_training/fp32_share.py made from the trace's kernel names and
 // durations (recorded in traces/fp32_share.json).

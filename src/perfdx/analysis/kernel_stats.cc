@@ -62,6 +62,15 @@ KernelSummary SummarizeKernels(const model::Trace& trace, const OpAttribution& a
   const model::SliceTable& s = trace.slices;
   std::unordered_map<model::StringId, size_t> index;
   auto in_window = [&](SliceId i) { return window.Contains(s.ts_ns[i]); };
+  // Ascend: the kernel table's input dtypes of each task, by its slice.
+  std::unordered_map<SliceId, model::StringId> ascend_dtypes;
+  if (trace.ascend) {
+    for (const model::AscendKernel& row : trace.ascend->kernels.rows) {
+      if (row.slice >= 0 && row.input_dtypes != model::kEmptyString) {
+        ascend_dtypes.emplace(static_cast<SliceId>(row.slice), row.input_dtypes);
+      }
+    }
+  }
 
   for (SliceId i = 0; i < s.size(); ++i) {
     if (!model::IsDeviceWork(s.kind[i]) || !OnDevice(trace, i) || !in_window(i)) continue;
@@ -88,13 +97,25 @@ KernelSummary SummarizeKernels(const model::Trace& trace, const OpAttribution& a
     k.min_ns = std::min(k.min_ns, s.dur_ns[i]);
     k.max_ns = std::max(k.max_ns, s.dur_ns[i]);
     // A matrix kernel whose name carries no precision (Ascend MatMulV2,
-    // Triton templates, ...) and does not show Tensor Cores is FP32 when the
-    // op that launched it has float inputs.
+    // Triton templates, ...) and does not show Tensor Cores: an Ascend
+    // task's own input dtypes say it (reduced precision = the cube path, the
+    // Tensor Core equivalent); else it is FP32 when the op that launched it
+    // has float inputs.
     if (k.matrix && !k.tensor_core && !k.fp32_matrix &&
-        k.kernel_class.precision == Precision::kUnknown &&
-        OpInputsAreFloat32(trace, attribution.launching_op[i])) {
-      k.fp32_matrix = true;
-      k.precision = Precision::kFp32;
+        k.kernel_class.precision == Precision::kUnknown) {
+      const auto dtypes = ascend_dtypes.find(i);
+      const Precision p = dtypes == ascend_dtypes.end()
+                              ? Precision::kUnknown
+                              : PrecisionFromAscendDtypes(trace.str(dtypes->second));
+      if (p == Precision::kFp16 || p == Precision::kBf16 || p == Precision::kInt8) {
+        k.precision = p;
+        k.tensor_core = true;
+      } else if (p == Precision::kFp32 ||
+                 (p == Precision::kUnknown &&
+                  OpInputsAreFloat32(trace, attribution.launching_op[i]))) {
+        k.fp32_matrix = true;
+        k.precision = Precision::kFp32;
+      }
     }
     out.device_work_ns += s.dur_ns[i];
   }

@@ -715,6 +715,26 @@ KernelClass ClassifyKernel(std::string_view name) {
   return Classify(name, 0);
 }
 
+Precision PrecisionFromAscendDtypes(std::string_view dtypes) {
+  Precision p = Precision::kUnknown;
+  size_t start = 0;
+  while (start <= dtypes.size()) {
+    size_t end = dtypes.find(';', start);
+    if (end == std::string_view::npos) end = dtypes.size();
+    std::string_view t = dtypes.substr(start, end - start);
+    while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.remove_prefix(1);
+    while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.remove_suffix(1);
+    if (StartsWith(t, "DT_")) t.remove_prefix(3);
+    if (t == "FLOAT" || t == "FLOAT32") Narrow(&p, Precision::kFp32);
+    if (t == "FLOAT16") Narrow(&p, Precision::kFp16);
+    if (t == "BF16" || t == "BFLOAT16") Narrow(&p, Precision::kBf16);
+    if (t == "DOUBLE" || t == "FLOAT64") Narrow(&p, Precision::kFp64);
+    if (t == "INT8") Narrow(&p, Precision::kInt8);
+    start = end + 1;
+  }
+  return p;
+}
+
 std::string_view KernelCategoryName(KernelCategory c) {
   switch (c) {
     case Cat::kMatrix:

@@ -45,6 +45,11 @@ struct KernelClass {
 
 KernelClass ClassifyKernel(std::string_view name);
 
+// The math precision of an Ascend task from its input dtypes as the kernel
+// table writes them ("FLOAT;FLOAT", "DT_BF16;DT_BF16;FLOAT", "FLOAT16;INT32"):
+// the narrowest floating-point (or int8) input; kUnknown when none is one.
+Precision PrecisionFromAscendDtypes(std::string_view dtypes);
+
 // The JSON spellings: "matrix", "layout_conversion", ..., "other".
 std::string_view KernelCategoryName(KernelCategory c);
 // "unknown", "fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8".
