@@ -493,7 +493,7 @@ constexpr Row kRows[] = {
     {true,  {"nccl*"},                  Cat::kCommunication, Grammar::kNone},  // ncclKernel_AllReduce_..., ncclDevKernel_... (RCCL keeps these)
     {true,  {"rccl*"},                  Cat::kCommunication, Grammar::kNone},  // rccl builds' own spellings
     {true,  {"hcom"},                   Cat::kCommunication, Grammar::kNone},  // Ascend HCCL ops: hcom_allReduce__210_0_1
-    {true,  {"hccl*"},                  Cat::kCommunication, Grammar::kNone},
+    {true,  {"hccl*"},                  Cat::kCommunication, Grammar::kNone},  // hccl_* kernels of HCCL builds
     {true,  {"sdma"},                   Cat::kCommunication, Grammar::kNone},  // Ascend SDMA tasks: HCCL's own transfers
     // --- Triton (Inductor): triton_<kind>_fused_<ops>_<n>; the ops in the name are fused, not separate kernels.
     {true,  {"triton", "poi"},          Cat::kElementwise, Grammar::kNone},    // pointwise
@@ -504,14 +504,14 @@ constexpr Row kRows[] = {
     {true,  {"cask*"},                  Cat::kOther, Grammar::kNone},          // cask_cudnn::computeOffsetsKernel, init_device_workspace_kernel
     // --- Matrix work.
     {true,  {"sm*", "xmma"},            Cat::kMatrix, Grammar::kXmma},         // cuBLAS sm80_xmma_gemm_f32f32_..., cuDNN sm90_xmma_fprop_implicit_gemm_...
-    {true,  {"xmma*"},                  Cat::kMatrix, Grammar::kXmma},
+    {true,  {"xmma*"},                  Cat::kMatrix, Grammar::kXmma},  // xmma_* kernels without the sm prefix
     {true,  {"cutlass*", "tensorop"},   Cat::kMatrix, Grammar::kMmaShape},     // cutlass_80_tensorop_s1688gemm_..., cutlass_tensorop_bf16_s16816fprop_...
     {true,  {"cutlass*", "simt"},       Cat::kMatrix, Grammar::kSimt},         // cutlass_80_simt_sgemm_256x128_8x4_nn_align1
     {false, {"reducesplitk"},           Cat::kReduction, Grammar::kNone},      // cutlass::reduction::kernel::ReduceSplitK<...>
     {false, {"implicitgemmconvolution"}, Cat::kMatrix, Grammar::kMangledCutlass},  // mangled cuDNN CUTLASS conv::kernel::ImplicitGemmConvolution
     {true,  {"fmha*"},                  Cat::kMatrix, Grammar::kFmha},         // fmha_cutlassF_f32_aligned_64x64_rf_sm80 (PyTorch mem-efficient attention)
     {false, {"flash", "fwd"},           Cat::kMatrix, Grammar::kFlash},        // flash_fwd_kernel<Flash_fwd_kernel_traits<..., cutlass::half_t>>
-    {false, {"flash", "bwd"},           Cat::kMatrix, Grammar::kFlash},
+    {false, {"flash", "bwd"},           Cat::kMatrix, Grammar::kFlash},  // flash_bwd_dq_dk_dv_loop_kernel<...>
     {true,  {"nvjet*"},                 Cat::kMatrix, Grammar::kNvjet},        // cuBLAS Hopper nvjet_sm90_tst_128x128_...
     {true,  {"cijk"},                   Cat::kMatrix, Grammar::kTensile},      // ROCm Cijk_Ailk_Bjlk_SB_..._MI16x16x1_...
     {false, {"sgemm*"},                 Cat::kMatrix, Grammar::kFp32CudaCores},  // volta_/ampere_sgemm_*, implicit_convolve_sgemm, sgemm_largek_lds64, magma_sgemmEx
@@ -528,7 +528,7 @@ constexpr Row kRows[] = {
     {false, {"engine", "dgrad"},        Cat::kMatrix, Grammar::kTemplateCudaCores},  // cuDNN cudnn::detail::dgrad_engine<float, ...>
     {true,  {"cudnn", "conv*"},         Cat::kMatrix, Grammar::kName},         // cudnn::...::conv*_kernel
     {false, {"gemm"},                   Cat::kMatrix, Grammar::kName},         // any other *_gemm_* kernel (a whole token: not fbgemm)
-    {false, {"matmul"},                 Cat::kMatrix, Grammar::kName},
+    {false, {"matmul"},                 Cat::kMatrix, Grammar::kName},  // *_matmul_* kernels (a whole token)
     // --- cuBLAS / cuDNN pieces around the matrix work.
     {false, {"epilogue", "globalkernel"}, Cat::kElementwise, Grammar::kNone},  // cublasLt::epilogue::impl::globalKernel (bias / activation)
     {false, {"splitkreduce*"},          Cat::kReduction, Grammar::kNone},      // cuBLAS splitKreduce_kernel
@@ -554,9 +554,9 @@ constexpr Row kRows[] = {
     {false, {"layernorm*"},             Cat::kNormalization, Grammar::kNone},  // LayerNormForwardCUDAKernel
     {false, {"gammabetabackward*"},     Cat::kNormalization, Grammar::kNone},  // layer norm's weight/bias gradients
     {false, {"rowwisemoments*"},        Cat::kNormalization, Grammar::kNone},  // layer / group norm statistics
-    {false, {"group", "norm"},          Cat::kNormalization, Grammar::kNone},
+    {false, {"group", "norm"},          Cat::kNormalization, Grammar::kNone},  // group_norm_* kernels
     {false, {"softmax*"},               Cat::kSoftmax, Grammar::kNone},        // softmax_warp_forward, cunn_SoftMaxForward
-    {false, {"logsoftmax*"},            Cat::kSoftmax, Grammar::kNone},
+    {false, {"logsoftmax*"},            Cat::kSoftmax, Grammar::kNone},  // LogSoftmax* spellings in one token
     // --- Elementwise (ATen TensorIterator and friends).
     {false, {"elementwise"},            Cat::kElementwise, Grammar::kNone},    // vectorized_/unrolled_/index_elementwise_kernel, ...
     {false, {"multi", "tensor", "apply"}, Cat::kElementwise, Grammar::kNone},  // foreach / fused optimizer steps
@@ -568,15 +568,15 @@ constexpr Row kRows[] = {
     {false, {"nll", "forward"},         Cat::kReduction, Grammar::kNone},      // nll_loss_forward_reduce_cuda_kernel_2d
     {false, {"nll", "backward"},        Cat::kElementwise, Grammar::kNone},    // nll_loss_backward_reduce_cuda_kernel_2d: a scatter
     {false, {"reduce", "kernel"},       Cat::kReduction, Grammar::kNone},      // at::native::reduce_kernel<...>
-    {true,  {"cub", "devicereduce*"},   Cat::kReduction, Grammar::kNone},
+    {true,  {"cub", "devicereduce*"},   Cat::kReduction, Grammar::kNone},  // cub::DeviceReduceKernel, DeviceReduceByKeyKernel
     {false, {"classnllcriterion", "updateoutput"}, Cat::kReduction, Grammar::kNone},       // cunn_ClassNLLCriterion_updateOutput_kernel
     {false, {"classnllcriterion", "updategradinput"}, Cat::kElementwise, Grammar::kNone},  // cunn_ClassNLLCriterion_updateGradInput_kernel
     {false, {"max", "pool"},            Cat::kReduction, Grammar::kNone},      // max_pool_forward_nchw / backward
     {false, {"adaptive", "average", "pool"}, Cat::kReduction, Grammar::kNone}, // adaptive_average_pool
-    {false, {"avg", "pool*"},           Cat::kReduction, Grammar::kNone},
+    {false, {"avg", "pool*"},           Cat::kReduction, Grammar::kNone},  // avg_pool2d_out_cuda_frame
     // --- Explicit transposes / permutes (after every row above that owns such a word).
-    {false, {"transpose"},              Cat::kLayoutConversion, Grammar::kNone},
-    {false, {"permute"},                Cat::kLayoutConversion, Grammar::kNone},
+    {false, {"transpose"},              Cat::kLayoutConversion, Grammar::kNone},  // at::native::transpose_*, batch_transpose_kernel
+    {false, {"permute"},                Cat::kLayoutConversion, Grammar::kNone},  // explicit permute kernels (not fbgemm permute_*: rows above)
 };
 // clang-format on
 
