@@ -49,7 +49,7 @@ std::vector<std::unique_ptr<Analysed>> LoadAndAnalyse(const std::string& path,
   return out;
 }
 
-bool HasFix(const Finding& f, std::string_view fix, Framework framework = Framework::kTorchNpu) {
+bool HasFix(const Finding& f, std::string_view fix, FixTarget framework = FixTarget::kTorchNpu) {
   for (const Recommendation& want : RecommendationsFor(fix)) {
     if (want.framework != framework) continue;
     for (const Recommendation& r : f.recommendations) {
@@ -500,7 +500,7 @@ TEST(EnvironmentVariablesRuleTest, OffendingVariablesWithTheirFixes) {
        {"ascend_log_level", "memory_fragmentation", "hccl_algo_auto", "reduce_launch_overhead"}) {
     EXPECT_TRUE(HasFix(*f, fix)) << fix;
   }
-  for (const Recommendation& r : f->recommendations) EXPECT_EQ(r.framework, Framework::kTorchNpu);
+  for (const Recommendation& r : f->recommendations) EXPECT_EQ(r.framework, FixTarget::kTorchNpu);
 }
 
 TEST(EnvironmentVariablesRuleTest, CachesOnlyForDynamicShapesAndLaunchBlocking) {
@@ -1108,7 +1108,7 @@ TEST(AscendRulesTest, EveryFixTheAscendRulesNameIsInTheCatalogue) {
         "avoid_empty_cache", "operator_fusion", "fused_optimizer"}) {
     bool torch_npu = false;
     for (const Recommendation& r : RecommendationsFor(fix))
-      torch_npu |= r.framework == Framework::kTorchNpu;
+      torch_npu |= r.framework == FixTarget::kTorchNpu;
     EXPECT_TRUE(torch_npu) << fix;
   }
 }

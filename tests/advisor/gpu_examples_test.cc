@@ -24,7 +24,7 @@ std::unique_ptr<Analysed> LoadExample(const std::string& name) {
   return Analyse(std::move(*t));
 }
 
-bool HasSnippet(const Finding& f, std::string_view fix, Framework framework) {
+bool HasSnippet(const Finding& f, std::string_view fix, FixTarget framework) {
   for (const Recommendation& want : RecommendationsFor(fix)) {
     if (want.framework != framework) continue;
     for (const Recommendation& r : f.recommendations) {
@@ -48,7 +48,7 @@ TEST(GpuExamplesTest, DataLoaderStallOnlyWithoutWorkers) {
   const Finding* stall = FindRule(w0->findings, "data_loader_stall");
   ASSERT_NE(stall, nullptr);
   EXPECT_EQ(stall->severity, Severity::kCritical);
-  EXPECT_TRUE(HasSnippet(*stall, "dataloader_parallel", Framework::kPytorchCuda));
+  EXPECT_TRUE(HasSnippet(*stall, "dataloader_parallel", FixTarget::kPytorchCuda));
 
   for (const char* name : {"resnet50_workers8_fp32", "resnet50_workers8_bf16"}) {
     SCOPED_TRACE(name);
@@ -68,7 +68,7 @@ TEST(GpuExamplesTest, Fp32MatmulsWithoutTf32ButNotTf32Convolutions) {
     auto a = LoadExample(name);
     const Finding* f = FindRule(a->findings, "fp32_matrix");
     ASSERT_NE(f, nullptr);
-    EXPECT_TRUE(HasSnippet(*f, "tf32", Framework::kPytorchCuda));
+    EXPECT_TRUE(HasSnippet(*f, "tf32", FixTarget::kPytorchCuda));
   }
   for (const char* name : {"resnet50_workers8_fp32", "resnet50_workers8_bf16"}) {
     SCOPED_TRACE(name);

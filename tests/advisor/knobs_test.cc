@@ -47,7 +47,7 @@ bool OnAllowedHost(std::string_view url) {
 TEST(KnobsTest, EveryKnobHasTextSnippetAndOfficialDoc) {
   ASSERT_FALSE(AllKnobs().empty());
   for (const Knob& k : AllKnobs()) {
-    SCOPED_TRACE(std::string(k.fix_id) + " / " + std::string(FrameworkName(k.framework)));
+    SCOPED_TRACE(std::string(k.fix_id) + " / " + std::string(FixTargetName(k.framework)));
     EXPECT_FALSE(k.text.empty());
     EXPECT_FALSE(k.snippet.empty());
     EXPECT_TRUE(OnAllowedHost(k.doc_url)) << k.doc_url;
@@ -63,7 +63,7 @@ TEST(KnobsTest, EveryKnobHasTextSnippetAndOfficialDoc) {
 TEST(KnobsTest, SnippetsFitTheReport) {
   for (const Knob& k : AllKnobs()) {
     const auto lines = std::count(k.snippet.begin(), k.snippet.end(), '\n') + 1;
-    EXPECT_LE(lines, 6) << k.fix_id << " / " << FrameworkName(k.framework);
+    EXPECT_LE(lines, 6) << k.fix_id << " / " << FixTargetName(k.framework);
   }
 }
 
@@ -83,10 +83,10 @@ TEST(KnobsTest, NoKnobNamesAnApiThatDoesNotExist) {
 }
 
 TEST(KnobsTest, AtMostOneKnobPerFixAndFramework) {
-  std::set<std::pair<std::string_view, Framework>> seen;
+  std::set<std::pair<std::string_view, FixTarget>> seen;
   for (const Knob& k : AllKnobs()) {
     EXPECT_TRUE(seen.insert({k.fix_id, k.framework}).second)
-        << k.fix_id << " twice for " << FrameworkName(k.framework);
+        << k.fix_id << " twice for " << FixTargetName(k.framework);
   }
 }
 
@@ -98,25 +98,25 @@ TEST(KnobsTest, EveryFixIdIsDocumented) {
     EXPECT_NE(doc.find(heading), std::string::npos) << "docs/recommendations.md lacks " << heading;
     EXPECT_NE(doc.find(std::string(k.doc_url)), std::string::npos)
         << "docs/recommendations.md lacks the source of " << k.fix_id << " / "
-        << FrameworkName(k.framework) << ": " << k.doc_url;
+        << FixTargetName(k.framework) << ": " << k.doc_url;
   }
 }
 
 TEST(KnobsTest, RecommendationsForReturnsOnePerFramework) {
   const std::vector<Recommendation> recs = RecommendationsFor("dataloader_parallel");
   ASSERT_EQ(recs.size(), 3u);
-  std::set<Framework> frameworks;
+  std::set<FixTarget> frameworks;
   for (const Recommendation& r : recs) {
     frameworks.insert(r.framework);
     EXPECT_FALSE(r.text.empty());
     EXPECT_FALSE(r.doc_url.empty());
   }
-  EXPECT_EQ(frameworks, (std::set<Framework>{Framework::kMindSpore, Framework::kTorchNpu,
-                                             Framework::kPytorchCuda}));
+  EXPECT_EQ(frameworks, (std::set<FixTarget>{FixTarget::kMindSpore, FixTarget::kTorchNpu,
+                                             FixTarget::kPytorchCuda}));
   // Ascend-only and CUDA-only fixes name only their framework.
   const std::vector<Recommendation> jit = RecommendationsFor("jit_compile_off");
   ASSERT_EQ(jit.size(), 1u);
-  EXPECT_EQ(jit[0].framework, Framework::kTorchNpu);
+  EXPECT_EQ(jit[0].framework, FixTarget::kTorchNpu);
   EXPECT_TRUE(RecommendationsFor("no_such_fix").empty());
 }
 

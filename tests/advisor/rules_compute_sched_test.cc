@@ -61,7 +61,7 @@ TEST(ComputeRulesTest, DataLoaderStallWithAllThreeFrameworks) {
   EXPECT_EQ(f->severity, Severity::kCritical);
   EXPECT_NEAR(f->evidence.value, 0.39, 1e-9);  // the loader covers 0..390 of each step
   EXPECT_NEAR(f->gain.share, 0.39, 1e-9);
-  std::set<Framework> frameworks;
+  std::set<FixTarget> frameworks;
   for (const Recommendation& r : f->recommendations) frameworks.insert(r.framework);
   EXPECT_EQ(frameworks.size(), 3u) << "MindSpore, torch_npu and CUDA PyTorch fixes";
 }
@@ -244,7 +244,7 @@ TEST(RealTraceRulesTest, ResNet50DataLoaderAcceptance) {
   EXPECT_GE(f0->severity, Severity::kWarning);
   bool has_workers = false;
   for (const Recommendation& r : f0->recommendations) {
-    has_workers |= r.framework == Framework::kPytorchCuda && r.snippet.find("num_workers") != std::string::npos;
+    has_workers |= r.framework == FixTarget::kPytorchCuda && r.snippet.find("num_workers") != std::string::npos;
   }
   EXPECT_TRUE(has_workers);
   for (const Finding& f : a4->findings) {

@@ -184,6 +184,28 @@ TEST_F(StoreTest, TrendFollowsAMetricInTimeOrder) {
   EXPECT_TRUE(store.Trend("step_time", std::string("nobody"))->empty());
 }
 
+// Issue 10: a share's trend moves in percentage points, a time's in percent.
+TEST_F(StoreTest, TrendChangesOfSharesAreInPercentagePoints) {
+  RunStore store = OpenOrDie();
+  RunRecord a = MakeRun("m", {100, 100, 100}, 1000);
+  a.metrics["device_utilization"] = 0.50;
+  RunRecord b = MakeRun("m", {110, 110, 110}, 2000);
+  b.metrics["device_utilization"] = 0.62;
+  ASSERT_TRUE(store.Save(a).ok());
+  ASSERT_TRUE(store.Save(b).ok());
+  auto util = store.Trend("device_utilization", std::string("m"));
+  ASSERT_TRUE(util.ok()) << util.status().message();
+  ASSERT_EQ(util->size(), 2u);
+  EXPECT_FALSE((*util)[0].change.has_value());
+  ASSERT_TRUE((*util)[1].change.has_value());
+  EXPECT_TRUE((*util)[1].change_in_points);
+  EXPECT_NEAR(*(*util)[1].change, 12.0, 1e-9);  // 50% -> 62%: +12 pts, not +24%
+  auto time = store.Trend("step_time", std::string("m"));
+  ASSERT_EQ(time->size(), 2u);
+  EXPECT_FALSE((*time)[1].change_in_points);
+  EXPECT_NEAR(*(*time)[1].change, 0.10, 1e-9);  // 100 -> 110 ns: +10%
+}
+
 TEST_F(StoreTest, RejectsBadNamesAndMissingRuns) {
   RunStore store = OpenOrDie();
   for (const char* bad : {"", "123", "has space", "semi;colon", "#1"}) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "perfdx/advisor/fix_targets.h"
 #include "perfdx/advisor/rule.h"
 
 namespace perfdx::advisor {
@@ -22,7 +23,13 @@ std::vector<Finding> RunAdvisor(const analysis::RankAnalysis& analysis, const Th
   const RuleContext context{analysis, thresholds};
   std::vector<Finding> findings;
   for (const Rule* rule : AllRules()) rule->Evaluate(context, &findings);
-  for (Finding& f : findings) f.rank = analysis.trace->info.rank;
+  const model::RankInfo& info = analysis.trace->info;
+  const std::vector<FixTarget> targets = TargetsFor(info.runtime);
+  for (Finding& f : findings) {
+    f.rank = info.rank;
+    f.path = info.path;
+    KeepFixesFor(targets, &f);
+  }
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
     if (a.gain.ns_per_step != b.gain.ns_per_step) return a.gain.ns_per_step > b.gain.ns_per_step;
     return a.severity > b.severity;

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "perfdx/advisor/advisor.h"
+#include "perfdx/advisor/fix_targets.h"
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/ascend_query.h"
 #include "perfdx/advisor/rules/rule_util.h"
@@ -306,6 +307,16 @@ std::vector<Finding> RunClusterAdvisor(const std::vector<const analysis::RankAna
   }
   Finding link = SlowLink(ranks, thresholds);
   if (!link.rule.empty()) out.push_back(std::move(link));
+  // The ranks of one job share their framework (analysis/job_grouping).
+  const std::vector<FixTarget> targets = TargetsFor(ranks.front()->trace->info.runtime);
+  for (Finding& f : out) {
+    KeepFixesFor(targets, &f);
+    if (f.path.empty()) {
+      for (const analysis::RankAnalysis* r : ranks) {
+        if (r->trace->info.rank == f.rank) f.path = r->trace->info.path;
+      }
+    }
+  }
   return out;
 }
 

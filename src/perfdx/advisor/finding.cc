@@ -31,13 +31,26 @@ std::optional<Severity> ParseSeverity(std::string_view s) {
   return std::nullopt;
 }
 
-std::string_view FrameworkName(Framework f) {
-  switch (f) {
-    case Framework::kMindSpore: return "mindspore";
-    case Framework::kTorchNpu: return "torch_npu";
-    case Framework::kPytorchCuda: return "pytorch_cuda";
+namespace {
+constexpr std::pair<FixTarget, std::string_view> kFixTargetNames[] = {
+    {FixTarget::kMindSpore, "mindspore"},     {FixTarget::kTorchNpu, "torch_npu"},
+    {FixTarget::kPytorchCuda, "pytorch_cuda"}, {FixTarget::kPytorchRocm, "pytorch_rocm"},
+    {FixTarget::kPytorchCpu, "pytorch_cpu"},   {FixTarget::kPytorch, "pytorch"},
+};
+}  // namespace
+
+std::string_view FixTargetName(FixTarget f) {
+  for (const auto& [value, name] : kFixTargetNames) {
+    if (value == f) return name;
   }
-  return "pytorch_cuda";
+  return "pytorch";
+}
+
+std::optional<FixTarget> ParseFixTarget(std::string_view s) {
+  for (const auto& [value, name] : kFixTargetNames) {
+    if (name == s) return value;
+  }
+  return std::nullopt;
 }
 
 }  // namespace perfdx::advisor

@@ -30,11 +30,22 @@ enum class Severity : uint8_t { kInfo = 0, kWarning = 1, kCritical = 2 };
 std::string_view SeverityName(Severity s);
 std::optional<Severity> ParseSeverity(std::string_view s);
 
-enum class Framework : uint8_t { kMindSpore, kTorchNpu, kPytorchCuda };
-std::string_view FrameworkName(Framework f);
+// Whom a fix is written for. A rank's framework and platform
+// (model::FrameworkInfo) select the targets whose fixes it is shown
+// (fix_targets.h): a CUDA PyTorch trace gets kPytorch and kPytorchCuda fixes.
+enum class FixTarget : uint8_t {
+  kMindSpore,
+  kTorchNpu,
+  kPytorchCuda,
+  kPytorchRocm,
+  kPytorchCpu,
+  kPytorch,  // stock PyTorch on any platform (DataLoader, logging, gc, ...)
+};
+std::string_view FixTargetName(FixTarget f);
+std::optional<FixTarget> ParseFixTarget(std::string_view s);
 
 struct Recommendation {
-  Framework framework;
+  FixTarget framework;
   std::string text;     // what to change, in one or two sentences
   std::string snippet;  // code or shell, ready to paste
   std::string doc_url;  // the documentation the knob comes from
@@ -75,6 +86,7 @@ struct Finding {
   Severity severity = Severity::kInfo;
   std::string title;  // one line, carries the number
   std::optional<int64_t> rank;
+  std::string path;  // the trace the finding comes from (a rank's file or folder)
   std::vector<int64_t> steps;  // step ids where it applies (empty: all analysed)
   Evidence evidence;
   EstimatedGain gain;

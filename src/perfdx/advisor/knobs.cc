@@ -3,7 +3,7 @@
 namespace perfdx::advisor {
 namespace {
 
-using enum Framework;
+using enum FixTarget;
 
 // Documentation pages the catalogue cites more than once.
 constexpr std::string_view kTorchDataLoaderDoc =

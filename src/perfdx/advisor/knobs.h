@@ -14,7 +14,7 @@ namespace perfdx::advisor {
 
 struct Knob {
   std::string_view fix_id;  // e.g. "dataloader_workers"
-  Framework framework;
+  FixTarget framework;
   std::string_view text;
   std::string_view snippet;
   std::string_view doc_url;

@@ -173,6 +173,7 @@ std::string PositionIn(const StepWindow& step, int64_t gap_start, int64_t gap_en
 GapAnalysis FindGaps(const model::Trace& trace, const Activity& activity, const StepTimeline& timeline,
                      int64_t min_gap_ns) {
   GapAnalysis out;
+  out.min_gap_ns = min_gap_ns;
   const std::vector<StepWindow>& steps = timeline.steps;
   auto add_gaps = [&](int64_t start, int64_t end, const StepWindow& step, bool between) {
     const IntervalSet idle_set = activity.compute_timeline.GapsIn(start, end);

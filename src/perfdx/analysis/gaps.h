@@ -62,6 +62,7 @@ struct GapAnalysis {
   std::vector<Gap> gaps;                 // by start time
   std::vector<GapGroup> recurring;       // by total time, descending
   int64_t total_ns = 0;
+  int64_t min_gap_ns = kDefaultMinGapNs;  // the shortest gap counted (--min-gap-us)
 };
 
 GapAnalysis FindGaps(const model::Trace& trace, const Activity& activity, const StepTimeline& timeline,

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "perfdx/baseline/workload.h"
+
 namespace perfdx::baseline {
 namespace {
 
@@ -64,6 +66,7 @@ Result<CheckResult> CheckRun(const RunRecord& base, const RunRecord& current,
   if (!base.device.empty() && !current.device.empty() && base.device != current.device) {
     out.notes.push_back(fmt::format("different devices: {} vs {}", base.device, current.device));
   }
+  if (auto why = WhyNotSameWorkload(base, current)) out.notes.push_back(std::move(*why));
   return out;
 }
 

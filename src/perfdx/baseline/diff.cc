@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "perfdx/baseline/trace_run.h"
+#include "perfdx/baseline/workload.h"
 
 namespace perfdx::baseline {
 
@@ -81,6 +82,7 @@ DiffResult DiffRuns(const RunRecord& base, const RunRecord& current) {
     out.phases.push_back(ValueDelta{phase, Find(base.metrics, key), Find(current.metrics, key)});
   }
 
+  if (auto why = WhyNotSameWorkload(base, current)) out.notes.push_back(std::move(*why));
   out.items_complete = base.items_complete && current.items_complete;
   if (!out.items_complete) {
     out.notes.push_back(

@@ -88,6 +88,10 @@ void AddStepMetrics(RunRecord& record) {
   }
 }
 
+bool IsShareMetric(std::string_view key) {
+  return key.ends_with("_share") || key == "device_utilization";
+}
+
 std::string CanonicalMetricName(std::string_view metric) {
   if (metric == "step_time") return "step_time_median_ns";
   if (metric == "throughput") return "throughput_median";

@@ -81,6 +81,10 @@ std::vector<double> StepTimesNs(const RunRecord& record);
 // `record.steps` into `record.metrics` (overwriting those keys).
 void AddStepMetrics(RunRecord& record);
 
+// Is the metric a share of time (0..1)? Its changes are told in percentage
+// points, never as a ratio of two shares.
+bool IsShareMetric(std::string_view key);
+
 // The metric keys `perfdx baseline trend` accepts as short names.
 //   step_time -> step_time_median_ns, throughput -> throughput_median
 std::string CanonicalMetricName(std::string_view metric);

@@ -1,5 +1,6 @@
 #include "perfdx/baseline/store.h"
 
+#include <map>
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -502,11 +503,22 @@ Result<std::vector<TrendPoint>> RunStore::Trend(std::string_view metric,
     st.BindNull(2);
   }
   std::vector<TrendPoint> out;
+  const bool share = IsShareMetric(key);
+  std::map<std::string, double, std::less<>> last;  // per run name
   while (true) {
     PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
-    out.push_back(
-        TrendPoint{st.Int(0), std::string(st.Text(1)), st.Int(2), st.Double(3)});
+    TrendPoint p{st.Int(0), std::string(st.Text(1)), st.Int(2), st.Double(3)};
+    p.change_in_points = share;
+    if (auto it = last.find(p.name); it != last.end()) {
+      if (share) {
+        p.change = (p.value - it->second) * 100;
+      } else if (it->second != 0) {
+        p.change = p.value / it->second - 1;
+      }
+    }
+    last[p.name] = p.value;
+    out.push_back(std::move(p));
   }
   if (out.empty()) {
     // Say what could have been asked for, when the metric is the problem.

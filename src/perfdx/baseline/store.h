@@ -58,6 +58,11 @@ struct TrendPoint {
   std::string name;
   int64_t created_unix_s = 0;
   double value = 0;
+  // From the previous point of the same run name: a relative change (0.05:
+  // +5%), or for a share (IsShareMetric) the difference in percentage
+  // points (1.5: +1.5 pts). Unset for a series' first point.
+  std::optional<double> change;
+  bool change_in_points = false;
 };
 
 class RunStore {

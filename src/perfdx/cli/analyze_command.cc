@@ -6,11 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "perfdx/advisor/advisor.h"
-#include "perfdx/advisor/cluster_advisor.h"
 #include "perfdx/advisor/config.h"
-#include "perfdx/analysis/trace_summary.h"
 #include "perfdx/cli/common.h"
+#include "perfdx/pipeline/analyze.h"
 #include "perfdx/report/analyze_report.h"
 
 namespace perfdx::cli {
@@ -75,43 +73,21 @@ int RunAnalyze(const AnalyzeOptions& options) {
   // after minutes of parsing.
   const auto thresholds_or = advisor::ResolveThresholds(options.config);
   if (!thresholds_or.ok()) return ReportError(thresholds_or.status());
-  const advisor::Thresholds& thresholds = *thresholds_or;
 
-  auto loaded = formats::LoadTraces(options.input.paths, options.input.ToLoadOptions());
-  if (!loaded.ok()) return ReportError(loaded.status());
-  report::AnalyzeReport report;
-  report.warnings = loaded->warnings;
-  for (const model::Trace& trace : loaded->traces) {
-    if (!options.ranks.empty() &&
-        std::find(options.ranks.begin(), options.ranks.end(), trace.info.rank.value_or(-1)) == options.ranks.end()) {
-      continue;
-    }
-    report::AnalyzeRank entry;
-    entry.analysis = analysis::AnalyzeRank(trace, analysis_options);
-    entry.health = advisor::BuildHealthTable(entry.analysis, thresholds);
-    entry.findings = advisor::RunAdvisor(entry.analysis, thresholds);
-    for (std::string& w : analysis::LoadWarnings(trace)) report.warnings.push_back(std::move(w));
-    report.ranks.push_back(std::move(entry));
-  }
-  std::vector<const analysis::RankAnalysis*> analyses;
-  for (const report::AnalyzeRank& r : report.ranks) analyses.push_back(&r.analysis);
-  report.cluster_findings = advisor::RunClusterAdvisor(analyses, thresholds);
-  if (report.ranks.empty()) {
-    return ReportError(NotFound("--rank: no loaded trace has the requested rank"));
-  }
+  pipeline::AnalyzeRequest request;
+  request.paths = options.input.paths;
+  request.load = options.input.ToLoadOptions();
+  request.analysis = analysis_options;
+  request.ranks = options.ranks;
+  request.thresholds = *thresholds_or;
+  auto report = pipeline::BuildAnalyzeReport(request);
+  if (!report.ok()) return ReportError(report.status());
   const std::string text =
-      options.format == "json" ? report::RenderAnalyzeJson(report) : report::RenderAnalyzeText(report);
+      options.format == "json" ? report::RenderAnalyzeJson(*report) : report::RenderAnalyzeText(*report);
   if (Status s = WriteOutput(options.output, text); !s.ok()) return ReportError(s);
   // --fail-on: exit 1 when any finding is at or above that severity.
   if (auto level = advisor::ParseSeverity(options.fail_on)) {
-    for (const report::AnalyzeRank& r : report.ranks) {
-      for (const advisor::Finding& f : r.findings) {
-        if (f.severity >= *level) return kExitFinding;
-      }
-    }
-    for (const advisor::Finding& f : report.cluster_findings) {
-      if (f.severity >= *level) return kExitFinding;
-    }
+    if (pipeline::HasFindingAtOrAbove(*report, *level)) return kExitFinding;
   }
   return kExitOk;
 }

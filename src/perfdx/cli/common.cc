@@ -18,6 +18,7 @@ formats::LoadOptions InputOptions::ToLoadOptions() const {
   options.limits.max_compression_ratio = max_compression_ratio;
   options.threads = threads;
   options.json.fast_path = !no_fast_path;
+  options.framework = model::ParseFramework(framework);
   return options;
 }
 
@@ -35,6 +36,10 @@ void AddInputOptions(CLI::App* command, InputOptions* options) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   command->add_option("--threads", options->threads, "ranks loaded in parallel (0: one per core)");
+  command->add_option("--framework", options->framework,
+                      "the framework that wrote the traces, if perfdx detects it wrongly: its fixes "
+                      "are the ones shown")
+      ->check(CLI::IsMember({"pytorch", "torch_npu", "mindspore"}));
   command->add_flag("--no-fast-path", options->no_fast_path,
                     "read every event with the exact scalar parser (for debugging)")
       ->group("");

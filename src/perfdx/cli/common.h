@@ -25,6 +25,7 @@ struct InputOptions {
   unsigned threads = 0;
   bool no_fast_path = false;
 
+  std::string framework;  // --framework: pytorch, torch_npu, mindspore ("" detects)
   formats::LoadOptions ToLoadOptions() const;
 };
 

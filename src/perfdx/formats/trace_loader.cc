@@ -9,6 +9,7 @@
 #include "perfdx/formats/ascend_db_importer.h"
 #include "perfdx/formats/ascend_profile_reader.h"
 #include "perfdx/formats/chrome_classifier.h"
+#include "perfdx/formats/framework_detection.h"
 #include "perfdx/model/trace_builder.h"
 
 namespace perfdx::formats {
@@ -39,6 +40,15 @@ class BuilderSink final : public ChromeEventSink {
 }  // namespace
 
 namespace {
+
+void DescribeRuntime(const io::TraceInput& input, std::optional<model::Framework> framework,
+                     model::Trace* trace) {
+  trace->info.runtime = DetectFramework(*trace, input);
+  if (framework) {
+    trace->info.runtime.framework = *framework;
+    trace->info.runtime.detected_from = "--framework";
+  }
+}
 
 // One trace from one or more Chrome-trace sources: msprof cuts its timeline
 // into msprof_slice_{n}_{ts}.json files, all of one rank.
@@ -90,10 +100,14 @@ Result<model::Trace> ImportChromeTrace(const io::TraceInput& input, const LoadOp
 
 Result<model::Trace> ImportChromeTraceFrom(io::ByteSource& source, const io::TraceInput& input,
                                            const ChromeJsonOptions& options) {
-  return ImportChromeSources({&source}, input, options);
+  PERFDX_ASSIGN_OR_RETURN(model::Trace trace, ImportChromeSources({&source}, input, options));
+  DescribeRuntime(input, std::nullopt, &trace);
+  return trace;
 }
 
-Result<model::Trace> ImportInput(const io::TraceInput& input, const LoadOptions& options) {
+namespace {
+
+Result<model::Trace> ImportByKind(const io::TraceInput& input, const LoadOptions& options) {
   AscendSideOptions side;
   side.limits = options.limits;
   switch (input.kind) {
@@ -116,6 +130,14 @@ Result<model::Trace> ImportInput(const io::TraceInput& input, const LoadOptions&
       return ImportAscendKernelCsv(input, side);
   }
   return Internal("unknown input kind");
+}
+
+}  // namespace
+
+Result<model::Trace> ImportInput(const io::TraceInput& input, const LoadOptions& options) {
+  PERFDX_ASSIGN_OR_RETURN(model::Trace trace, ImportByKind(input, options));
+  DescribeRuntime(input, options.framework, &trace);
+  return trace;
 }
 
 Result<LoadedTraces> LoadTraces(const std::vector<std::string>& paths, const LoadOptions& options) {

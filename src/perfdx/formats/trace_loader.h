@@ -8,6 +8,7 @@
 // file and byte offset; damage inside a file is recorded in its load stats.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,8 @@ struct LoadOptions {
   io::ReadLimits limits;
   ChromeJsonOptions json;
   unsigned threads = 0;  // 0: one per hardware thread
+  // --framework: replaces the detected framework of every rank.
+  std::optional<model::Framework> framework;
 };
 
 struct LoadedTraces {

@@ -23,6 +23,7 @@
 #include "perfdx/model/arg_key.h"
 #include "perfdx/model/ascend.h"
 #include "perfdx/model/event_kind.h"
+#include "perfdx/model/framework.h"
 #include "perfdx/model/load_stats.h"
 #include "perfdx/model/string_pool.h"
 
@@ -152,6 +153,8 @@ struct RankInfo {
   std::string distributed_backend;  // "nccl", "gloo", "hccl", ...
   std::optional<int64_t> base_time_ns;  // Kineto baseTimeNanoseconds
   std::vector<DeviceProperties> devices;
+  // Framework, platform and execution features (formats/framework_detection).
+  FrameworkInfo runtime;
 };
 
 // What the importer saw, before any interpretation: every element of the

@@ -49,6 +49,17 @@ void WriteRank(JsonWriter& w, const AnalyzeRank& entry) {
   w.Key("source").String(model::SourceFormatName(info.source));
   w.Key("device").String(info.device_name);
   w.Key("device_type").String(model::DeviceTypeName(info.device_type));
+  w.Key("framework").String(model::FrameworkName(info.runtime.framework));
+  w.Key("platform").String(model::PlatformName(info.runtime.platform));
+  w.Key("framework_detected_from").String(info.runtime.detected_from);
+  w.Key("features").BeginObject();
+  w.Key("compiled").Bool(info.runtime.features.compiled);
+  w.Key("triton").Bool(info.runtime.features.triton);
+  w.Key("cuda_graphs").Bool(info.runtime.features.cuda_graphs);
+  w.Key("ddp").Bool(info.runtime.features.ddp);
+  w.Key("fsdp").Bool(info.runtime.features.fsdp);
+  w.Key("collective_backend").String(info.distributed_backend);
+  w.EndObject();
   w.Key("cpu_only").Bool(a.cpu_only);
   w.Key("window").String(analysis::AnalysisWindowName(a.window));
   w.Key("window_ns").Int(a.window_ns);
@@ -250,6 +261,7 @@ void WriteFinding(JsonWriter& w, const advisor::Finding& f) {
   w.Key("title").String(f.title);
   w.Key("rank");
   f.rank ? w.Int(*f.rank) : w.Null();
+  w.Key("path").String(f.path);
   w.Key("steps").BeginArray();
   for (int64_t s : f.steps) w.Int(s);
   w.EndArray();
@@ -285,7 +297,7 @@ void WriteFinding(JsonWriter& w, const advisor::Finding& f) {
   w.Key("recommendations").BeginArray();
   for (const advisor::Recommendation& r : f.recommendations) {
     w.BeginObject();
-    w.Key("framework").String(advisor::FrameworkName(r.framework));
+    w.Key("framework").String(advisor::FixTargetName(r.framework));
     w.Key("text").String(r.text);
     w.Key("snippet").String(r.snippet);
     w.Key("doc_url").String(r.doc_url);
@@ -310,7 +322,7 @@ void RenderFindingsText(std::string& out, const std::vector<advisor::Finding>& f
     }
     out += '\n';
     for (const advisor::Recommendation& r : f.recommendations) {
-      out += fmt::format("       {:<13} {}\n", advisor::FrameworkName(r.framework), r.text);
+      out += fmt::format("       {:<13} {}\n", advisor::FixTargetName(r.framework), r.text);
       if (!r.snippet.empty()) {
         std::string snippet = r.snippet;
         size_t pos = 0;
@@ -340,11 +352,25 @@ std::string Truncate(std::string_view s, size_t n) {
   return std::string(s.substr(0, n - 3)) + "...";
 }
 
+// ", torch.compile, CUDA graphs, DDP" — the features a reader acts on.
+std::string FeatureList(const model::RuntimeFeatures& f) {
+  std::string out;
+  if (f.compiled) out += ", torch.compile";
+  if (f.triton && !f.compiled) out += ", Triton kernels";
+  if (f.cuda_graphs) out += ", CUDA graphs";
+  if (f.ddp) out += ", DDP";
+  if (f.fsdp) out += ", FSDP";
+  return out;
+}
+
 void RenderRankText(std::string& out, const AnalyzeRank& entry) {
   const RankAnalysis& a = entry.analysis;
   const model::RankInfo& info = a.trace->info;
   out += fmt::format("═══ rank {} — {} ({} on {})\n", info.rank ? fmt::format("{}", *info.rank) : "?",
                      info.path, model::SourceFormatName(info.source), info.device_name);
+  out += fmt::format("framework: {} on {}{} (from {})\n", model::FrameworkName(info.runtime.framework),
+                     model::PlatformName(info.runtime.platform), FeatureList(info.runtime.features),
+                     info.runtime.detected_from);
   out += fmt::format("steps: {} analysed ({}), window {}, mean step {}\n", a.steps.size(),
                      analysis::StepSourceName(a.timeline.source), analysis::AnalysisWindowName(a.window),
                      FormatDuration(a.step_time.mean_ns));
@@ -373,7 +399,8 @@ void RenderRankText(std::string& out, const AnalyzeRank& entry) {
   if (a.temporal.comm_comp_overlap) {
     out += fmt::format("  communication hidden under compute: {}\n", FormatShare(*a.temporal.comm_comp_overlap));
   }
-  out += fmt::format("  idle gaps >= 100 µs: {} totalling {}\n", a.gaps.gaps.size(), FormatDuration(a.gaps.total_ns));
+  out += fmt::format("  idle gaps >= {}: {} totalling {}\n", FormatDuration(a.gaps.min_gap_ns),
+                     a.gaps.gaps.size(), FormatDuration(a.gaps.total_ns));
   constexpr size_t kTextGroups = 5;
   for (size_t i = 0; i < a.gaps.recurring.size() && i < kTextGroups; ++i) {
     const analysis::GapGroup& g = a.gaps.recurring[i];
@@ -455,7 +482,24 @@ std::string RenderAnalyzeJson(const AnalyzeReport& report) {
   for (const AnalyzeRank& r : report.ranks) {
     for (const advisor::Finding& f : r.findings) WriteFinding(w, f);
   }
-  for (const advisor::Finding& f : report.cluster_findings) WriteFinding(w, f);
+  for (const AnalyzeJob& job : report.jobs) {
+    for (const advisor::Finding& f : job.findings) WriteFinding(w, f);
+  }
+  w.EndArray();
+  w.Key("jobs").BeginArray();
+  for (const AnalyzeJob& job : report.jobs) {
+    w.BeginObject();
+    w.Key("ranks").BeginArray();
+    for (size_t m : job.members) {
+      const model::RankInfo& info = report.ranks[m].analysis.trace->info;
+      info.rank ? w.Int(*info.rank) : w.Null();
+    }
+    w.EndArray();
+    w.Key("paths").BeginArray();
+    for (size_t m : job.members) w.String(report.ranks[m].analysis.trace->info.path);
+    w.EndArray();
+    w.EndObject();
+  }
   w.EndArray();
   w.Key("warnings").BeginArray();
   for (const std::string& s : report.warnings) w.String(s);
@@ -469,9 +513,10 @@ std::string RenderAnalyzeJson(const AnalyzeReport& report) {
 std::string RenderAnalyzeText(const AnalyzeReport& report) {
   std::string out;
   for (const AnalyzeRank& r : report.ranks) RenderRankText(out, r);
-  if (!report.cluster_findings.empty()) {
-    out += fmt::format("═══ across {} ranks\n", report.ranks.size());
-    RenderFindingsText(out, report.cluster_findings);
+  for (const AnalyzeJob& job : report.jobs) {
+    if (job.members.size() < 2) continue;
+    out += fmt::format("═══ across {} ranks of one job\n", job.members.size());
+    RenderFindingsText(out, job.findings);
     out += '\n';
   }
   if (!report.warnings.empty()) {

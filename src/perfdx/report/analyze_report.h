@@ -13,6 +13,8 @@
 //    [{"framework", "text", "snippet", "doc_url"}]}]}
 #pragma once
 
+#include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,11 +30,19 @@ struct AnalyzeRank {
   std::vector<advisor::Finding> findings;  // ranked by estimated gain
 };
 
-struct AnalyzeReport {
-  std::vector<AnalyzeRank> ranks;
+// Traces given together that are ranks of one job (analysis/job_grouping).
+struct AnalyzeJob {
+  std::vector<size_t> members;  // indices into AnalyzeReport::ranks
   // Findings that need several ranks (a late rank); each names its rank.
-  std::vector<advisor::Finding> cluster_findings;
-  std::vector<std::string> warnings;  // load and discovery warnings
+  std::vector<advisor::Finding> findings;
+};
+
+struct AnalyzeReport {
+  // The traces the analyses read (RankAnalysis::trace points into them).
+  std::vector<std::unique_ptr<const model::Trace>> traces;
+  std::vector<AnalyzeRank> ranks;
+  std::vector<AnalyzeJob> jobs;
+  std::vector<std::string> warnings;  // load, discovery and job-grouping warnings
 };
 
 std::string RenderAnalyzeJson(const AnalyzeReport& report);

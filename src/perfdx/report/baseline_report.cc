@@ -36,22 +36,8 @@ void WriteTags(JsonWriter& w, const std::vector<std::pair<std::string, std::stri
 
 std::string FormatMetric(const std::string& key, double v) {
   if (key.ends_with("_ns")) return FormatDuration(static_cast<int64_t>(std::llround(v)));
-  if (key.ends_with("_share") || key == "device_utilization") return FormatShare(v);
+  if (baseline::IsShareMetric(key)) return FormatShare(v);
   return fmt::format("{:.4g}", v);
-}
-
-// The change from the previous point of the same series.
-std::vector<std::optional<double>> Changes(const std::vector<TrendPoint>& points) {
-  std::vector<std::optional<double>> out;
-  std::map<std::string, double> last;
-  for (const TrendPoint& p : points) {
-    auto it = last.find(p.name);
-    out.push_back(it != last.end() && it->second != 0
-                      ? std::optional<double>(p.value / it->second - 1)
-                      : std::nullopt);
-    last[p.name] = p.value;
-  }
-  return out;
 }
 
 }  // namespace
@@ -200,12 +186,14 @@ std::string RenderTrendText(const std::string& metric, const std::vector<TrendPo
   std::string out = fmt::format("{}\n", metric);
   out += fmt::format("{:>5}  {:<24} {:<20} {:>12} {:>9}\n", "id", "name", "saved (UTC)", "value",
                      "change");
-  const auto changes = Changes(points);
-  for (size_t i = 0; i < points.size(); ++i) {
-    const TrendPoint& p = points[i];
+  for (const TrendPoint& p : points) {
+    std::string change;
+    if (p.change) {
+      change = p.change_in_points ? fmt::format("{:+.1f} pts", *p.change)
+                                  : fmt::format("{:+.1f}%", *p.change * 100);
+    }
     out += fmt::format("{:>5}  {:<24} {:<20} {:>12} {:>9}\n", p.run_id, Truncate(p.name, 24),
-                       FormatUnixTime(p.created_unix_s), FormatMetric(metric, p.value),
-                       changes[i] ? fmt::format("{:+.1f}%", *changes[i] * 100) : "");
+                       FormatUnixTime(p.created_unix_s), FormatMetric(metric, p.value), change);
   }
   return out;
 }
@@ -215,9 +203,7 @@ std::string RenderTrendJson(const std::string& metric, const std::vector<TrendPo
   w.BeginObject();
   w.Key("metric").String(metric);
   w.Key("points").BeginArray();
-  const auto changes = Changes(points);
-  for (size_t i = 0; i < points.size(); ++i) {
-    const TrendPoint& p = points[i];
+  for (const TrendPoint& p : points) {
     w.BeginObject();
     w.Key("run_id").Int(p.run_id);
     w.Key("name").String(p.name);
@@ -225,7 +211,8 @@ std::string RenderTrendJson(const std::string& metric, const std::vector<TrendPo
     w.Key("created").String(FormatUnixTime(p.created_unix_s));
     w.Key("value").Double(p.value);
     w.Key("change");
-    changes[i] ? w.Double(*changes[i]) : w.Null();
+    p.change ? w.Double(*p.change) : w.Null();
+    w.Key("change_unit").String(p.change_in_points ? "percentage_points" : "relative");
     w.EndObject();
   }
   w.EndArray();

@@ -43,9 +43,7 @@ std::string SignedDuration(double ns) {
 bool IsDuration(const std::string& key) {
   return key.ends_with("_ns");
 }
-bool IsShare(const std::string& key) {
-  return key.ends_with("_share") || key == "device_utilization";
-}
+bool IsShare(const std::string& key) { return baseline::IsShareMetric(key); }
 
 std::string FormatValue(const std::string& key, const std::optional<double>& v) {
   if (!v) return "-";

@@ -257,7 +257,7 @@ class AffinityApiRule final : public Rule {
     if (adamw_steps > 0) fixes.push_back("fused_optimizer");
     for (std::string_view fix : fixes) {
       for (Recommendation& r : RecommendationsFor(fix)) {
-        if (r.framework == Framework::kTorchNpu) f.recommendations.push_back(std::move(r));
+        if (r.framework == FixTarget::kTorchNpu) f.recommendations.push_back(std::move(r));
       }
     }
     out->push_back(std::move(f));

@@ -179,8 +179,8 @@ class EnvironmentVariablesRule final : public Rule {
     f.evidence.value = static_cast<double>(found.size());
     f.evidence.threshold = 0;
     f.evidence.unit = "count";
-    const Framework framework =
-        t.ascend->config.framework == "mindspore" ? Framework::kMindSpore : Framework::kTorchNpu;
+    const FixTarget framework =
+        t.ascend->config.framework == "mindspore" ? FixTarget::kMindSpore : FixTarget::kTorchNpu;
     std::vector<std::string> fixes;
     for (const Offender& o : found) {
       f.evidence.contributors.push_back(

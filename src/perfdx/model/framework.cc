@@ -1,0 +1,57 @@
+#include "perfdx/model/framework.h"
+
+#include <array>
+#include <utility>
+
+namespace perfdx::model {
+namespace {
+
+constexpr std::array<std::pair<Framework, std::string_view>, 4> kFrameworkNames = {{
+    {Framework::kUnknown, "unknown"},
+    {Framework::kPytorch, "pytorch"},
+    {Framework::kTorchNpu, "torch_npu"},
+    {Framework::kMindSpore, "mindspore"},
+}};
+
+constexpr std::array<std::pair<Platform, std::string_view>, 8> kPlatformNames = {{
+    {Platform::kUnknown, "unknown"},
+    {Platform::kCpu, "cpu"},
+    {Platform::kCuda, "cuda"},
+    {Platform::kRocm, "rocm"},
+    {Platform::kAscend, "ascend"},
+    {Platform::kXpu, "xpu"},
+    {Platform::kMtia, "mtia"},
+    {Platform::kOther, "other"},
+}};
+
+}  // namespace
+
+std::string_view FrameworkName(Framework f) {
+  for (const auto& [value, name] : kFrameworkNames) {
+    if (value == f) return name;
+  }
+  return "unknown";
+}
+
+std::optional<Framework> ParseFramework(std::string_view s) {
+  for (const auto& [value, name] : kFrameworkNames) {
+    if (name == s) return value;
+  }
+  return std::nullopt;
+}
+
+std::string_view PlatformName(Platform p) {
+  for (const auto& [value, name] : kPlatformNames) {
+    if (value == p) return name;
+  }
+  return "unknown";
+}
+
+std::optional<Platform> ParsePlatform(std::string_view s) {
+  for (const auto& [value, name] : kPlatformNames) {
+    if (name == s) return value;
+  }
+  return std::nullopt;
+}
+
+}  // namespace perfdx::model

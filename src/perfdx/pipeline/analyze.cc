@@ -1,0 +1,71 @@
+#include "perfdx/pipeline/analyze.h"
+
+#include <algorithm>
+#include <memory>
+#include <utility>
+
+#include "perfdx/advisor/advisor.h"
+#include "perfdx/advisor/cluster_advisor.h"
+#include "perfdx/advisor/health_table.h"
+#include "perfdx/analysis/job_grouping.h"
+#include "perfdx/analysis/trace_summary.h"
+
+namespace perfdx::pipeline {
+
+Result<report::AnalyzeReport> BuildAnalyzeReport(const AnalyzeRequest& request) {
+  PERFDX_ASSIGN_OR_RETURN(formats::LoadedTraces loaded,
+                          formats::LoadTraces(request.paths, request.load));
+  report::AnalyzeReport out;
+  out.warnings = std::move(loaded.warnings);
+  for (model::Trace& trace : loaded.traces) {
+    const int64_t rank = trace.info.rank.value_or(-1);
+    if (!request.ranks.empty() &&
+        std::find(request.ranks.begin(), request.ranks.end(), rank) == request.ranks.end()) {
+      continue;
+    }
+    out.traces.push_back(std::make_unique<const model::Trace>(std::move(trace)));
+  }
+  if (out.traces.empty()) {
+    return NotFound("--rank: no loaded trace has the requested rank");
+  }
+  for (const auto& trace : out.traces) {
+    report::AnalyzeRank entry;
+    entry.analysis = analysis::AnalyzeRank(*trace, request.analysis);
+    entry.health = advisor::BuildHealthTable(entry.analysis, request.thresholds);
+    entry.findings = advisor::RunAdvisor(entry.analysis, request.thresholds);
+    for (std::string& w : analysis::LoadWarnings(*trace)) out.warnings.push_back(std::move(w));
+    out.ranks.push_back(std::move(entry));
+  }
+
+  std::vector<const analysis::RankAnalysis*> analyses;
+  for (const report::AnalyzeRank& r : out.ranks) analyses.push_back(&r.analysis);
+  analysis::JobGrouping grouping = analysis::GroupIntoJobs(analyses);
+  for (std::string& reason : grouping.reasons) out.warnings.push_back(std::move(reason));
+  for (const analysis::Job& job : grouping.jobs) {
+    report::AnalyzeJob entry;
+    entry.members = job.members;
+    if (job.members.size() > 1) {
+      std::vector<const analysis::RankAnalysis*> members;
+      for (size_t m : job.members) members.push_back(analyses[m]);
+      entry.findings = advisor::RunClusterAdvisor(members, request.thresholds);
+    }
+    out.jobs.push_back(std::move(entry));
+  }
+  return out;
+}
+
+bool HasFindingAtOrAbove(const report::AnalyzeReport& report, advisor::Severity level) {
+  auto any = [&](const std::vector<advisor::Finding>& findings) {
+    return std::any_of(findings.begin(), findings.end(),
+                       [&](const advisor::Finding& f) { return f.severity >= level; });
+  };
+  for (const report::AnalyzeRank& r : report.ranks) {
+    if (any(r.findings)) return true;
+  }
+  for (const report::AnalyzeJob& j : report.jobs) {
+    if (any(j.findings)) return true;
+  }
+  return false;
+}
+
+}  // namespace perfdx::pipeline

@@ -1,0 +1,133 @@
+// Framework, platform and features read from what a trace holds
+// (formats/framework_detection.cc), on traces written by hand.
+#include "perfdx/formats/framework_detection.h"
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+namespace perfdx::formats {
+namespace {
+
+using model::Framework;
+using model::Platform;
+
+// A Kineto trace: one operator, its runtime call (category `runtime_cat`,
+// name `runtime`) and one kernel named `kernel`, plus `extra` events.
+std::string Kineto(const std::string& runtime_cat, const std::string& runtime,
+                   const std::string& kernel, const std::string& extra = "") {
+  return R"({"schemaVersion": 1, "traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 0, "dur": 10},
+    {"ph": "X", "cat": ")" + runtime_cat + R"(", "name": ")" + runtime +
+         R"(", "pid": 1, "tid": 1, "ts": 1, "dur": 2, "args": {"correlation": 5}},
+    {"ph": "X", "cat": "kernel", "name": ")" + kernel +
+         R"(", "pid": 0, "tid": 7, "ts": 4, "dur": 5, "args": {"device": 0, "stream": 7, "correlation": 5}})" +
+         extra + "]}";
+}
+
+model::FrameworkInfo Detect(const std::string& json) {
+  auto trace = testing::ImportString(json);
+  EXPECT_TRUE(trace.ok()) << trace.status().message();
+  return trace.ok() ? trace->info.runtime : model::FrameworkInfo{};
+}
+
+TEST(FrameworkDetection, CudaKinetoIsPytorchOnCuda) {
+  const auto r = Detect(Kineto("cuda_runtime", "cudaLaunchKernel", "volta_sgemm_128x64_nn"));
+  EXPECT_EQ(r.framework, Framework::kPytorch);
+  EXPECT_EQ(r.platform, Platform::kCuda);
+  EXPECT_FALSE(r.features.compiled);
+  EXPECT_FALSE(r.features.cuda_graphs);
+  EXPECT_FALSE(r.features.triton);
+}
+
+TEST(FrameworkDetection, HipRuntimeIsRocm) {
+  EXPECT_EQ(Detect(Kineto("cuda_runtime", "hipLaunchKernel", "Cijk_Alik_Bljk_SB")).platform, Platform::kRocm);
+}
+
+// Other accelerators are named as what they are, never as CUDA.
+TEST(FrameworkDetection, XpuAndMtiaRuntimesAreNotCuda) {
+  EXPECT_EQ(Detect(Kineto("xpu_runtime", "urEnqueueKernelLaunch", "gemm_kernel")).platform, Platform::kXpu);
+  EXPECT_EQ(Detect(Kineto("mtia_runtime", "mtiaLaunchKernel", "gemm_kernel")).platform, Platform::kMtia);
+  EXPECT_EQ(Detect(Kineto("privateuse1_runtime", "launch", "gemm_kernel")).platform, Platform::kOther);
+}
+
+TEST(FrameworkDetection, CpuOnlyKinetoIsPytorchOnCpu) {
+  const auto r = Detect(R"({"schemaVersion": 1, "traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "aten::addmm", "pid": 1, "tid": 1, "ts": 0, "dur": 10}]})");
+  EXPECT_EQ(r.framework, Framework::kPytorch);
+  EXPECT_EQ(r.platform, Platform::kCpu);
+}
+
+TEST(FrameworkDetection, InductorKernelsMeanCompiledAndTriton) {
+  const auto r = Detect(Kineto("cuda_driver", "cuLaunchKernel", "triton_poi_fused_add_cos_sin_0"));
+  EXPECT_TRUE(r.features.compiled);
+  EXPECT_TRUE(r.features.triton);
+}
+
+// A hand-written Triton kernel is Triton but not torch.compile.
+TEST(FrameworkDetection, PlainTritonKernelIsNotCompiled) {
+  const auto r = Detect(Kineto("cuda_driver", "cuLaunchKernel", "triton_matmul_kernel"));
+  EXPECT_TRUE(r.features.triton);
+  EXPECT_FALSE(r.features.compiled);
+}
+
+TEST(FrameworkDetection, CompiledRegionAnnotation) {
+  const auto r = Detect(Kineto("cuda_runtime", "cudaLaunchKernel", "sm90_xmma_gemm",
+                               R"(, {"ph": "X", "cat": "cpu_op", "name": "Torch-Compiled Region: 0/0",
+                                     "pid": 1, "tid": 1, "ts": 0, "dur": 20})"));
+  EXPECT_TRUE(r.features.compiled);
+}
+
+TEST(FrameworkDetection, GraphLaunchMeansCudaGraphs) {
+  EXPECT_TRUE(Detect(Kineto("cuda_runtime", "cudaGraphLaunch", "sm80_xmma_gemm")).features.cuda_graphs);
+}
+
+TEST(FrameworkDetection, DdpAndFsdpFromTheirAnnotations) {
+  const auto ddp = Detect(Kineto("cuda_runtime", "cudaLaunchKernel", "k",
+                                 R"(, {"ph": "X", "cat": "user_annotation", "name": "DistributedDataParallel.forward",
+                                       "pid": 1, "tid": 1, "ts": 0, "dur": 20})"));
+  EXPECT_TRUE(ddp.features.ddp);
+  EXPECT_FALSE(ddp.features.fsdp);
+  const auto fsdp = Detect(Kineto("cuda_runtime", "cudaLaunchKernel", "k",
+                                  R"(, {"ph": "X", "cat": "user_annotation", "name": "FullyShardedDataParallel.forward",
+                                        "pid": 1, "tid": 1, "ts": 0, "dur": 20})"));
+  EXPECT_TRUE(fsdp.features.fsdp);
+  EXPECT_FALSE(fsdp.features.ddp);
+}
+
+// A Chrome trace that names no framework stays unknown: no fixes are guessed.
+TEST(FrameworkDetection, PlainChromeTraceIsUnknown) {
+  const auto r = Detect(R"({"traceEvents": [
+    {"ph": "X", "name": "work", "pid": 1, "tid": 1, "ts": 0, "dur": 10}]})");
+  EXPECT_EQ(r.framework, Framework::kUnknown);
+}
+
+TEST(FrameworkDetection, NamesRoundTrip) {
+  for (Framework f : {Framework::kUnknown, Framework::kPytorch, Framework::kTorchNpu, Framework::kMindSpore}) {
+    EXPECT_EQ(model::ParseFramework(model::FrameworkName(f)), f);
+  }
+  for (Platform p : {Platform::kUnknown, Platform::kCpu, Platform::kCuda, Platform::kRocm, Platform::kAscend,
+                     Platform::kXpu, Platform::kMtia, Platform::kOther}) {
+    EXPECT_EQ(model::ParsePlatform(model::PlatformName(p)), p);
+  }
+  EXPECT_FALSE(model::ParseFramework("tensorflow"));
+}
+
+// --framework replaces what was detected, for every rank of the load.
+TEST(FrameworkDetection, OverrideFromLoadOptions) {
+  testing::TempDir dir;
+  const std::string path =
+      dir.Write("rank0.json", Kineto("cuda_runtime", "cudaLaunchKernel", "volta_sgemm_128x64_nn"));
+  LoadOptions options;
+  options.framework = Framework::kTorchNpu;
+  auto loaded = LoadTraces({path}, options);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  ASSERT_EQ(loaded->traces.size(), 1u);
+  EXPECT_EQ(loaded->traces[0].info.runtime.framework, Framework::kTorchNpu);
+  EXPECT_EQ(loaded->traces[0].info.runtime.detected_from, "--framework");
+}
+
+}  // namespace
+}  // namespace perfdx::formats

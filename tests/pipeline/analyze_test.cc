@@ -1,0 +1,135 @@
+// The analyze pipeline as a library call: it owns its traces, groups the
+// ranks into jobs, and runs the cross-rank rules per job only.
+#include "perfdx/pipeline/analyze.h"
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+namespace perfdx::pipeline {
+namespace {
+
+using perfdx::testing::SharedPath;
+
+Result<report::AnalyzeReport> Analyze(std::vector<std::string> paths, std::vector<int64_t> ranks = {}) {
+  AnalyzeRequest request;
+  request.paths = std::move(paths);
+  request.ranks = std::move(ranks);
+  return BuildAnalyzeReport(request);
+}
+
+size_t CountWarningsWith(const report::AnalyzeReport& r, std::string_view text) {
+  size_t n = 0;
+  for (const std::string& w : r.warnings) n += w.find(text) != std::string::npos;
+  return n;
+}
+
+// Two ranks of one NCCL job (same world size, overlapping spans, the same
+// kernels) are one job.
+TEST(AnalyzePipeline, TwoRanksOfOneKinetoJobAreOneJob) {
+  PERFDX_REQUIRE_SHARED();
+  auto r = Analyze({SharedPath("traces/kineto/hta/trace_filter")});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->ranks.size(), 2u);
+  ASSERT_EQ(r->jobs.size(), 1u);
+  EXPECT_EQ(r->jobs[0].members, (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(CountWarningsWith(*r, "job of its own"), 0u);
+}
+
+TEST(AnalyzePipeline, TwoAscendRanksOfOneRunAreOneJob) {
+  PERFDX_REQUIRE_SHARED();
+  auto r = Analyze({SharedPath("traces/ascend/torch_npu_2rank_text_level1")});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->jobs.size(), 1u);
+  EXPECT_EQ(r->jobs[0].members.size(), 2u);
+}
+
+// Issue 10: a ResNet-50 and a transformer given together are not ranks of one
+// job; each is analysed on its own, with a warning, and no slow-rank finding.
+TEST(AnalyzePipeline, DifferentWorkloadsAreSeparateJobs) {
+  auto r = Analyze({"examples/gpu_training/traces"});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->ranks.size(), 5u);
+  EXPECT_EQ(r->jobs.size(), 5u);
+  for (const report::AnalyzeJob& job : r->jobs) {
+    EXPECT_EQ(job.members.size(), 1u);
+    EXPECT_TRUE(job.findings.empty());
+  }
+  EXPECT_EQ(CountWarningsWith(*r, "job of its own"), 4u);
+}
+
+// Two runs of the same Ascend job at different profiler levels: the same
+// rank numbers, so two jobs of two ranks each.
+TEST(AnalyzePipeline, TwoRunsOfTheSameRanksAreTwoJobs) {
+  PERFDX_REQUIRE_SHARED();
+  auto r = Analyze({SharedPath("traces/ascend/torch_npu_2rank_text_level0"),
+                    SharedPath("traces/ascend/torch_npu_2rank_text_level1")});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->ranks.size(), 4u);
+  ASSERT_EQ(r->jobs.size(), 2u);
+  for (const report::AnalyzeJob& job : r->jobs) {
+    ASSERT_EQ(job.members.size(), 2u);
+    const std::string& a = r->ranks[job.members[0]].analysis.trace->info.path;
+    const std::string& b = r->ranks[job.members[1]].analysis.trace->info.path;
+    EXPECT_EQ(a.find("level0") != std::string::npos, b.find("level0") != std::string::npos) << a << " " << b;
+  }
+  // The first trace of the second job says why it is not a rank of the first.
+  EXPECT_EQ(CountWarningsWith(*r, "job of its own"), 1u);
+  EXPECT_EQ(CountWarningsWith(*r, "both are rank 0"), 1u);
+}
+
+// Every finding names the rank and the trace it comes from.
+TEST(AnalyzePipeline, FindingsNameTheirRankAndPath) {
+  PERFDX_REQUIRE_SHARED();
+  auto r = Analyze({SharedPath("traces/kineto/hta/trace_filter")});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  size_t findings = 0;
+  for (const report::AnalyzeRank& rank : r->ranks) {
+    for (const advisor::Finding& f : rank.findings) {
+      ++findings;
+      EXPECT_EQ(f.rank, rank.analysis.trace->info.rank) << f.rule;
+      EXPECT_EQ(f.path, rank.analysis.trace->info.path) << f.rule;
+      EXPECT_FALSE(f.path.empty()) << f.rule;
+    }
+  }
+  EXPECT_GT(findings, 0u);
+}
+
+TEST(AnalyzePipeline, RankFilter) {
+  PERFDX_REQUIRE_SHARED();
+  auto one = Analyze({SharedPath("traces/kineto/hta/trace_filter")}, {1});
+  ASSERT_TRUE(one.ok()) << one.status().message();
+  ASSERT_EQ(one->ranks.size(), 1u);
+  EXPECT_EQ(one->ranks[0].analysis.trace->info.rank, 1);
+  EXPECT_EQ(one->traces.size(), 1u);
+  auto none = Analyze({SharedPath("traces/kineto/hta/trace_filter")}, {7});
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.status().message().find("--rank"), std::string::npos);
+}
+
+TEST(AnalyzePipeline, FailOnLevels) {
+  report::AnalyzeReport r;
+  r.ranks.emplace_back();
+  advisor::Finding f;
+  f.severity = advisor::Severity::kWarning;
+  r.ranks[0].findings.push_back(f);
+  EXPECT_TRUE(HasFindingAtOrAbove(r, advisor::Severity::kInfo));
+  EXPECT_TRUE(HasFindingAtOrAbove(r, advisor::Severity::kWarning));
+  EXPECT_FALSE(HasFindingAtOrAbove(r, advisor::Severity::kCritical));
+  r.jobs.emplace_back();
+  f.severity = advisor::Severity::kCritical;
+  r.jobs[0].findings.push_back(f);
+  EXPECT_TRUE(HasFindingAtOrAbove(r, advisor::Severity::kCritical));
+}
+
+// A bad input is an error naming the file, not a partial report.
+TEST(AnalyzePipeline, MissingInputIsAnError) {
+  auto r = Analyze({"no/such/trace.json"});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("no/such/trace.json"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace perfdx::pipeline
