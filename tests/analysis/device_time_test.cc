@@ -90,6 +90,12 @@ void CheckAscendRank(int rank) {
   EXPECT_EQ(row.at("Bubble"), "0");
   EXPECT_NEAR(t.computing_ns + t.communication_not_overlapped_ns + t.free_ns,
               UsToNs(row.at("Stage")), tolerance_ns);
+  // Preparing: first device task minus the ProfilerStep's host start; the
+  // CSV computes it in double µs (0.25 µs apart at these epoch times).
+  EXPECT_NEAR(t.preparing_ns, UsToNs(row.at("Preparing")), 250.0);
+  EXPECT_EQ(t.preparing_ns + t.computing_ns + t.communication_not_overlapped_ns + t.free_ns +
+                t.trailing_ns,
+            marker.end_ns - marker.start_ns);
 }
 
 TEST(DeviceTimeTest, AscendRank0MatchesStepTraceTime) {
@@ -111,6 +117,10 @@ TEST(DeviceTimeTest, AscendRank1MatchesStepTraceTime) {
 // Step 2: computing 20; communication [200,230) = 30, none overlapped; span
 //   [200,260) = 60, busy 50, free 10.
 // Step 3: no device work: all zero.
+// Preparing / trailing (step start to the first busy instant, the last busy
+// instant to the step's end): step 1 20 / 0 (the nccl clipped at 200), step
+// 2 0 / 40 (busy [200,260)), step 3 0 / 100 (the whole step). Each step's
+// parts sum to it: 20 + 70 + 50 + 60 + 0 = 200, 0 + 20 + 30 + 10 + 40 = 100.
 TEST(DeviceTimeTest, GpuComputeAndNcclOverlap) {
   auto trace = perfdx::testing::ImportString(R"json({"schemaVersion": 1, "traceEvents": [
     {"ph": "X", "cat": "kernel", "name": "sm90_gemm", "pid": 0, "tid": 7, "ts": 20, "dur": 30, "args": {"stream": 7}},
@@ -145,6 +155,19 @@ TEST(DeviceTimeTest, GpuComputeAndNcclOverlap) {
   EXPECT_EQ(t[2].communication_ns, 0);
   EXPECT_EQ(t[2].communication_not_overlapped_ns, 0);
   EXPECT_EQ(t[2].free_ns, 0);
+
+  EXPECT_EQ(t[0].preparing_ns, 20'000);
+  EXPECT_EQ(t[0].trailing_ns, 0);
+  EXPECT_EQ(t[1].preparing_ns, 0);
+  EXPECT_EQ(t[1].trailing_ns, 40'000);
+  EXPECT_EQ(t[2].preparing_ns, 0);
+  EXPECT_EQ(t[2].trailing_ns, 100'000);
+  for (size_t k = 0; k < t.size(); ++k) {
+    EXPECT_EQ(t[k].preparing_ns + t[k].computing_ns + t[k].communication_not_overlapped_ns +
+                  t[k].free_ns + t[k].trailing_ns,
+              timeline.steps[k].end_ns - timeline.steps[k].start_ns)
+        << "step " << k + 1;
+  }
 }
 
 TEST(DeviceTimeTest, NoStepsNoRows) {

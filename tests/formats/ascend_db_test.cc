@@ -31,12 +31,13 @@ namespace {
 
 using perfdx::testing::SharedPath;
 
-std::string RankDir(const std::string& export_kind, int rank) {
-  return SharedPath("traces/ascend/torch_npu_2rank_" + export_kind + "_level1/rank" +
-                    std::to_string(rank) + "_ascend_pt");
+// The shared 2-rank samples: torch_npu_2rank_{text,db}_level{0,1}.
+std::string RankDir(const std::string& export_kind, int rank, int level = 1) {
+  return SharedPath("traces/ascend/torch_npu_2rank_" + export_kind + "_level" +
+                    std::to_string(level) + "/rank" + std::to_string(rank) + "_ascend_pt");
 }
-std::string DbPath(int rank) {
-  return RankDir("db", rank) + "/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_" +
+std::string DbPath(int rank, int level = 1) {
+  return RankDir("db", rank, level) + "/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_" +
          std::to_string(rank) + ".db";
 }
 
@@ -51,21 +52,22 @@ model::Trace LoadOne(const std::string& path) {
 }
 
 // The profiler's per-step numbers in µs: Step, Computing, Communication,
-// Communication(Not Overlapped), Free, Stage.
+// Communication(Not Overlapped), Free, Stage, Preparing.
 struct ProfilerStep {
   std::string step;
-  double computing_us, communication_us, not_overlapped_us, free_us, stage_us;
+  double computing_us, communication_us, not_overlapped_us, free_us, stage_us, preparing_us;
 };
 
 // analysis.db StepTraceTime, by SQL.
-std::vector<ProfilerStep> QueryStepTraceTime(int rank) {
+std::vector<ProfilerStep> QueryStepTraceTime(int rank, int level = 1) {
   std::vector<ProfilerStep> out;
-  auto db = io::SqliteDb::Open(RankDir("db", rank) + "/ASCEND_PROFILER_OUTPUT/analysis.db", io::SqliteDb::kImmutable);
+  auto db = io::SqliteDb::Open(RankDir("db", rank, level) + "/ASCEND_PROFILER_OUTPUT/analysis.db",
+                               io::SqliteDb::kImmutable);
   EXPECT_TRUE(db.ok()) << db.status().message();
   if (!db.ok()) return out;
   auto st = db->Prepare(
-      "SELECT step, computing, communication, communication_not_overlapped, free, stage "
-      "FROM StepTraceTime");
+      "SELECT step, computing, communication, communication_not_overlapped, free, stage, "
+      "preparing FROM StepTraceTime");
   EXPECT_TRUE(st.ok()) << st.status().message();
   if (!st.ok()) return out;
   while (true) {
@@ -73,14 +75,15 @@ std::vector<ProfilerStep> QueryStepTraceTime(int rank) {
     EXPECT_TRUE(row.ok());
     if (!row.ok() || !*row) break;
     out.push_back({std::string(st->Text(0)), st->Double(1), st->Double(2), st->Double(3),
-                   st->Double(4), st->Double(5)});
+                   st->Double(4), st->Double(5), st->Double(6)});
   }
   return out;
 }
 
 // step_trace_time.csv, split by hand (the cells carry no quotes).
-std::vector<ProfilerStep> ReadStepTraceCsv(int rank) {
-  std::ifstream in(RankDir("text", rank) + "/ASCEND_PROFILER_OUTPUT/step_trace_time.csv");
+std::vector<ProfilerStep> ReadStepTraceCsv(int rank, int level = 1) {
+  std::ifstream in(RankDir("text", rank, level) + "/ASCEND_PROFILER_OUTPUT/step_trace_time.csv");
+  EXPECT_TRUE(in.good()) << "no step_trace_time.csv for rank " << rank << " level " << level;
   std::vector<ProfilerStep> out;
   std::vector<std::string> header;
   std::string line;
@@ -100,12 +103,15 @@ std::vector<ProfilerStep> ReadStepTraceCsv(int rank) {
     for (size_t c = 0; c < header.size() && c < cells.size(); ++c) row[header[c]] = cells[c];
     out.push_back({row["Step"], std::stod(row["Computing"]), std::stod(row["Communication"]),
                    std::stod(row["Communication(Not Overlapped)"]), std::stod(row["Free"]),
-                   std::stod(row["Stage"])});
+                   std::stod(row["Stage"]), std::stod(row["Preparing"])});
   }
   return out;
 }
 
-void ExpectDeviceTimeMatches(const model::Trace& trace, const std::vector<ProfilerStep>& golden) {
+// `plane_tasks`: the export holds HCCL's task-level data (level1; a level0
+// profile records the ops only, so no transfer has a size).
+void ExpectDeviceTimeMatches(const model::Trace& trace, const std::vector<ProfilerStep>& golden,
+                             bool plane_tasks = true) {
   const analysis::RankAnalysis a = analysis::AnalyzeRank(trace, analysis::AnalysisOptions{});
   ASSERT_EQ(a.steps.size(), golden.size());
   ASSERT_FALSE(golden.empty());
@@ -113,7 +119,11 @@ void ExpectDeviceTimeMatches(const model::Trace& trace, const std::vector<Profil
   ASSERT_EQ(a.collectives.collectives.size(), 4u);
   for (const analysis::CollectiveStats& c : a.collectives.collectives) {
     EXPECT_EQ(c.step_id, a.steps[0].window.id) << c.name;
-    EXPECT_GT(c.link_bytes(), 0) << c.name;
+    if (plane_tasks) {
+      EXPECT_GT(c.link_bytes(), 0) << c.name;
+    } else {
+      EXPECT_EQ(c.link_bytes(), 0) << c.name;
+    }
   }
   for (size_t k = 0; k < golden.size(); ++k) {
     const ProfilerStep& g = golden[k];
@@ -126,12 +136,24 @@ void ExpectDeviceTimeMatches(const model::Trace& trace, const std::vector<Profil
     EXPECT_NEAR(d.free_ns, g.free_us * 1000.0, tolerance_ns);
     EXPECT_NEAR(d.computing_ns + d.communication_not_overlapped_ns + d.free_ns, g.stage_us * 1000.0,
                 tolerance_ns);
-    // Recorded for the report: the largest deviation of the four, ns.
+    // Preparing: the first device task minus the ProfilerStep's host start
+    // (the window starts there: one step, nothing drains into it). The CSV
+    // computes it in double µs, 0.25 µs apart at these epoch times.
+    EXPECT_EQ(a.steps[k].window.start_ns, a.steps[k].window.host_start_ns);
+    EXPECT_NEAR(d.preparing_ns, g.preparing_us * 1000.0, 250.0);
+    // The parts sum to the step: preparing + Stage + what follows the last
+    // device task.
+    EXPECT_EQ(d.preparing_ns + d.computing_ns + d.communication_not_overlapped_ns + d.free_ns +
+                  d.trailing_ns,
+              a.steps[k].window.dur_ns());
+    EXPECT_GT(d.trailing_ns, 0);
+    // Recorded for the report: the largest deviation of the five, ns.
     const double worst =
         std::max({std::fabs(d.computing_ns - g.computing_us * 1000.0),
                   std::fabs(d.communication_ns - g.communication_us * 1000.0),
                   std::fabs(d.communication_not_overlapped_ns - g.not_overlapped_us * 1000.0),
-                  std::fabs(d.free_ns - g.free_us * 1000.0)});
+                  std::fabs(d.free_ns - g.free_us * 1000.0),
+                  std::fabs(d.preparing_ns - g.preparing_us * 1000.0)});
     ::testing::Test::RecordProperty("max_deviation_ns_step_" + g.step, std::to_string(worst));
   }
 }
@@ -399,6 +421,260 @@ TEST(AscendTextAndDbTest, SameStructure) {
       }
     }
   }
+}
+
+// ---- Level0 (issue 10, item 7). A level0 DB export records every
+// COMPUTE_TASK_INFO.taskType (and opType) as "N/A" and every HCCL task
+// without type, plane, size or link; the importer took the kernels for
+// unknown tasks and gave 0.13 ms computing where torch_npu's own step trace
+// has 8.8 ms. Each export is checked against its own run's torch_npu numbers
+// (the text and DB samples are different runs of the same model).
+class AscendLevel0Test : public ::testing::TestWithParam<int> {};
+
+TEST_P(AscendLevel0Test, DbDeviceTimeMatchesAnalysisDb) {
+  ASSERT_TRUE(perfdx::testing::HaveShared());
+  const model::Trace trace = LoadOne(RankDir("db", GetParam(), 0));
+  EXPECT_EQ(trace.info.source, model::SourceFormat::kAscendDb);
+  ASSERT_TRUE(trace.ascend.has_value());
+  EXPECT_EQ(trace.ascend->config.profiler_level, "Level0");
+  ExpectDeviceTimeMatches(trace, QueryStepTraceTime(GetParam(), 0), /*plane_tasks=*/false);
+}
+
+TEST_P(AscendLevel0Test, TextDeviceTimeMatchesStepTraceTimeCsv) {
+  ASSERT_TRUE(perfdx::testing::HaveShared());
+  const model::Trace trace = LoadOne(RankDir("text", GetParam(), 0));
+  EXPECT_EQ(trace.info.source, model::SourceFormat::kAscendTraceView);
+  ASSERT_TRUE(trace.ascend.has_value());
+  EXPECT_EQ(trace.ascend->config.profiler_level, "Level0");
+  ExpectDeviceTimeMatches(trace, ReadStepTraceCsv(GetParam(), 0), /*plane_tasks=*/false);
+}
+
+std::multiset<std::string> ComputeKernelNames(const model::Trace& t) {
+  std::multiset<std::string> out;
+  for (model::SliceId i = 0; i < t.slices.size(); ++i) {
+    if (t.slices.kind[i] == model::EventKind::kComputeKernel)
+      out.insert(std::string(t.slice_name(i)));
+  }
+  return out;
+}
+
+// kernel_details.csv "Name" of the rows that are not HCCL ops, split by hand
+// (the level0 file has no quoted cells).
+std::multiset<std::string> KernelDetailsNames(int rank) {
+  std::ifstream in(RankDir("text", rank, 0) + "/ASCEND_PROFILER_OUTPUT/kernel_details.csv");
+  EXPECT_TRUE(in.good());
+  std::multiset<std::string> out;
+  std::vector<std::string> header;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, ',')) cells.push_back(cell);
+    if (header.empty()) {
+      header = cells;
+      continue;
+    }
+    std::map<std::string, std::string> row;
+    for (size_t c = 0; c < header.size() && c < cells.size(); ++c) row[header[c]] = cells[c];
+    if (row["Accelerator Core"] != "HCCL") out.insert(row["Name"]);
+  }
+  return out;
+}
+
+// The compute kernels: the DB's are its COMPUTE_TASK_INFO tasks (names by
+// SQL), the text's the kernel_details.csv rows; the two runs launched the
+// same 187 kernels.
+TEST_P(AscendLevel0Test, KernelsAreTheProfilersKernels) {
+  ASSERT_TRUE(perfdx::testing::HaveShared());
+  const int rank = GetParam();
+  const model::Trace db_trace = LoadOne(RankDir("db", rank, 0));
+  const model::Trace text_trace = LoadOne(RankDir("text", rank, 0));
+  auto db = io::SqliteDb::Open(DbPath(rank, 0), io::SqliteDb::kImmutable);
+  ASSERT_TRUE(db.ok()) << db.status().message();
+  // What makes level0 different: no accelerator core recorded.
+  EXPECT_EQ(
+      CountSql(*db,
+               "SELECT COUNT(*) FROM COMPUTE_TASK_INFO c JOIN STRING_IDS s ON s.id = c.taskType "
+               "WHERE s.value = 'N/A'"),
+      187);
+  std::multiset<std::string> sql_names;
+  auto st = db->Prepare(
+      "SELECT s.value FROM COMPUTE_TASK_INFO c JOIN TASK t ON t.globalTaskId = c.globalTaskId "
+      "JOIN STRING_IDS s ON s.id = c.name");
+  ASSERT_TRUE(st.ok());
+  while (*st->Step()) sql_names.insert(std::string(st->Text(0)));
+  ASSERT_EQ(sql_names.size(), 187u);
+
+  const std::multiset<std::string> db_names = ComputeKernelNames(db_trace);
+  const std::multiset<std::string> text_names = ComputeKernelNames(text_trace);
+  EXPECT_EQ(db_names, sql_names);
+  EXPECT_EQ(text_names, KernelDetailsNames(rank));
+  EXPECT_EQ(db_names, text_names);
+  // Trace::ascend kernels: one row per kernel, linked to its slice, with no
+  // accelerator core in either export (kernel_details "N/A", the DB "N/A").
+  for (const model::Trace* t : {&db_trace, &text_trace}) {
+    ASSERT_TRUE(t->ascend.has_value());
+    const model::AscendKernelTable& k = t->ascend->kernels;
+    int compute_rows = 0;
+    for (const model::AscendKernel& row : k.rows) {
+      if (t->str(row.core_type) == "HCCL") continue;
+      ++compute_rows;
+      EXPECT_GE(row.slice, 0) << t->str(row.name);
+      EXPECT_EQ(t->str(row.core_type), "") << t->str(row.name);
+    }
+    EXPECT_EQ(compute_rows, 187);
+  }
+
+  // The DB's HCCL tasks carry no task-level data at level0: no plane
+  // tasks, as trace_view.json has none; their TASK rows (SDMA, Notify Wait,
+  // Write Value) stay on the streams. The 17 launch containers are left out.
+  std::map<std::string, int64_t> slices_by_process;
+  for (model::SliceId i = 0; i < db_trace.slices.size(); ++i) {
+    ++slices_by_process[std::string(
+        db_trace.str(db_trace.tracks[db_trace.slices.track[i]].process_name))];
+  }
+  EXPECT_EQ(slices_by_process["HCCL"], CountSql(*db, "SELECT COUNT(*) FROM COMMUNICATION_OP"));
+  EXPECT_EQ(db_trace.load_stats.Get(model::LoadStat::kAscendContainerTask), 17u);
+  EXPECT_EQ(slices_by_process["Ascend Hardware"], CountSql(*db, "SELECT COUNT(*) FROM TASK") - 17);
+}
+
+// What must be equal by construction: the tracks and the kinds of device
+// work on them. Not the findings: at level0 trace_view.json leaves out the
+// CANN process (it keeps only the HostToDevice flow starts of its APIs),
+// while the DB keeps CANN_API, so the rules that read AscendCL calls
+// (dynamic_shape's compilations, sync_in_step) see more in the DB.
+TEST_P(AscendLevel0Test, DbAndTextHaveTheSameTracksAndTaskKinds) {
+  ASSERT_TRUE(perfdx::testing::HaveShared());
+  const model::Trace text = LoadOne(RankDir("text", GetParam(), 0));
+  const model::Trace db = LoadOne(RankDir("db", GetParam(), 0));
+  // The CANN layer: a named "CANN" process, or (text, level0) a process
+  // without a name whose threads hold only the flow starts.
+  auto layout = [](const model::Trace& tr, int64_t* cann_slices) {
+    std::vector<int64_t> slices_on(tr.tracks.size(), 0);
+    for (model::SliceId i = 0; i < tr.slices.size(); ++i) ++slices_on[tr.slices.track[i]];
+    std::multiset<std::string> out;
+    for (size_t k = 0; k < tr.tracks.size(); ++k) {
+      const model::Track& track = tr.tracks[k];
+      if (track.kind == model::TrackKind::kCounter ||
+          track.kind == model::TrackKind::kProfilerInternal) {
+        continue;
+      }
+      const std::string process(tr.str(track.process_name));
+      if (process == "CANN" || process.empty()) {
+        *cann_slices += slices_on[k];
+        continue;
+      }
+      std::string thread(tr.str(track.thread_name));
+      if (thread.rfind("Thread ", 0) == 0) thread = "Thread N";
+      out.insert(std::string(model::TrackKindName(track.kind)) + "/" + process + "/" + thread);
+    }
+    return out;
+  };
+  int64_t text_cann = 0, db_cann = 0;
+  EXPECT_EQ(layout(text, &text_cann), layout(db, &db_cann));
+  EXPECT_EQ(text_cann, 0);
+  auto sql = io::SqliteDb::Open(DbPath(GetParam(), 0), io::SqliteDb::kImmutable);
+  ASSERT_TRUE(sql.ok()) << sql.status().message();
+  EXPECT_EQ(db_cann, CountSql(*sql, "SELECT COUNT(*) FROM CANN_API"));
+
+  auto device_kinds = [](const model::Trace& tr) {
+    std::map<std::string, int64_t> out;
+    for (model::SliceId i = 0; i < tr.slices.size(); ++i) {
+      const model::Track& track = tr.tracks[tr.slices.track[i]];
+      if (!model::IsDeviceTrack(track.kind)) continue;
+      out[std::string(model::TrackKindName(track.kind)) + "/" +
+          std::string(model::EventKindName(tr.slices.kind[i]))] += 1;
+    }
+    return out;
+  };
+  const auto text_kinds = device_kinds(text);
+  const auto db_kinds = device_kinds(db);
+  std::set<std::string> text_kind_names, db_kind_names;
+  for (const auto& [k, n] : text_kinds) text_kind_names.insert(k);
+  for (const auto& [k, n] : db_kinds) db_kind_names.insert(k);
+  EXPECT_EQ(text_kind_names, db_kind_names);
+  EXPECT_FALSE(db_kind_names.contains("comm_tasks/collective_task"));
+  for (const char* k : {"device_stream/compute_kernel", "device_stream/memcpy_other",
+                        "comm_ops/collective", "device_stream/device_sync"}) {
+    EXPECT_EQ(text_kinds.at(k), db_kinds.at(k)) << k;
+  }
+
+  // The JSON report carries the step's Preparing and trailing time.
+  std::vector<std::string> rules;
+  const std::string json = AnalyzeJson(db, &rules);
+  simdjson::dom::parser parser;
+  simdjson::dom::element d;
+  ASSERT_EQ(parser.parse(simdjson::padded_string(json)).get(d), simdjson::SUCCESS);
+  std::set<std::string> keys;
+  CollectKeys(d, "", &keys);
+  EXPECT_TRUE(keys.contains(".ranks[].steps[].device_ns.preparing"));
+  EXPECT_TRUE(keys.contains(".ranks[].steps[].device_ns.trailing"));
+}
+
+INSTANTIATE_TEST_SUITE_P(BothRanks, AscendLevel0Test, ::testing::Values(0, 1),
+                         [](const auto& p) { return "Rank" + std::to_string(p.param); });
+
+// Every TASK.taskType the level0 mapping names, in a DB built here with the
+// level0 layout (COMPUTE_TASK_INFO.taskType "N/A"): each is a compute
+// kernel with the accelerator core trace_view.json spells; a kernel-typed
+// TASK without COMPUTE_TASK_INFO is a launch container, left out; an HCCL
+// task with taskType "N/A" stays a stream task, with no plane task.
+TEST(AscendDbTest, Level0TaskTypesNameTheCore) {
+  perfdx::testing::TempDir dir;
+  const std::string path = dir.path() + "/ascend_pytorch_profiler_0.db";
+  {
+    auto db = io::SqliteDb::Open(path, io::SqliteDb::kReadWriteCreate);
+    ASSERT_TRUE(db.ok()) << db.status().message();
+    ASSERT_TRUE(db->Exec(R"sql(
+      CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY, value TEXT);
+      INSERT INTO STRING_IDS VALUES (1, 'N/A'), (2, 'KERNEL_AICORE'), (3, 'KERNEL_AIVEC'),
+        (4, 'KERNEL_AICPU'), (5, 'KERNEL_MIX_AIC'), (6, 'KERNEL_MIX_AIV'), (7, 'STARS_COMMON'),
+        (8, 'MIX_AIV'), (9, 'SDMA'), (10, 'op_a'), (11, 'op_b'), (12, 'op_c'), (13, 'op_d'),
+        (14, 'op_e'), (15, 'op_f'), (16, 'op_g'), (17, 'hcom_allReduce__1_0_1'), (18, 'g');
+      CREATE TABLE TASK (startNs INTEGER, endNs INTEGER, deviceId INTEGER, connectionId INTEGER,
+        globalTaskId INTEGER, globalPid INTEGER, taskType INTEGER, contextId INTEGER,
+        streamId INTEGER, taskId INTEGER, modelId INTEGER);
+      INSERT INTO TASK VALUES (1000, 1100, 0, 1, 1, 7, 2, 0, 2, 1, 0),
+        (1200, 1300, 0, 2, 2, 7, 3, 0, 2, 2, 0), (1400, 1500, 0, 3, 3, 7, 4, 0, 2, 3, 0),
+        (1600, 1700, 0, 4, 4, 7, 5, 0, 2, 4, 0), (1800, 1900, 0, 5, 5, 7, 6, 0, 2, 5, 0),
+        (2000, 2100, 0, 6, 6, 7, 7, 0, 2, 6, 0), (2200, 2300, 0, 7, 7, 7, 8, 0, 2, 7, 0),
+        (900, 5000, 0, 8, 8, 7, 2, 0, 3, 8, 0), (3000, 3200, 0, 9, 9, 7, 9, 0, 4, 9, 0);
+      CREATE TABLE COMPUTE_TASK_INFO (name INTEGER, globalTaskId INTEGER PRIMARY KEY,
+        blockDim INTEGER, mixBlockDim INTEGER, taskType INTEGER, opType INTEGER);
+      INSERT INTO COMPUTE_TASK_INFO VALUES (10, 1, 0, 0, 1, 1), (11, 2, 0, 0, 1, 1),
+        (12, 3, 0, 0, 1, 1), (13, 4, 0, 0, 1, 1), (14, 5, 0, 0, 1, 1), (15, 6, 0, 0, 1, 1),
+        (16, 7, 0, 0, 1, 1);
+      CREATE TABLE COMMUNICATION_OP (opName INTEGER, startNs INTEGER, endNs INTEGER,
+        connectionId INTEGER, groupName INTEGER, opId INTEGER PRIMARY KEY);
+      INSERT INTO COMMUNICATION_OP VALUES (17, 2900, 3300, 10, 18, 1);
+      CREATE TABLE COMMUNICATION_TASK_INFO (name INTEGER, globalTaskId INTEGER,
+        taskType INTEGER, planeId INTEGER, groupName INTEGER, size INTEGER);
+      INSERT INTO COMMUNICATION_TASK_INFO VALUES (17, 9, 1, 4294967295, 18, -1);
+    )sql")
+                    .ok());
+  }
+  const model::Trace trace = LoadOne(path);
+  const std::map<std::string, std::string> expected_core = {
+      {"op_a", "AI_CORE"}, {"op_b", "AI_VECTOR_CORE"}, {"op_c", "AI_CPU"}, {"op_d", "MIX_AIC"},
+      {"op_e", "MIX_AIV"}, {"op_f", "DSA_SQE"},        {"op_g", "MIX_AIV"}};
+  std::map<std::string, std::string> core;
+  int64_t plane_tasks = 0;
+  for (model::SliceId i = 0; i < trace.slices.size(); ++i) {
+    const std::string name(trace.slice_name(i));
+    if (trace.tracks[trace.slices.track[i]].kind == model::TrackKind::kCommTasks) ++plane_tasks;
+    if (trace.slices.kind[i] != model::EventKind::kComputeKernel) continue;
+    core[name] = std::string(trace.ArgString(i, model::ArgKey::kTaskType).value_or(""));
+  }
+  EXPECT_EQ(core, expected_core);
+  EXPECT_EQ(trace.load_stats.Get(model::LoadStat::kAscendContainerTask), 1u);
+  EXPECT_EQ(plane_tasks, 0);
+  bool sdma_on_stream = false;
+  for (model::SliceId i = 0; i < trace.slices.size(); ++i) {
+    sdma_on_stream |= trace.slice_name(i) == "SDMA" &&
+                      trace.tracks[trace.slices.track[i]].kind == model::TrackKind::kDeviceStream;
+  }
+  EXPECT_TRUE(sdma_on_stream);
 }
 
 TEST(AscendDbTest, NotADatabaseIsOneError) {

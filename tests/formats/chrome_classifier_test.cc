@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "perfdx/io/byte_source.h"
 #include "test_support.h"
 
 namespace perfdx::formats {
@@ -128,6 +129,128 @@ TEST(ChromeClassifierTest, AscendTraceViewVocabulary) {
   int op_to_device = 0;
   for (model::FlowKind k : t->flows.kind) op_to_device += k == model::FlowKind::kOpToDevice;
   EXPECT_EQ(op_to_device, 210);
+}
+
+// ---- The device type of a truncated trace (issue 10, item 7): what the
+// trace still holds decides, not the metadata a cut may have taken with it.
+
+// Counts the slices of each kind, to show what evidence the cut left.
+uint64_t CountKind(const model::Trace& t, bool (*pred)(EventKind)) {
+  uint64_t n = 0;
+  for (EventKind k : t.slices.kind) n += pred(k);
+  return n;
+}
+bool IsRuntime(EventKind k) {
+  return k == EventKind::kRuntimeCall;
+}
+
+// The TensorBoard-plugin ResNet-50 trace (V100s). Kineto writes its host
+// operators first (up to byte 21.3 M of 35.2 M, counted with grep on the
+// decompressed file), then the runtime calls and GPU activities, then the
+// "GPU N" process labels; deviceProperties lead the file.
+const char* kTbpTrace =
+    "traces/kineto/tbp/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
+
+std::string DecompressedTbpTrace() {
+  auto source = io::OpenByteSource(perfdx::testing::SharedPath(kTbpTrace));
+  EXPECT_TRUE(source.ok()) << source.status().message();
+  if (!source.ok()) return "";
+  auto text = io::ReadAll(**source, uint64_t{1} << 30);
+  EXPECT_TRUE(text.ok()) << text.status().message();
+  return text.ok() ? *text : "";
+}
+
+TEST(TruncatedTraceDeviceTest, CompleteTraceIsCuda) {
+  ASSERT_TRUE(perfdx::testing::HaveShared());
+  auto t = perfdx::testing::ImportFile(perfdx::testing::SharedPath(kTbpTrace));
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  EXPECT_EQ(t->info.device_type, model::DeviceType::kCuda);
+  EXPECT_EQ(t->info.device_name, "Tesla V100-DGXS-32GB");
+}
+
+// The decompressed JSON cut at half its bytes: only host operators remain
+// (no kernel, no runtime call), deviceProperties still list the V100s. It was
+// reported "cpu on CPU" before.
+TEST(TruncatedTraceDeviceTest, HalfTheJsonIsStillCuda) {
+  ASSERT_TRUE(perfdx::testing::HaveShared());
+  const std::string json = DecompressedTbpTrace();
+  ASSERT_EQ(json.size(), 35154637u);
+  auto t = ImportString(json.substr(0, json.size() / 2), true, "half.json");
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  EXPECT_EQ(t->load_stats.Get(model::LoadStat::kTruncated), 1u);
+  EXPECT_EQ(CountKind(*t, model::IsDeviceWork), 0u);
+  EXPECT_EQ(CountKind(*t, IsRuntime), 0u);
+  EXPECT_EQ(t->info.device_type, model::DeviceType::kCuda);
+  EXPECT_EQ(t->info.device_name, "Tesla V100-DGXS-32GB");
+}
+
+// The .gz file's bytes cut at half, and the same with deviceProperties
+// removed first: the kernels and cudaLaunchKernel calls before the cut say
+// CUDA; without the device list the name is the generic one.
+TEST(TruncatedTraceDeviceTest, HalfTheGzipIsStillCudaWithOrWithoutDeviceProperties) {
+  ASSERT_TRUE(perfdx::testing::HaveShared());
+  const std::string gz = perfdx::testing::ReadFileOrDie(perfdx::testing::SharedPath(kTbpTrace));
+  auto cut = ImportString(gz.substr(0, gz.size() / 2), true, "half.json.gz");
+  ASSERT_TRUE(cut.ok()) << cut.status().message();
+  EXPECT_EQ(cut->load_stats.Get(model::LoadStat::kTruncated), 1u);
+  EXPECT_GT(CountKind(*cut, model::IsDeviceWork), 0u);
+  EXPECT_EQ(cut->info.device_type, model::DeviceType::kCuda);
+  EXPECT_EQ(cut->info.device_name, "Tesla V100-DGXS-32GB");
+
+  std::string json = DecompressedTbpTrace();
+  const size_t props = json.find("\"deviceProperties\"");
+  const size_t events = json.find("\"traceEvents\"");
+  ASSERT_NE(props, std::string::npos);
+  ASSERT_LT(props, events);
+  json.erase(props, events - props);
+  const std::string no_props = perfdx::testing::GzipCompress(json);
+  auto t = ImportString(no_props.substr(0, no_props.size() * 3 / 4), true, "no_props.json.gz");
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  EXPECT_EQ(t->load_stats.Get(model::LoadStat::kTruncated), 1u);
+  EXPECT_TRUE(t->info.devices.empty());
+  EXPECT_GT(CountKind(*t, model::IsDeviceWork), 0u);
+  EXPECT_EQ(t->info.device_type, model::DeviceType::kCuda);
+  EXPECT_EQ(t->info.device_name, "NVIDIA GPU");
+}
+
+// Cut after the launches, before any GPU activity, deviceProperties lost:
+// the CUDA runtime calls alone say CUDA (HIP ones ROCm).
+TEST(TruncatedTraceDeviceTest, RuntimeCallsAloneSayWhichGpu) {
+  const std::string head = R"json({"schemaVersion": 1, "traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "aten::conv2d", "pid": 10, "tid": 10, "ts": 10, "dur": 20},
+    {"ph": "X", "cat": "cuda_runtime", "name": ")json";
+  const std::string tail = R"json(", "pid": 10, "tid": 10, "ts": 11, "dur": 2},
+    {"ph": "X", "cat": "kernel", "name": "implicit_convolve_sgemm", "pid": 0, "tid": 7, "ts": 15, "du)json";
+  auto cuda = ImportString(head + "cudaLaunchKernel" + tail);
+  ASSERT_TRUE(cuda.ok()) << cuda.status().message();
+  EXPECT_EQ(cuda->load_stats.Get(model::LoadStat::kTruncated), 1u);
+  EXPECT_EQ(CountKind(*cuda, model::IsDeviceWork), 0u);
+  EXPECT_EQ(cuda->info.device_type, model::DeviceType::kCuda);
+  EXPECT_EQ(cuda->info.device_name, "NVIDIA GPU");
+  auto rocm = ImportString(head + "hipLaunchKernel" + tail);
+  ASSERT_TRUE(rocm.ok()) << rocm.status().message();
+  EXPECT_EQ(rocm->info.device_type, model::DeviceType::kRocm);
+}
+
+// What is not evidence of a GPU run: a complete trace that lists GPUs but
+// holds no device work (a CPU run on a GPU machine), and a truncated CPU-only
+// trace (hta's cpu_only: deviceProperties empty).
+TEST(TruncatedTraceDeviceTest, CpuRunsStayCpu) {
+  auto listed = ImportString(R"json({"schemaVersion": 1,
+    "deviceProperties": [{"id": 0, "name": "NVIDIA H200", "computeMajor": 9, "computeMinor": 0}],
+    "traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 10, "tid": 10, "ts": 10, "dur": 20}]})json");
+  ASSERT_TRUE(listed.ok()) << listed.status().message();
+  EXPECT_EQ(listed->info.device_type, model::DeviceType::kCpu);
+
+  ASSERT_TRUE(perfdx::testing::HaveShared());
+  const std::string gz = perfdx::testing::ReadFileOrDie(perfdx::testing::SharedPath(
+      "traces/kineto/hta/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz"));
+  auto cpu = ImportString(gz.substr(0, gz.size() * 3 / 4), true, "cpu_only.json.gz");
+  ASSERT_TRUE(cpu.ok()) << cpu.status().message();
+  EXPECT_EQ(cpu->load_stats.Get(model::LoadStat::kTruncated), 1u);
+  EXPECT_GT(cpu->slices.size(), 0u);
+  EXPECT_EQ(cpu->info.device_type, model::DeviceType::kCpu);
 }
 
 }  // namespace

@@ -37,8 +37,19 @@ std::vector<HealthRow> BuildHealthTable(const analysis::RankAnalysis& a, const T
   const analysis::HealthMetrics& h = a.summary;
   const bool device = !a.cpu_only;
   const bool comm = a.summary.comm_share > 0;
-  add("device_utilization", device ? "device utilization" : "compute utilization (host ops)",
+  // Device utilization counts communication and copies as busy; the compute
+  // share beside it does not, so a communication-bound step cannot pass as
+  // a busy one. It is shown, not judged: the band is for utilization.
+  add("device_utilization", device ? "device busy (incl. comm, copies)" : "compute utilization (host ops)",
       h.device_utilization, t.device_utilization, true);
+  if (device) {
+    HealthRow row;
+    row.metric = "device_compute_share";
+    row.label = "  of which compute kernels";
+    row.value = h.device_compute_share;
+    row.judged = false;
+    rows.push_back(std::move(row));
+  }
   add("idle_share", "idle share", h.idle_share, t.idle_share, true);
   add("top1_op_share", "top-1 operator share", h.top1_op_share, t.top1_op_share, !a.ops.ops.empty());
   add("top3_op_share", "top-3 operator share", h.top3_op_share, t.top3_op_share, !a.ops.ops.empty());

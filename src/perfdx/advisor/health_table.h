@@ -17,6 +17,7 @@ struct HealthRow {
   std::string healthy;  // "> 85%"
   HealthStatus status = HealthStatus::kHealthy;
   bool applicable = true;  // e.g. communication metrics on a single-device trace
+  bool judged = true;      // false: shown beside another row, no band of its own
 };
 
 std::vector<HealthRow> BuildHealthTable(const analysis::RankAnalysis& analysis, const Thresholds& thresholds);

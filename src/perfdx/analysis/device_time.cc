@@ -22,6 +22,16 @@ namespace perfdx::analysis {
 //                  (torch_npu's E2E; Stage = computing + not overlapped +
 //                  free), minus their union. Host gaps before the first and
 //                  after the last device task of a step are not free time.
+//   preparing      torch_npu's Preparing: the first computing/communication
+//                  instant in the step minus the step's start (the
+//                  ProfilerStep marker's host start, torch_npu's
+//                  FWK_START_TS; perfdx's window starts there unless the
+//                  previous step's device work runs past it, see
+//                  docs/metrics.md). 0 when the step has no device work.
+//   trailing       the step's end minus its last computing/communication
+//                  instant (the whole step when it has none): host time
+//                  after the device finished. Not in step_trace_time.csv;
+//                  it closes the sum preparing + Stage + trailing = step.
 // Everything is clipped to the step window.
 std::vector<DeviceTime> ComputeDeviceTime(const model::Trace& trace, const StepTimeline& timeline) {
   const IntervalSet computing = SliceIntervals(trace, [&](model::SliceId i) {
@@ -43,8 +53,13 @@ std::vector<DeviceTime> ComputeDeviceTime(const model::Trace& trace, const StepT
         t.communication_ns - overlapped.LengthIn(step.start_ns, step.end_ns);
     const IntervalSet in_step = busy.Clip(step.start_ns, step.end_ns);
     if (!in_step.empty()) {
-      const int64_t e2e_ns = in_step.intervals().back().end - in_step.intervals().front().start;
-      t.free_ns = e2e_ns - in_step.TotalLength();
+      const int64_t first_ns = in_step.intervals().front().start;
+      const int64_t last_ns = in_step.intervals().back().end;
+      t.free_ns = (last_ns - first_ns) - in_step.TotalLength();
+      t.preparing_ns = first_ns - step.start_ns;
+      t.trailing_ns = step.end_ns - last_ns;
+    } else {
+      t.trailing_ns = step.end_ns - step.start_ns;
     }
     out.push_back(t);
   }

@@ -8,6 +8,11 @@
 //   communication_not_overlapped  communication while no compute runs
 //   free                          device time with neither (see docs/metrics.md
 //                                 for the exact window)
+//   preparing                     from the step's start to its first
+//                                 computing/communication instant
+//   trailing                      from the step's last such instant to its end
+// so that preparing + computing + communication_not_overlapped + free +
+// trailing is the step's duration.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +28,8 @@ struct DeviceTime {
   int64_t communication_ns = 0;
   int64_t communication_not_overlapped_ns = 0;
   int64_t free_ns = 0;
+  int64_t preparing_ns = 0;  // step_trace_time.csv "Preparing"
+  int64_t trailing_ns = 0;   // the rest of the step, after its last device task
   int64_t overlapped_ns() const { return communication_ns - communication_not_overlapped_ns; }
 };
 

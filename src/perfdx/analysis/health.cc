@@ -18,6 +18,9 @@ HealthMetrics ComputeHealth(const Activity& a, const IntervalSet& window, double
   if (length <= 0) return h;
   auto share = [&](const IntervalSet& set) { return static_cast<double>(Covered(set, window)) / length; };
   h.device_utilization = share(a.compute_timeline);
+  // CPU-only: the compute timeline is the host's operators, which is all
+  // the compute there is.
+  h.device_compute_share = a.cpu_only ? h.device_utilization : share(a.device_compute);
   h.idle_share = 1.0 - h.device_utilization;
   h.top1_op_share = top1_op_share;
   h.top3_op_share = top3_op_share;

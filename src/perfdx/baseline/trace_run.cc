@@ -8,34 +8,18 @@
 namespace perfdx::baseline {
 
 const std::vector<std::string_view>& HealthMetricNames() {
-  static const std::vector<std::string_view> kNames = {"device_utilization",
-                                                       "idle_share",
-                                                       "top1_op_share",
-                                                       "top3_op_share",
-                                                       "memcpy_share",
-                                                       "h2d_pageable_share",
-                                                       "h2d_pinned_share",
-                                                       "framework_overhead_share",
-                                                       "dataloader_stall_share",
-                                                       "comm_share",
-                                                       "comm_not_overlapped_share"};
+  static const std::vector<std::string_view> kNames = [] {
+    std::vector<std::string_view> names;
+    for (const analysis::HealthMetricDef& m : analysis::kHealthMetrics) names.push_back(m.name);
+    return names;
+  }();
   return kNames;
 }
 
 void AddHealthMetrics(const analysis::HealthMetrics& h, RunRecord& record) {
-  const double values[] = {h.device_utilization,
-                           h.idle_share,
-                           h.top1_op_share,
-                           h.top3_op_share,
-                           h.memcpy_share,
-                           h.h2d_pageable_share,
-                           h.h2d_pinned_share,
-                           h.framework_overhead_share,
-                           h.dataloader_stall_share,
-                           h.comm_share,
-                           h.comm_not_overlapped_share};
-  const auto& names = HealthMetricNames();
-  for (size_t k = 0; k < names.size(); ++k) record.metrics[std::string(names[k])] = values[k];
+  for (const analysis::HealthMetricDef& m : analysis::kHealthMetrics) {
+    record.metrics[std::string(m.name)] = h.*m.value;
+  }
 }
 
 // The analysed steps (kSteps), all but the last of them (kHta), or the

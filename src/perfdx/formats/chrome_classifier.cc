@@ -259,13 +259,20 @@ void ChromeClassifier::DescribeRank(const model::Trace& trace, model::RankInfo* 
   std::map<int32_t, uint64_t> work_by_device;
   bool any_device_work = false;
   bool hip = false;
+  bool cuda_runtime = false;
   for (model::SliceId i = 0; i < trace.slices.size(); ++i) {
     const model::EventKind kind = trace.slices.kind[i];
     if (model::IsDeviceWork(kind)) {
       any_device_work = true;
       ++work_by_device[trace.tracks[trace.slices.track[i]].device_id];
-    } else if (kind == EventKind::kRuntimeCall && StartsWith(trace.slice_name(i), "hip")) {
-      hip = true;
+    } else if (kind == EventKind::kRuntimeCall) {
+      // The API's own namespace: cuda* (runtime), cu* (driver), hip*.
+      const std::string_view name = trace.slice_name(i);
+      if (StartsWith(name, "hip")) {
+        hip = true;
+      } else if (StartsWith(name, "cuda") || StartsWith(name, "cu")) {
+        cuda_runtime = true;
+      }
     }
   }
   if (flavor_ == ChromeFlavor::kAscend) {
@@ -274,7 +281,19 @@ void ChromeClassifier::DescribeRank(const model::Trace& trace, model::RankInfo* 
     if (info->distributed_backend.empty()) info->distributed_backend = "hccl";
     return;
   }
-  if (!any_device_work) {
+  // Without device work in the trace, what else it holds decides: GPU
+  // runtime calls (the host launched device work whose records are missing),
+  // or, in a truncated trace, the GPUs its deviceProperties list (with a
+  // compute capability, as CUDA and HIP report them): Kineto writes every
+  // host event before the device activities, so a cut loses the device work
+  // first (a trace cut at half keeps only host operators). A complete trace
+  // with GPUs listed but no device work is a CPU run on a GPU machine.
+  const bool truncated = trace.load_stats.Get(model::LoadStat::kTruncated) > 0;
+  const bool listed_gpu = truncated && std::any_of(info->devices.begin(), info->devices.end(),
+                                                   [](const model::DeviceProperties& p) {
+                                                     return p.compute_major >= 0;
+                                                   });
+  if (!any_device_work && !hip && !cuda_runtime && !listed_gpu) {
     info->device_type = model::DeviceType::kCpu;
     if (info->device_name.empty()) info->device_name = "CPU";
     return;

@@ -18,17 +18,7 @@ constexpr size_t kJsonOps = 50;
 constexpr size_t kTextRows = 10;
 
 void WriteHealth(JsonWriter& w, const HealthMetrics& h) {
-  w.Key("device_utilization").Double(h.device_utilization);
-  w.Key("idle_share").Double(h.idle_share);
-  w.Key("top1_op_share").Double(h.top1_op_share);
-  w.Key("top3_op_share").Double(h.top3_op_share);
-  w.Key("memcpy_share").Double(h.memcpy_share);
-  w.Key("h2d_pageable_share").Double(h.h2d_pageable_share);
-  w.Key("h2d_pinned_share").Double(h.h2d_pinned_share);
-  w.Key("framework_overhead_share").Double(h.framework_overhead_share);
-  w.Key("dataloader_stall_share").Double(h.dataloader_stall_share);
-  w.Key("comm_share").Double(h.comm_share);
-  w.Key("comm_not_overlapped_share").Double(h.comm_not_overlapped_share);
+  for (const analysis::HealthMetricDef& m : analysis::kHealthMetrics) w.Key(m.name).Double(h.*m.value);
 }
 
 void WriteCause(JsonWriter& w, const analysis::GapCause& c) {
@@ -89,6 +79,8 @@ void WriteRank(JsonWriter& w, const AnalyzeRank& entry) {
     w.Key("communication").Int(s.device.communication_ns);
     w.Key("communication_not_overlapped").Int(s.device.communication_not_overlapped_ns);
     w.Key("free").Int(s.device.free_ns);
+    w.Key("preparing").Int(s.device.preparing_ns);
+    w.Key("trailing").Int(s.device.trailing_ns);
     w.EndObject();
     w.Key("health").BeginObject();
     WriteHealth(w, s.health);
@@ -127,7 +119,7 @@ void WriteRank(JsonWriter& w, const AnalyzeRank& entry) {
     w.Key("metric").String(row.metric);
     w.Key("value").Double(row.value);
     w.Key("healthy").String(row.healthy);
-    w.Key("status").String(row.applicable ? advisor::HealthStatusName(row.status) : "not_applicable");
+    w.Key("status").String(!row.applicable ? "not_applicable" : !row.judged ? "not_judged" : advisor::HealthStatusName(row.status));
     w.EndObject();
   }
   w.EndArray();
@@ -339,6 +331,7 @@ void RenderFindingsText(std::string& out, const std::vector<advisor::Finding>& f
 
 std::string Status(const advisor::HealthRow& row) {
   if (!row.applicable) return "n/a";
+  if (!row.judged) return "";
   switch (row.status) {
     case advisor::HealthStatus::kHealthy: return "✓";
     case advisor::HealthStatus::kWarning: return "!";
@@ -379,15 +372,17 @@ void RenderRankText(std::string& out, const AnalyzeRank& entry) {
   out += "\nHEALTH\n";
   for (const advisor::HealthRow& row : entry.health) {
     const bool pct = row.metric != "step_time_cv";
-    out += fmt::format("  {:<3} {:<32} {:>8}   healthy {}\n", Status(row), row.label,
-                       pct ? FormatShare(row.value) : fmt::format("{:.3f}", row.value), row.healthy);
+    out += fmt::format("  {:<3} {:<32} {:>8}{}\n", Status(row), row.label,
+                       pct ? FormatShare(row.value) : fmt::format("{:.3f}", row.value),
+                       row.judged ? "   healthy " + row.healthy : "");
   }
 
   RenderFindingsText(out, entry.findings);
 
   out += "\nMACRO — timeline continuity\n";
-  out += fmt::format("  compute busy {} of {} analysed; idle {}\n",
-                     FormatShare(a.summary.device_utilization), FormatDuration(a.window_ns),
+  out += fmt::format("  {} busy {} of {} analysed (compute kernels alone {}); idle {}\n",
+                     a.cpu_only ? "compute timeline" : "device", FormatShare(a.summary.device_utilization),
+                     FormatDuration(a.window_ns), FormatShare(a.summary.device_compute_share),
                      FormatShare(a.summary.idle_share));
   if (a.temporal.span_ns > 0 && !a.cpu_only) {
     const double span = static_cast<double>(a.temporal.span_ns);
@@ -428,11 +423,21 @@ void RenderRankText(std::string& out, const AnalyzeRank& entry) {
     bool any_device = false;
     for (const auto& s : a.steps) any_device |= s.device.computing_ns + s.device.communication_ns > 0;
     if (any_device) {
-      out += fmt::format("  {:>8} {:>10} {:>12} {:>12} {:>12}\n", "step", "computing", "comm", "comm exposed", "free");
+      // The parts preparing + computing + comm exposed + free + trailing sum
+      // to the step's time; comm (all of it, overlapped or not) is beside them.
+      out +=
+          "  device time per step: preparing + computing + comm exposed + free + trailing = time\n";
+      out +=
+          fmt::format("  {:>8} {:>10} {:>10} {:>10} {:>12} {:>10} {:>10} {:>10}\n", "step", "time",
+                      "preparing", "computing", "comm exposed", "free", "trailing", "comm");
       for (const analysis::StepAnalysis& s : a.steps) {
-        out += fmt::format("  {:>8} {:>10} {:>12} {:>12} {:>12}\n", s.window.id, FormatDuration(s.device.computing_ns),
-                           FormatDuration(s.device.communication_ns),
-                           FormatDuration(s.device.communication_not_overlapped_ns), FormatDuration(s.device.free_ns));
+        out +=
+            fmt::format("  {:>8} {:>10} {:>10} {:>10} {:>12} {:>10} {:>10} {:>10}\n", s.window.id,
+                        FormatDuration(s.window.dur_ns()), FormatDuration(s.device.preparing_ns),
+                        FormatDuration(s.device.computing_ns),
+                        FormatDuration(s.device.communication_not_overlapped_ns),
+                        FormatDuration(s.device.free_ns), FormatDuration(s.device.trailing_ns),
+                        FormatDuration(s.device.communication_ns));
       }
     }
   }
