@@ -106,6 +106,20 @@ struct Thresholds {
   // msprof-analyze fusible_operator.yaml: sequence_count_threshold 5 (more
   // occurrences than this).
   double fusion_min_occurrences = 5;
+  // Host time per step in syncs and small copies (.item(), .to() of tiny
+  // tensors) / step time. perfdx: on a par with the sync-stall band
+  // (a few % of the step is worth moving metrics onto the device), abnormal
+  // at 10%.
+  Band host_sync_share{0.02, 0.10, false};
+  // Syncs + small copies per step from which they are a pattern rather than
+  // the one loss.item() a loop needs (perfdx: the issue's "dozens per step").
+  double host_sync_min_per_step = 10;
+  // Fusable time of unfused elementwise chains per step / step time
+  // (perfdx, as fusion_sequence_share: 1% after msprof-analyze, 5% abnormal).
+  Band elementwise_chain_share{0.01, 0.05, false};
+  // Elementwise chain members per step from which chains are a finding
+  // (perfdx: the issue's "dozens of tiny ops per step").
+  double elementwise_chain_min_ops = 12;
   // AI_CPU task time / step time. msprof-analyze aicpu_checker: any AI_CPU
   // op is an issue (healthy 0); its priority is high from 5%.
   Band ai_cpu_share{0.0, 0.05, false};

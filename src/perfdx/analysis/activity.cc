@@ -21,6 +21,22 @@ bool IsSyncCall(std::string_view name) {
   return false;
 }
 
+bool IsHostCollectiveName(std::string_view name) {
+  static constexpr std::string_view kNames[] = {
+      "gloo:all_reduce",   "gloo:all_gather",     "gloo:broadcast",    "gloo:reduce",
+      "gloo:reduce_scatter", "gloo:all_to_all",   "gloo:gather",       "gloo:scatter",
+      "gloo:barrier",      "gloo:send",           "gloo:recv",         "c10d::allreduce_",
+      "c10d::allreduce_coalesced_", "c10d::broadcast_", "c10d::allgather_", "c10d::_allgather_base_",
+      "c10d::allgather_into_tensor_coalesced_", "c10d::reduce_scatter_", "c10d::_reduce_scatter_base_",
+      "c10d::reduce_scatter_tensor_coalesced_", "c10d::reduce_", "c10d::alltoall_",
+      "c10d::alltoall_base_", "c10d::gather_", "c10d::scatter_", "c10d::barrier", "c10d::send",
+      "c10d::recv_",       "record_param_comms"};
+  for (std::string_view s : kNames) {
+    if (name == s) return true;
+  }
+  return false;
+}
+
 bool IsOptimizerStep(std::string_view name) {
   return name.rfind("Optimizer.step#", 0) == 0 || name.find("torch/optim/") != std::string_view::npos;
 }
@@ -68,16 +84,30 @@ Activity BuildActivity(const model::Trace& trace) {
   });
 
   if (a.cpu_only) {
+    auto collective = [&](SliceId i) {
+      return (s.kind[i] == EventKind::kFrameworkOp || s.kind[i] == EventKind::kUserAnnotation) &&
+             IsHostCollectiveName(trace.slice_name(i));
+    };
+    auto inside_collective = [&](SliceId i) {
+      for (int32_t p = i; p >= 0; p = s.parent[p]) {
+        if (collective(static_cast<SliceId>(p))) return true;
+      }
+      return false;
+    };
     a.compute_timeline = SliceIntervals(trace, [&](SliceId i) {
-      return s.kind[i] == EventKind::kFrameworkOp && OnHost(trace, i) && !InsideDataLoading(trace, i);
+      return s.kind[i] == EventKind::kFrameworkOp && OnHost(trace, i) && !InsideDataLoading(trace, i) &&
+             !inside_collective(i);
     });
+    a.communication = SliceIntervals(trace, [&](SliceId i) { return OnHost(trace, i) && collective(i); });
   } else {
     a.compute_timeline = a.device_busy;
+    a.communication = a.device_communication;
   }
   a.framework_overhead =
       Subtract(Subtract(Union(a.host_framework, a.host_runtime), a.compute_timeline), a.host_dataloader);
   a.dataloader_stall = Subtract(a.host_dataloader, a.compute_timeline);
-  a.communication_exposed = Subtract(a.device_communication, a.device_compute);
+  a.communication_exposed =
+      Subtract(a.communication, a.cpu_only ? a.compute_timeline : a.device_compute);
   return a;
 }
 

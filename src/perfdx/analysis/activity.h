@@ -27,8 +27,12 @@ struct Activity {
   IntervalSet device_busy;           // union of all of the above
 
   // What "the accelerator is working" means for this trace (device_busy, or
-  // the host's training operators for a CPU-only trace).
+  // the host's training operators for a CPU-only trace, its collectives and
+  // what runs inside them left out).
   IntervalSet compute_timeline;
+  // Collectives: device_communication, or for a CPU-only trace the host's
+  // collective calls (a gloo process group runs them on the CPU).
+  IntervalSet communication;
 
   // Host side, over all host threads.
   IntervalSet host_framework;    // framework operators
@@ -41,7 +45,7 @@ struct Activity {
   // Derived, for the health metrics (metrics.md has the definitions).
   IntervalSet framework_overhead;      // host in framework/runtime code, compute idle, not loading data
   IntervalSet dataloader_stall;        // host loading data, compute idle
-  IntervalSet communication_exposed;   // collectives with no compute running
+  IntervalSet communication_exposed;   // communication with no compute running
 };
 
 Activity BuildActivity(const model::Trace& trace);
@@ -50,6 +54,12 @@ Activity BuildActivity(const model::Trace& trace);
 // cudaStreamSynchronize, cudaDeviceSynchronize, cudaEventSynchronize, the
 // synchronous cudaMemcpy, aclrtSynchronizeStream / aclrtSynchronizeDevice.
 bool IsSyncCall(std::string_view name);
+
+// Host calls that are collectives of a CPU backend or of the c10d
+// dispatcher: gloo:all_reduce, gloo:broadcast, ... (ProcessGroupGloo's
+// record_function names), c10d::allreduce_, c10d::broadcast_, ... and
+// record_param_comms. Exact names.
+bool IsHostCollectiveName(std::string_view name);
 
 // optimizer.step(): Kineto's "Optimizer.step#SGD.step" annotation, or a
 // Python frame in torch/optim/.

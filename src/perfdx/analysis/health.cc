@@ -29,7 +29,7 @@ HealthMetrics ComputeHealth(const Activity& a, const IntervalSet& window, double
   h.h2d_pinned_share = share(a.device_memcpy_h2d_pinned);
   h.framework_overhead_share = share(a.framework_overhead);
   h.dataloader_stall_share = share(a.dataloader_stall);
-  h.comm_share = share(a.device_communication);
+  h.comm_share = share(a.communication);
   h.comm_not_overlapped_share = share(a.communication_exposed);
   return h;
 }

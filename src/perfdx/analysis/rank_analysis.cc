@@ -151,6 +151,8 @@ RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& optio
   r.gaps = FindGaps(trace, activity, r.timeline, options.min_gap_ns);
   r.memory = SummarizeMemory(trace, r.timeline);
   r.collectives = AnalyzeCollectives(trace, &r.timeline);
+  r.host_syncs = CountHostSyncs(trace, r.window_steps);
+  r.elementwise_chains = FindElementwiseChains(trace, attribution, r.window_steps, r.cpu_only);
   return r;
 }
 

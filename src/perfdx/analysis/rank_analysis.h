@@ -10,8 +10,10 @@
 
 #include "perfdx/analysis/collectives.h"
 #include "perfdx/analysis/device_time.h"
+#include "perfdx/analysis/elementwise_chains.h"
 #include "perfdx/analysis/gaps.h"
 #include "perfdx/analysis/health.h"
+#include "perfdx/analysis/host_syncs.h"
 #include "perfdx/analysis/kernel_stats.h"
 #include "perfdx/analysis/memory_stats.h"
 #include "perfdx/analysis/op_stats.h"
@@ -59,6 +61,10 @@ struct RankAnalysis {
   // Every collective of the trace (not only the window's), with step ids:
   // sizes, transports, bandwidths, wait/transit (analysis/collectives.h).
   CollectiveSummary collectives;
+  // Over the window's steps: host syncs and small copies (host_syncs.h),
+  // unfused elementwise chains (elementwise_chains.h).
+  HostSyncSummary host_syncs;
+  ElementwiseChainSummary elementwise_chains;
   std::vector<std::string> notes;
 };
 

@@ -26,6 +26,8 @@ const std::vector<const Rule*>& AllRules() {
       &DominantOperator(),
       &LayoutConversion(),
       &FusionCandidates(),
+      &HostSyncCopies(),
+      &ElementwiseChain(),
       &AiCpuOperators(),
       &DynamicShape(),
       &OperatorNoBound(),

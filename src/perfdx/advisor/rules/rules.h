@@ -29,6 +29,8 @@ const Rule& LowBusBandwidth();
 const Rule& DominantOperator();
 const Rule& LayoutConversion();
 const Rule& FusionCandidates();
+const Rule& HostSyncCopies();
+const Rule& ElementwiseChain();
 const Rule& AiCpuOperators();
 
 // Ascend rules: the msprof-analyze advisor's checks (issue #5;

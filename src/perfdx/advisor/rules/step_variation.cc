@@ -4,6 +4,7 @@
 // low-utilization step as busy as the high ones (saw-tooth).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "perfdx/advisor/advisor.h"
@@ -17,6 +18,29 @@ namespace {
 constexpr size_t kMinSteps = 3;
 // Consecutive utilization changes that flip sign at least this often.
 constexpr double kMinAlternation = 0.7;
+
+// Do idle gaps with a named host cause cover at least half of the outlier
+// steps' time above the median?
+bool SlowStepsHaveCause(const RuleContext& c) {
+  const analysis::StepTimeStats& s = c.analysis.step_time;
+  int64_t excess_ns = 0;
+  for (const analysis::StepAnalysis& step : c.analysis.steps) {
+    if (std::find(s.outlier_steps.begin(), s.outlier_steps.end(), step.window.id) != s.outlier_steps.end()) {
+      excess_ns += std::max<int64_t>(0, step.window.dur_ns() - s.median_ns);
+    }
+  }
+  if (excess_ns <= 0) return false;
+  int64_t caused_ns = 0;
+  for (const analysis::Gap& g : c.analysis.gaps.gaps) {
+    const std::string& kind = g.cause.kind;
+    const bool named = kind == "data_loader" || kind == "synchronization" || kind == "optimizer_step" ||
+                       kind == "python_function" || kind == "user_annotation";
+    if (named && std::find(s.outlier_steps.begin(), s.outlier_steps.end(), g.step) != s.outlier_steps.end()) {
+      caused_ns += g.dur_ns;
+    }
+  }
+  return 2 * caused_ns >= excess_ns;
+}
 
 class StepJitterRule final : public Rule {
  public:
@@ -33,6 +57,12 @@ class StepJitterRule final : public Rule {
     f.gain.ns_per_step = std::max<int64_t>(0, s.mean_ns - s.median_ns);
     f.gain.share = ShareOfStep(c, f.gain.ns_per_step);
     f.severity = SeverityFor(band, s.cv, f.gain.share);
+    // A CPU-only trace: the host is the device, and its step time moves with
+    // the scheduler and the other processes. Unless gaps with a cause (data
+    // loading, a sync, a named function) make the slow steps slow, the
+    // variation is what was measured, info (issue #10: no warning on runs
+    // with no problem).
+    if (c.analysis.cpu_only && !SlowStepsHaveCause(c)) f.severity = Severity::kInfo;
     f.steps = s.outlier_steps;
     std::string outliers;
     for (int64_t id : s.outlier_steps) outliers += fmt::format("{}{}", outliers.empty() ? "" : ", ", id);
