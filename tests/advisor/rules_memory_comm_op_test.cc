@@ -602,18 +602,20 @@ TEST(DominantOperatorRuleTest, TopThreeIsInfoAndSpreadIsQuiet) {
   EXPECT_EQ(FindRule(spread->findings, "dominant_operator"), nullptr);
 }
 
-TEST(LayoutConversionRuleTest, ShareOfComputeTime) {
+TEST(LayoutConversionRuleTest, ShareOfDeviceWorkTime) {
   // Per 1000 us step: compute kernel 600 us, nchwToNhwc 200 us: 200/800 =
-  // 25% of compute > 15% abnormal; gain 200 us = 20% of the step -> critical.
+  // 25% of device work > 15% abnormal; gain 200 us = 20% of the step ->
+  // critical. The finding shows the analysis's one layout share.
   auto a = AnalyseJson(KinetoSteps(2, 1000, [](int64_t b) {
     return Kernel("k", b, 600) + Kernel("nchwToNhwcKernel", b + 600, 200);
   }));
   const Finding* f = FindRule(a->findings, "layout_conversion");
   ASSERT_NE(f, nullptr);
   EXPECT_DOUBLE_EQ(f->evidence.value, 0.25);
+  EXPECT_DOUBLE_EQ(f->evidence.value, a->analysis.kernels.layout_conversion_share);
   EXPECT_EQ(f->gain.ns_per_step, 200'000);
   EXPECT_EQ(f->severity, Severity::kCritical);
-  EXPECT_NE(f->title.find("25.0% of device compute time"), std::string::npos) << f->title;
+  EXPECT_NE(f->title.find("25.0% of device time"), std::string::npos) << f->title;
   EXPECT_EQ(FixIds(*f), std::set<std::string>{"memory_layout"});
 
   // 30/630 = 4.8% <= 5%: quiet.
@@ -890,32 +892,27 @@ TEST(RealTraceRulesTest, AscendTransDataShareFromKernelDetails) {
   for (const auto& r : ranks) {
     const int64_t rank = r->trace.info.rank.value_or(-1);
     SCOPED_TRACE(rank);
-    // kernel_details.csv: TransData / Transpose time over all non-HCCL
-    // task time (µs);
-    // the step from step_trace_time.csv is ~136 ms, so the conversions are
-    // ~1% of the step: an info finding at most.
-    double layout_us = 0, compute_us = 0;
+    // kernel_details.csv: the time of the tasks whose Type is a layout
+    // conversion (TransData, Transpose) over all task time, HCCL included
+    // (µs): the one layout share, of device work time (docs/metrics.md).
+    // Computed over compute tasks alone it would read 17.4% (rank 0) — the
+    // number the finding used to show while MICRO showed ~1.3%. The
+    // conversions are ~1% of the ~136 ms step (step_trace_time.csv): below
+    // the 5% healthy bound, no finding.
+    double layout_us = 0, all_us = 0;
     for (const auto& row : ReadCsv(AscendOutput(rank, "kernel_details.csv"))) {
-      if (row.at("Accelerator Core") == "HCCL") continue;
       const double us = std::stod(row.at("Duration(us)"));
-      compute_us += us;
-      std::string name = row.at("Name") + " " + row.at("Type");
-      std::transform(name.begin(), name.end(), name.begin(),
-                     [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-      for (const char* layout : {"transdata", "transpose", "permute"}) {
-        if (name.find(layout) != std::string::npos) {
-          layout_us += us;
-          break;
-        }
-      }
+      all_us += us;
+      const std::string& type = row.at("Type");
+      if (type == "TransData" || type == "Transpose") layout_us += us;
     }
-    const double golden_share = layout_us / compute_us;  // 17.4% (rank 0), 17.3% (rank 1)
-    ASSERT_GT(golden_share, 0.15);
-    const Finding* f = FindRule(r->findings, "layout_conversion");
-    ASSERT_NE(f, nullptr);
-    EXPECT_NEAR(f->evidence.value, golden_share, 0.03 * golden_share);
-    EXPECT_NEAR(static_cast<double>(f->gain.ns_per_step), layout_us * 1e3, 0.01 * layout_us * 1e3);
-    EXPECT_EQ(f->severity, Severity::kInfo);
+    const double golden_share = layout_us / all_us;
+    ASSERT_GT(golden_share, 0.005);
+    ASSERT_LT(golden_share, 0.05);
+    EXPECT_NEAR(r->analysis.kernels.layout_conversion_share, golden_share, 0.03 * golden_share);
+    EXPECT_NEAR(static_cast<double>(r->analysis.kernels.layout_conversion_ns), layout_us * 1e3,
+                0.01 * layout_us * 1e3);
+    EXPECT_EQ(FindRule(r->findings, "layout_conversion"), nullptr);
   }
 }
 

@@ -11,20 +11,31 @@ namespace {
 using perfdx::testing::ImportString;
 
 TEST(KernelNameTest, Classification) {
-  EXPECT_TRUE(IsMatrixKernelName("volta_sgemm_128x64_nn"));
-  EXPECT_TRUE(IsFp32KernelName("volta_sgemm_128x64_nn"));
-  EXPECT_FALSE(IsTensorCoreKernelName("volta_sgemm_128x64_nn"));
-  EXPECT_TRUE(IsMatrixKernelName("volta_scudnn_128x64_relu_interior_nn_v1"));
-  EXPECT_TRUE(IsTensorCoreKernelName("volta_h884gemm_64x128_ldg8_nn"));
-  EXPECT_TRUE(IsTensorCoreKernelName("void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_64x64_16x6_nn_align4>"));
-  EXPECT_TRUE(IsTensorCoreKernelName("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64"));
-  EXPECT_FALSE(IsMatrixKernelName("void cudnn::bn_fw_tr_1C11_kernel_NCHW<float, float, int, 512, true, 1>"));
-  EXPECT_FALSE(IsMatrixKernelName("void at::native::vectorized_elementwise_kernel<4, ...>"));
-  EXPECT_TRUE(IsElementwiseKernelName("void at::native::vectorized_elementwise_kernel<4, ...>"));
-  EXPECT_TRUE(IsLayoutConversionName("void nchwToNhwcKernel<float, float, float, false, true>"));
-  EXPECT_TRUE(IsLayoutConversionName("aclnnMm_TransData_TransData"));
-  EXPECT_TRUE(IsLayoutConversionName("at::native::transpose_kernel"));
-  EXPECT_FALSE(IsLayoutConversionName("volta_sgemm_128x64_nn"));
+  // The taxonomy itself is tested in kernel_taxonomy_test.cc; these are the
+  // names the kernel summary below relies on.
+  const KernelClass sgemm = ClassifyKernel("volta_sgemm_128x64_nn");
+  EXPECT_TRUE(sgemm.matrix());
+  EXPECT_EQ(sgemm.precision, Precision::kFp32);
+  EXPECT_EQ(sgemm.tensor_core, TensorCoreUse::kNo);
+  EXPECT_TRUE(ClassifyKernel("volta_scudnn_128x64_relu_interior_nn_v1").matrix());
+  EXPECT_EQ(ClassifyKernel("volta_h884gemm_64x128_ldg8_nn").tensor_core, TensorCoreUse::kYes);
+  EXPECT_EQ(
+      ClassifyKernel("void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_64x64_16x6_nn_align4>")
+          .tensor_core,
+      TensorCoreUse::kYes);
+  EXPECT_EQ(
+      ClassifyKernel("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64").tensor_core,
+      TensorCoreUse::kYes);
+  EXPECT_EQ(ClassifyKernel("void cudnn::bn_fw_tr_1C11_kernel_NCHW<float, float, int, 512, true, 1>")
+                .category,
+            KernelCategory::kNormalization);
+  EXPECT_EQ(ClassifyKernel("void at::native::vectorized_elementwise_kernel<4, ...>").category,
+            KernelCategory::kElementwise);
+  EXPECT_TRUE(ClassifyKernel("void nchwToNhwcKernel<float, float, float, false, true>")
+                  .layout_conversion());
+  EXPECT_TRUE(ClassifyKernel("aclnnMm_TransData_TransData").layout_conversion());
+  EXPECT_TRUE(ClassifyKernel("at::native::transpose_kernel").layout_conversion());
+  EXPECT_FALSE(ClassifyKernel("volta_sgemm_128x64_nn").layout_conversion());
 }
 
 // Two ops launch kernels: aten::linear > aten::addmm launches a sgemm (300 us,
@@ -67,6 +78,7 @@ TEST(KernelStatsTest, AggregatesAndFlags) {
   EXPECT_EQ(k.matrix_ns, 400'000);
   EXPECT_EQ(k.fp32_matrix_ns, 400'000);
   EXPECT_EQ(k.layout_conversion_ns, 50'000);
+  EXPECT_DOUBLE_EQ(k.layout_conversion_share, 0.1);  // 50 of 500 us of device work
   const KernelStat& relu = k.kernels[2];
   EXPECT_EQ(relu.name, "elementwise_relu");
   EXPECT_EQ(relu.count, 3u);

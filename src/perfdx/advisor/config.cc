@@ -70,7 +70,7 @@ constexpr std::array kBands = std::to_array<BandKey>({
     {"link_bandwidth_efficiency", &Thresholds::link_bandwidth_efficiency,
      "Achieved / peak link bandwidth", "tuning guide 000 §一 (< 50% abnormal, target 75%)"},
     {"layout_conversion_share", &Thresholds::layout_conversion_share,
-     "Layout conversions (transpose, permute, TransData, ...) / device compute-kernel time",
+     "Layout conversions (transpose, permute, TransData, ...) / device work time",
      "tuning guide 004 (15-30% in CV tasks); perfdx: healthy below a third of 15%"},
     {"fusion_sequence_share", &Thresholds::fusion_sequence_share,
      "One repeated short-kernel sequence / step time",

@@ -95,8 +95,8 @@ struct Thresholds {
   double gpu_link_peak_gbps = 0;
 
   // --- Operator rules ---
-  // Layout conversions (transpose, permute, TransData, ...) / device
-  // compute-kernel time. Guide 004: layout conversions cost 15-30% in CV
+  // Layout conversions (transpose, permute, TransData, ...) / device work
+  // time (KernelSummary::layout_conversion_share). Guide 004: layout conversions cost 15-30% in CV
   // tasks (abnormal above 15%); perfdx: healthy below a third of that.
   Band layout_conversion_share{0.05, 0.15, false};
   // One repeated short-kernel sequence / step time. msprof-analyze

@@ -26,11 +26,6 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
-bool ContainsAny(const std::string& haystack, std::initializer_list<std::string_view> needles) {
-  return std::any_of(needles.begin(), needles.end(),
-                     [&](std::string_view n) { return haystack.find(n) != std::string::npos; });
-}
-
 // Does the launching op say its inputs are 32-bit floats? Kineto records
 // "Input type" (["float", "float", ...]); Ascend trace_view records it as
 // "float;\r\nfloat".
@@ -43,41 +38,23 @@ bool OpInputsAreFloat32(const model::Trace& trace, int32_t op) {
          t == "float" || t.find("float32") != std::string::npos;
 }
 
+// Copies, fills and collectives are what the importer's event kind says,
+// whatever their name.
+KernelClass ClassOf(model::EventKind kind, std::string_view name) {
+  KernelClass c;
+  if (model::IsMemcpy(kind)) {
+    c.category = KernelCategory::kMemcpy;
+  } else if (kind == EventKind::kMemset) {
+    c.category = KernelCategory::kMemset;
+  } else if (kind == EventKind::kCollective) {
+    c.category = KernelCategory::kCommunication;
+  } else {
+    c = ClassifyKernel(name);
+  }
+  return c;
+}
+
 }  // namespace
-
-bool IsMatrixKernelName(std::string_view name) {
-  const std::string n = Lower(name);
-  if (ContainsAny(n, {"bn_", "batch_norm", "batchnorm"})) return false;
-  return ContainsAny(n, {"gemm", "gemv", "conv", "wgrad", "dgrad", "matmul", "scudnn", "hcudnn",
-                         "mma", "cube"});
-}
-
-bool IsTensorCoreKernelName(std::string_view name) {
-  // The TensorBoard plugin's allow-list, plus current spellings (cutlass
-  // "tensorop", Hopper wgmma, cuBLASLt "xmma").
-  const std::string n = Lower(name);
-  return ContainsAny(n, {"h884", "s884", "h1688", "s1688", "hmma", "i8816", "16816", "xmma",
-                         "tensorop", "wgmma", "first_layer_wgrad_kernel", "conv1x1", "conv2d_c1_k1",
-                         "direct_group", "c1688", "bf16", "fp16", "f16", "hcudnn"});
-}
-
-bool IsFp32KernelName(std::string_view name) {
-  // cuBLAS/cuDNN single-precision kernels: sgemm, scudnn, cutlass simt sgemm,
-  // and explicit f32/fp32 tags.
-  const std::string n = Lower(name);
-  return ContainsAny(n, {"sgemm", "scudnn", "_f32", "fp32", "float32", "gemm_s", "sgemv"});
-}
-
-bool IsLayoutConversionName(std::string_view name) {
-  const std::string n = Lower(name);
-  return ContainsAny(n, {"transpose", "permute", "nchwtonhwc", "nhwctonchw", "transdata",
-                         "trans_data", "transform_layout"});
-}
-
-bool IsElementwiseKernelName(std::string_view name) {
-  const std::string n = Lower(name);
-  return ContainsAny(n, {"elementwise", "vectorized", "unrolled", "pointwise", "triton_poi"});
-}
 
 KernelSummary SummarizeKernels(const model::Trace& trace, const OpAttribution& attribution,
                                const IntervalSet& window) {
@@ -85,6 +62,15 @@ KernelSummary SummarizeKernels(const model::Trace& trace, const OpAttribution& a
   const model::SliceTable& s = trace.slices;
   std::unordered_map<model::StringId, size_t> index;
   auto in_window = [&](SliceId i) { return window.Contains(s.ts_ns[i]); };
+  // Ascend: the kernel table's input dtypes of each task, by its slice.
+  std::unordered_map<SliceId, model::StringId> ascend_dtypes;
+  if (trace.ascend) {
+    for (const model::AscendKernel& row : trace.ascend->kernels.rows) {
+      if (row.slice >= 0 && row.input_dtypes != model::kEmptyString) {
+        ascend_dtypes.emplace(static_cast<SliceId>(row.slice), row.input_dtypes);
+      }
+    }
+  }
 
   for (SliceId i = 0; i < s.size(); ++i) {
     if (!model::IsDeviceWork(s.kind[i]) || !OnDevice(trace, i) || !in_window(i)) continue;
@@ -95,9 +81,14 @@ KernelSummary SummarizeKernels(const model::Trace& trace, const OpAttribution& a
       k.kind = s.kind[i];
       k.min_ns = s.dur_ns[i];
       k.max_ns = s.dur_ns[i];
-      k.matrix = s.kind[i] == EventKind::kComputeKernel && IsMatrixKernelName(k.name);
-      k.tensor_core = k.matrix && IsTensorCoreKernelName(k.name);
-      k.layout_conversion = IsLayoutConversionName(k.name);
+      k.kernel_class = ClassOf(k.kind, k.name);
+      k.precision = k.kernel_class.precision;
+      const bool compute = k.kind == EventKind::kComputeKernel;
+      k.matrix = compute && k.kernel_class.matrix();
+      k.tensor_core = k.matrix && k.kernel_class.tensor_core == TensorCoreUse::kYes;
+      k.fp32_matrix = k.matrix && k.precision == Precision::kFp32 &&
+                      k.kernel_class.tensor_core == TensorCoreUse::kNo;
+      k.layout_conversion = compute && k.kernel_class.layout_conversion();
       out.kernels.push_back(std::move(k));
     }
     KernelStat& k = out.kernels[it->second];
@@ -105,10 +96,26 @@ KernelSummary SummarizeKernels(const model::Trace& trace, const OpAttribution& a
     k.total_ns += s.dur_ns[i];
     k.min_ns = std::min(k.min_ns, s.dur_ns[i]);
     k.max_ns = std::max(k.max_ns, s.dur_ns[i]);
-    // FP32: the name says so, or it names no precision and the launching
-    // op's inputs are float.
-    if (k.matrix && !k.tensor_core && !k.fp32_matrix) {
-      k.fp32_matrix = IsFp32KernelName(k.name) || OpInputsAreFloat32(trace, attribution.launching_op[i]);
+    // A matrix kernel whose name carries no precision (Ascend MatMulV2,
+    // Triton templates, ...) and does not show Tensor Cores: an Ascend
+    // task's own input dtypes say it (reduced precision = the cube path, the
+    // Tensor Core equivalent); else it is FP32 when the op that launched it
+    // has float inputs.
+    if (k.matrix && !k.tensor_core && !k.fp32_matrix &&
+        k.kernel_class.precision == Precision::kUnknown) {
+      const auto dtypes = ascend_dtypes.find(i);
+      const Precision p = dtypes == ascend_dtypes.end()
+                              ? Precision::kUnknown
+                              : PrecisionFromAscendDtypes(trace.str(dtypes->second));
+      if (p == Precision::kFp16 || p == Precision::kBf16 || p == Precision::kInt8) {
+        k.precision = p;
+        k.tensor_core = true;
+      } else if (p == Precision::kFp32 ||
+                 (p == Precision::kUnknown &&
+                  OpInputsAreFloat32(trace, attribution.launching_op[i]))) {
+        k.fp32_matrix = true;
+        k.precision = Precision::kFp32;
+      }
     }
     out.device_work_ns += s.dur_ns[i];
   }
@@ -119,6 +126,10 @@ KernelSummary SummarizeKernels(const model::Trace& trace, const OpAttribution& a
     if (k.tensor_core) out.tensor_core_ns += k.total_ns;
     if (k.layout_conversion) out.layout_conversion_ns += k.total_ns;
   }
+  out.layout_conversion_share =
+      out.device_work_ns > 0
+          ? static_cast<double>(out.layout_conversion_ns) / static_cast<double>(out.device_work_ns)
+          : 0;
   std::sort(out.kernels.begin(), out.kernels.end(), [](const KernelStat& a, const KernelStat& b) {
     return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
   });
@@ -158,7 +169,8 @@ KernelSummary SummarizeKernels(const model::Trace& trace, const OpAttribution& a
     seq.elementwise = true;
     for (model::StringId id : key) {
       seq.names.emplace_back(trace.str(id));
-      seq.elementwise = seq.elementwise && IsElementwiseKernelName(trace.str(id));
+      seq.elementwise =
+          seq.elementwise && ClassifyKernel(trace.str(id)).category == KernelCategory::kElementwise;
     }
     out.repeated_sequences.push_back(std::move(seq));
   }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "perfdx/analysis/interval_set.h"
+#include "perfdx/analysis/kernel_taxonomy.h"
 #include "perfdx/analysis/op_attribution.h"
 #include "perfdx/model/trace.h"
 
@@ -22,17 +23,22 @@ struct KernelStat {
   int64_t max_ns = 0;
   int64_t mean_ns() const { return count ? total_ns / static_cast<int64_t>(count) : 0; }
   double share = 0;  // of all device work time (sum over kernels, not union)
-  bool matrix = false;        // GEMM / convolution
-  bool tensor_core = false;   // runs on tensor cores (or the NPU cube unit)
-  bool fp32_matrix = false;   // matrix work without a reduced-precision path
-  bool layout_conversion = false;
+  // What the kernel is (kernel_taxonomy.h): from its name, with the event
+  // kind for copies, fills and collectives. `kernel_class.precision` is the
+  // name's; `precision` adds what the launching op's input dtypes say.
+  KernelClass kernel_class;
+  Precision precision = Precision::kUnknown;
+  bool matrix = false;       // compute kernel of class matrix (GEMM, conv, attention)
+  bool tensor_core = false;  // matrix work the name shows on Tensor Cores (matrix cores)
+  bool fp32_matrix = false;  // matrix work in FP32 on the CUDA cores (no reduced-precision path)
+  bool layout_conversion = false;  // compute kernel of class layout_conversion
 };
 
 struct KernelSequence {
   std::vector<std::string> names;  // consecutive kernels on one stream
   uint64_t count = 0;              // occurrences
   int64_t total_ns = 0;            // device time of all occurrences
-  bool elementwise = false;        // every kernel is elementwise-like
+  bool elementwise = false;        // every kernel is of class elementwise
 };
 
 struct KernelSummary {
@@ -42,6 +48,9 @@ struct KernelSummary {
   int64_t fp32_matrix_ns = 0;
   int64_t tensor_core_ns = 0;
   int64_t layout_conversion_ns = 0;
+  // The one layout-conversion share: layout_conversion_ns / device_work_ns
+  // (docs/metrics.md). The layout finding and MICRO both show this.
+  double layout_conversion_share = 0;
   std::vector<KernelSequence> repeated_sequences;  // fusion candidates, by total time
 };
 
@@ -49,12 +58,5 @@ struct KernelSummary {
 // launching op, whose recorded input dtypes refine the FP32 test.
 KernelSummary SummarizeKernels(const model::Trace& trace, const OpAttribution& attribution,
                                const IntervalSet& window);
-
-// Name-based tests, exposed for tests and the advisor.
-bool IsMatrixKernelName(std::string_view name);
-bool IsTensorCoreKernelName(std::string_view name);
-bool IsFp32KernelName(std::string_view name);
-bool IsLayoutConversionName(std::string_view name);
-bool IsElementwiseKernelName(std::string_view name);
 
 }  // namespace perfdx::analysis

@@ -183,6 +183,8 @@ void WriteRank(JsonWriter& w, const AnalyzeRank& entry) {
     w.Key("tensor_core").Bool(s.tensor_core);
     w.Key("fp32_matrix").Bool(s.fp32_matrix);
     w.Key("layout_conversion").Bool(s.layout_conversion);
+    w.Key("class").String(analysis::KernelCategoryName(s.kernel_class.category));
+    w.Key("precision").String(analysis::PrecisionName(s.precision));
     w.EndObject();
   }
   w.EndArray();
@@ -465,10 +467,11 @@ void RenderRankText(std::string& out, const AnalyzeRank& entry) {
                          k.fp32_matrix ? "  [fp32 matrix]" : k.layout_conversion ? "  [layout]" : "");
     }
     const auto work = static_cast<double>(std::max<int64_t>(a.kernels.device_work_ns, 1));
-    out += fmt::format("  matrix work {} of device time (fp32, no tensor cores: {}); layout conversions {}\n",
-                       FormatShare(static_cast<double>(a.kernels.matrix_ns) / work),
-                       FormatShare(static_cast<double>(a.kernels.fp32_matrix_ns) / work),
-                       FormatShare(static_cast<double>(a.kernels.layout_conversion_ns) / work));
+    out += fmt::format(
+        "  matrix work {} of device time (fp32, no tensor cores: {}); layout conversions {}\n",
+        FormatShare(static_cast<double>(a.kernels.matrix_ns) / work),
+        FormatShare(static_cast<double>(a.kernels.fp32_matrix_ns) / work),
+        FormatShare(a.kernels.layout_conversion_share));
   }
   for (const analysis::DeviceMemory& m : a.memory.devices) {
     out += fmt::format("  memory {}: peak allocated {}{}", m.device_id < 0 ? std::string("host") : fmt::format("device {}", m.device_id),

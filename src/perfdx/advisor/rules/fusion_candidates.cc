@@ -38,7 +38,7 @@ std::string Label(const analysis::KernelSequence& seq) {
     std::transform(n.begin(), n.end(), n.begin(),
                    [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
     if (AnyHas(n, {"bn_", "batch_norm", "batchnorm"})) bn = true;
-    if (analysis::IsMatrixKernelName(name)) (AnyHas(n, {"conv"}) ? conv : gemm) = true;
+    if (analysis::ClassifyKernel(name).matrix()) (AnyHas(n, {"conv"}) ? conv : gemm) = true;
     if (AnyHas(n, {"relu", "threshold", "gelu", "silu", "swish", "sigmoid", "tanh", "clamp"}))
       act = true;
     if (AnyHas(n, {"bias", "add"})) bias = true;

@@ -1,9 +1,9 @@
 // Device time spent converting tensor layouts — transpose, permute,
-// NCHW<->NHWC, Ascend TransData — instead of computing. Guide 004: layout
-// conversions cost 15-30% in CV tasks, i.e. of the model's compute; the
-// metric is therefore their share of device compute-kernel time (sums over
-// the kernel summary), so that a communication-bound step does not hide
-// them. Gain: that time per step, the what-if in which the model keeps one
+// NCHW<->NHWC, Ascend TransData — instead of computing (kernel classes:
+// kernel_taxonomy.h). Guide 004: layout conversions cost 15-30% in CV tasks.
+// The metric is the analysis's one layout share, KernelSummary::
+// layout_conversion_share (of device work time), the number MICRO shows too.
+// Gain: that time per step, the what-if in which the model keeps one
 // layout throughout (channels_last, or the NPU's private format); an upper
 // bound, as some conversions (input images, the loss) remain. The gain is
 // a share of the whole step, so the severity stays low when compute is a
@@ -27,14 +27,8 @@ class LayoutConversionRule final : public Rule {
 
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
     const analysis::KernelSummary& k = c.analysis.kernels;
-    if (k.layout_conversion_ns <= 0 || c.analysis.window_ns <= 0) return;
-    int64_t compute_ns = 0;
-    for (const analysis::KernelStat& ks : k.kernels) {
-      if (ks.kind == model::EventKind::kComputeKernel) compute_ns += ks.total_ns;
-    }
-    if (compute_ns <= 0) return;
-    const double share =
-        static_cast<double>(k.layout_conversion_ns) / static_cast<double>(compute_ns);
+    if (k.layout_conversion_ns <= 0 || c.analysis.window_ns <= 0 || k.device_work_ns <= 0) return;
+    const double share = k.layout_conversion_share;
     const Band& band = c.thresholds.layout_conversion_share;
     if (advisor::Evaluate(band, share) == HealthStatus::kHealthy) return;
 
@@ -45,7 +39,7 @@ class LayoutConversionRule final : public Rule {
     f.gain.share = ShareOfStep(c, f.gain.ns_per_step);
     f.severity = SeverityFor(band, share, f.gain.share);
     f.title = fmt::format(
-        "Layout conversions (transpose, permute, TransData) take {} of device compute time ({} per "
+        "Layout conversions (transpose, permute, TransData) take {} of device time ({} per "
         "step, {} of the step)",
         Pct(share), Ms(f.gain.ns_per_step), Pct(f.gain.share));
     f.evidence.metric = "layout_conversion_share";
@@ -53,13 +47,13 @@ class LayoutConversionRule final : public Rule {
     f.evidence.threshold = band.healthy;
     f.evidence.unit = "share";
     f.evidence.details = {
-        {"compute_kernel_ns_per_step", static_cast<double>(PerStep(c, compute_ns))},
+        {"device_work_ns_per_step", static_cast<double>(PerStep(c, k.device_work_ns))},
         {"share_of_step", f.gain.share}};
     for (const analysis::KernelStat& ks : k.kernels) {
       if (!ks.layout_conversion) continue;
       f.evidence.contributors.push_back(
           {ks.name, ks.total_ns,
-           static_cast<double>(ks.total_ns) / static_cast<double>(compute_ns)});
+           static_cast<double>(ks.total_ns) / static_cast<double>(k.device_work_ns)});
       if (f.evidence.contributors.size() == kMaxContributors) break;
     }
     AddTag(&f, "layout_conversion");
