@@ -15,6 +15,7 @@ struct ThroughputRatio {
   std::string_view generation;  // "V100", "A100", ...
   double fp16_over_fp32 = 1;    // dense FP16/BF16 Tensor Core peak / FP32 peak
   double tf32_over_fp32 = 1;    // dense TF32 peak / FP32 peak (1: no TF32)
+  bool bf16 = true;             // BF16 Tensor Cores (Ampere on); Volta/Turing have FP16 only
 };
 
 // The ratio for a CUDA device of compute capability major.minor, or none

@@ -62,7 +62,8 @@ class Fp32MatrixRule final : public Rule {
         "FP32 matrix work without {} takes {} of device time ({} per step); mixed precision would "
         "save at most {} per step at {}",
         fast_path, Pct(share), Ms(fp32_per_step), Ms(f.gain.ns_per_step),
-        ratio ? fmt::format("the {} peak BF16/FP32 ratio of {:.1f}x", ratio->generation, speedup)
+        ratio ? fmt::format("the {} peak {}/FP32 ratio of {:.1f}x", ratio->generation,
+                            ratio->bf16 ? "BF16" : "FP16", speedup)
               : fmt::format("an assumed {:.1f}x speedup", speedup));
     f.evidence.metric = "fp32_matrix_share";
     f.evidence.value = share;
@@ -83,10 +84,13 @@ class Fp32MatrixRule final : public Rule {
       if (f.evidence.contributors.size() == kMaxContributors) break;
     }
     AddTag(&f, "fp32_matrix");
+    // Volta and Turing have no BF16 Tensor Cores: their fix is FP16 with a
+    // loss scaler.
+    if (ratio && !ratio->bf16) AddTag(&f, "fp16_tensor_cores_only");
     for (const analysis::KernelStat& ks : k.kernels) {
       if (ks.fp32_matrix) f.rests_on.push_back("kernel:" + ks.name);
     }
-    AppendFixes(&f.recommendations, {"mixed_precision"});
+    AppendFixes(&f.recommendations, {"mixed_precision", "mixed_precision_fp16"});
     if (HasTf32(c.trace())) {
       AppendFixes(&f.recommendations, {"tf32"});
     }
