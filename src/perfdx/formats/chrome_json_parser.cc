@@ -264,7 +264,8 @@ error_code DecodeArgValue(ArgKey key, od::value value, RawEvent& event) {
     default:
       return SUCCESS;
   }
-  event.args.emplace_back(key, arg_type, int_value, double_value, string_value);
+  // Braces, not emplace_back(...): Clang 14 has no parenthesised aggregate init (P0960).
+  event.args.push_back(model::RawArg{key, arg_type, int_value, double_value, string_value});
   return SUCCESS;
 }
 
