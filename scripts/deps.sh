@@ -8,6 +8,10 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libsqlite3-dev  # Ascend DB exports (ascend_*_profiler_{rank}.db)
   # libsqlite3-dev is also the run library's store (perfdx baseline, src/perfdx/baseline)
+  # The asan preset: Clang 14 with its sanitizer and libFuzzer runtimes, and
+  # llvm-symbolizer (package llvm) for readable sanitizer stack traces.
+  clang libclang-rt-14-dev llvm
+  clang-format-14  # scripts/format.sh and the clang_format test
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -19,6 +19,14 @@ std::string SharedPath(const std::string& relative) { return "../shared/" + rela
 
 bool HaveShared() { return std::filesystem::is_directory("../shared/traces"); }
 
+std::string MissingSharedMessage() {
+  std::error_code ec;
+  const auto where = std::filesystem::absolute("../shared/traces", ec);
+  return "../shared not found: looked for " +
+         (ec ? std::string("../shared/traces") : where.string()) +
+         " (tests run from the repository root; the shared traces sit beside the checkout)";
+}
+
 Result<model::Trace> ImportString(const std::string& json, bool fast_path, const std::string& name) {
   PERFDX_ASSIGN_OR_RETURN(auto source, io::OpenMemoryByteSource(json, name));
   formats::ChromeJsonOptions options;

@@ -15,6 +15,8 @@ namespace perfdx::testing {
 // working directory).
 std::string SharedPath(const std::string& relative);
 bool HaveShared();
+// Says where ../shared was looked for (an absolute path), for the failure message.
+std::string MissingSharedMessage();
 
 // Imports a Chrome trace held in memory (optionally gzip/zstd bytes).
 Result<model::Trace> ImportString(const std::string& json, bool fast_path = true,
@@ -47,9 +49,12 @@ class TempDir {
 
 }  // namespace perfdx::testing
 
-// Skips a test that needs ../shared when the folder is absent (it is part of
-// every checkout this project is developed and tested in).
-#define PERFDX_REQUIRE_SHARED()                                        \
-  do {                                                                 \
-    if (!::perfdx::testing::HaveShared()) GTEST_SKIP() << "../shared not found"; \
+// Fails (never skips) a test that needs ../shared when the folder is absent: it
+// is part of every checkout this project is developed and tested in, and a
+// skip would count as a pass. Use in a function returning void.
+#define PERFDX_REQUIRE_SHARED()                                  \
+  do {                                                           \
+    if (!::perfdx::testing::HaveShared()) {                      \
+      GTEST_FAIL() << ::perfdx::testing::MissingSharedMessage(); \
+    }                                                            \
   } while (0)

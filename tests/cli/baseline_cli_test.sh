@@ -14,6 +14,15 @@ export PERFDX_DB="$tmp/lib/runs.db"
 
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
+# The shared traces are part of every checkout this is tested in: missing is a
+# failure, never a silent skip.
+require_shared() {  # path
+  [ -d "$1" ] && return 0
+  fail "../shared not found: looked for $(cd "$(dirname "$1")" 2>/dev/null && pwd || echo "$PWD/$1")/$(basename "$1") (run from the repository root, ../shared beside the checkout)"
+  return 1
+}
+require_shared ../shared/traces
+
 expect_exit() {  # expected_code description command...
   local expected=$1 what=$2
   shift 2
@@ -128,7 +137,7 @@ python3 -c "import sys, xml.etree.ElementTree as ET; r = ET.fromstring(sys.stdin
 
 # The acceptance pair: ResNet-50 with 4 DataLoader workers against 0, and back.
 resnet=../shared/traces/kineto/tbp
-if [ -d "$resnet" ]; then
+if require_shared "$resnet"; then
   expect_exit 0 "check: 4 workers against 0 improves" "$perfdx" check "$resnet/resnet50_num_workers_4" --against "$resnet/resnet50_num_workers_0"
   grep -q "^improved: median step time 177.4 ms -> 126.7 ms (-28.6%" "$tmp/out" || fail "acceptance text: $(head -1 "$tmp/out")"
   expect_exit 0 "check: 4 workers against the saved run" "$perfdx" check "$resnet/resnet50_num_workers_4" --against resnet50
@@ -146,7 +155,7 @@ fi
 
 # --- diff ---
 pair=../shared/traces/kineto/hta/trace_diff
-if [ -d "$pair" ]; then
+if require_shared "$pair"; then
   expect_exit 0 "diff the HTA pair" "$perfdx" diff "$pair/control" "$pair/test" --format json -o "$tmp/diff.json"
   python3 - "$tmp/diff.json" ../shared/golden/hta/trace_diff_pair/ops_diff_ALL.json <<'PY' || fail "diff names match HTA's TraceDiff"
 import json, sys

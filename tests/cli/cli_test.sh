@@ -82,6 +82,29 @@ for f in d["findings"]:
 PY
 expect_exit 0 "config --defaults" "$perfdx" config --defaults
 
+# One rank that cannot be read: named in the warnings, the other analysed, exit 0.
+mkdir -p "$tmp/run" "$tmp/allbad"
+cp tests/data/healthy_gpu_trace.json "$tmp/run/rank0.json"
+printf '{"traceEvents": {"ph": "X"}}' >"$tmp/run/rank1.json"  # the closing brace at byte 27
+cp "$tmp/run/rank1.json" "$tmp/allbad/rank0.json"
+cp "$tmp/run/rank1.json" "$tmp/allbad/rank1.json"
+skipped="rank 1 skipped: $tmp/run/rank1.json: at byte 27: no \"traceEvents\" array in this JSON object"
+expect_exit 0 "analyze with one unreadable rank" "$perfdx" analyze "$tmp/run"
+grep -qF "$skipped" "$tmp/out" || fail "the unreadable rank is named in the report: $(grep -i skipped "$tmp/out")"
+grep -q "FINDINGS\|rank 0" "$tmp/out" || fail "the readable rank is analysed"
+expect_exit 0 "analyze --format json with one unreadable rank" "$perfdx" analyze --format json "$tmp/run"
+python3 - "$tmp/out" "$skipped" <<'PY' || fail "JSON: one rank analysed, the other in warnings"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [r["rank"] for r in d["ranks"]] == [0], [r["rank"] for r in d["ranks"]]
+assert sys.argv[2] + " (the other 1 input was loaded)" in d["warnings"], d["warnings"]
+PY
+expect_exit 0 "info with one unreadable rank" "$perfdx" info "$tmp/run"
+grep -qF "$skipped" "$tmp/out" || fail "info names the unreadable rank"
+expect_exit 2 "analyze with no readable rank" "$perfdx" analyze "$tmp/allbad"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "no readable rank: one line on stderr: $(cat "$tmp/err")"
+grep -qF "perfdx: error: $tmp/allbad/rank0.json: at byte 27:" "$tmp/err" || fail "no readable rank names the file: $(cat "$tmp/err")"
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures check(s) failed"
   exit 1

@@ -3,6 +3,7 @@
 //   CXX=clang++ cmake -S . -B build/fuzz -DPERFDX_BUILD_FUZZERS=ON -DPERFDX_BUILD_TESTS=OFF
 //   ninja -C build/fuzz chrome_json_fuzzer
 //   build/fuzz/tests/fuzz/chrome_json_fuzzer -max_total_time=60 tests/data/bad
+// CI builds it in the asan preset and runs it briefly (ctest -L fuzz).
 #include <cstddef>
 #include <cstdint>
 #include <string>

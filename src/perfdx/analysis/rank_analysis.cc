@@ -97,7 +97,9 @@ RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& optio
   r.timeline = BuildSteps(trace, step_options);
   r.notes = r.timeline.notes;
   if (options.step_range) {
-    const auto [first, last] = *options.step_range;
+    // Plain variables, not a structured binding: Clang 14 cannot capture one in a lambda (P1091).
+    const int64_t first = options.step_range->first;
+    const int64_t last = options.step_range->second;
     const size_t before = r.timeline.steps.size();
     std::erase_if(r.timeline.steps, [&](const StepWindow& s) { return s.id < first || s.id > last; });
     r.notes.push_back(fmt::format("--steps {}..{}: analysing {} of {} steps", first, last,

@@ -11,6 +11,8 @@ std::string_view StatusCodeName(StatusCode code) {
     case StatusCode::kLimitExceeded: return "limit exceeded";
     case StatusCode::kUnsupported: return "unsupported";
     case StatusCode::kInternal: return "internal error";
+    case StatusCode::kOutOfMemory:
+      return "out of memory";
   }
   return "unknown";
 }
@@ -29,5 +31,8 @@ Status IoError(std::string message) { return {StatusCode::kIoError, std::move(me
 Status LimitExceeded(std::string message) { return {StatusCode::kLimitExceeded, std::move(message)}; }
 Status Unsupported(std::string message) { return {StatusCode::kUnsupported, std::move(message)}; }
 Status Internal(std::string message) { return {StatusCode::kInternal, std::move(message)}; }
+Status OutOfMemory(std::string message) {
+  return {StatusCode::kOutOfMemory, std::move(message)};
+}
 
 }  // namespace perfdx

@@ -21,7 +21,8 @@ enum class StatusCode {
   kIoError,        // the OS refused (exit 2)
   kLimitExceeded,  // a configured resource limit was hit (exit 2)
   kUnsupported,    // recognised but not (yet) handled (exit 2)
-  kInternal,       // a broken invariant inside perfdx
+  kInternal,       // a broken invariant inside perfdx (exit 3)
+  kOutOfMemory,    // an allocation failed (std::bad_alloc caught at a boundary; exit 4)
 };
 
 std::string_view StatusCodeName(StatusCode code);
@@ -51,6 +52,7 @@ Status IoError(std::string message);
 Status LimitExceeded(std::string message);
 Status Unsupported(std::string message);
 Status Internal(std::string message);
+Status OutOfMemory(std::string message);
 
 template <typename T>
 class [[nodiscard]] Result {

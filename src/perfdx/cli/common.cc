@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <new>
 
 #include <fmt/format.h>
 
@@ -73,8 +74,31 @@ Status WriteOutput(const std::string& path, const std::string& content) {
 }
 
 int ReportError(const Status& status) {
-  std::fprintf(stderr, "perfdx: error: %s\n", status.message().c_str());
-  return kExitBadInput;
+  switch (status.code()) {
+    case StatusCode::kInternal:
+      std::fprintf(stderr,
+                   "perfdx: internal error: %s (please report: this is a bug in perfdx, not in "
+                   "the input)\n",
+                   status.message().c_str());
+      return kExitInternal;
+    case StatusCode::kOutOfMemory:
+      std::fprintf(stderr,
+                   "perfdx: error: out of memory: %s (load fewer ranks at once with --threads 1, "
+                   "or give perfdx more memory)\n",
+                   status.message().c_str());
+      return kExitOutOfMemory;
+    default:
+      std::fprintf(stderr, "perfdx: error: %s\n", status.message().c_str());
+      return kExitBadInput;
+  }
+}
+
+int ReportException(const std::exception& e) {
+  if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr) {
+    return ReportError(OutOfMemory("an allocation failed"));
+  }
+  // Library code returns errors as values: an exception that gets this far is a bug.
+  return ReportError(Internal(fmt::format("unexpected exception: {}", e.what())));
 }
 
 }  // namespace perfdx::cli

@@ -2,6 +2,7 @@
 // turning a Status into a message and exit code.
 #pragma once
 
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -12,10 +13,14 @@
 
 namespace perfdx::cli {
 
+// The exit codes (README.md, "Exit codes"): a script can tell bad input from
+// a bug in perfdx from a machine short of memory.
 enum ExitCode : int {
   kExitOk = 0,
-  kExitFinding = 1,   // a check found a regression, or a finding at/above --fail-on
-  kExitBadInput = 2,  // bad input or usage
+  kExitFinding = 1,      // a check found a regression, or a finding at/above --fail-on
+  kExitBadInput = 2,     // bad input or usage
+  kExitInternal = 3,     // a bug in perfdx (kInternal, or an exception that escaped)
+  kExitOutOfMemory = 4,  // an allocation failed (kOutOfMemory, std::bad_alloc)
 };
 
 struct InputOptions {
@@ -36,7 +41,11 @@ void AddInputOptions(CLI::App* command, InputOptions* options);
 // temporary name and renamed, so a failure never leaves half a report.
 Status WriteOutput(const std::string& path, const std::string& content);
 
-// Prints "perfdx: error: ..." and returns the exit code for `status`.
+// Prints one line for `status` on stderr and returns its exit code:
+// "perfdx: error: ..." (2), "perfdx: internal error: ... (please report)" (3),
+// "perfdx: error: out of memory: ..." (4).
 int ReportError(const Status& status);
+// The same for an exception that reached main (std::bad_alloc: 4, others: 3).
+int ReportException(const std::exception& e);
 
 }  // namespace perfdx::cli

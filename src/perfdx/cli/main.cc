@@ -1,7 +1,5 @@
 // perfdx: performance diagnosis for AI training profiles.
-#include <cstdio>
 #include <exception>
-#include <new>
 
 #include <CLI/CLI.hpp>
 
@@ -39,12 +37,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return kExitBadInput;
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "perfdx: error: out of memory\n");
-    return kExitBadInput;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "perfdx: error: %s\n", e.what());
-    return kExitBadInput;
+    // std::bad_alloc: exit 4; anything else escaping a command is a bug: exit 3.
+    return perfdx::cli::ReportException(e);
   }
   return exit_code;
 }

@@ -264,7 +264,8 @@ error_code DecodeArgValue(ArgKey key, od::value value, RawEvent& event) {
     default:
       return SUCCESS;
   }
-  event.args.emplace_back(key, arg_type, int_value, double_value, string_value);
+  // Braces, not emplace_back(...): Clang 14 has no parenthesised aggregate init (P0960).
+  event.args.push_back(model::RawArg{key, arg_type, int_value, double_value, string_value});
   return SUCCESS;
 }
 
@@ -837,19 +838,22 @@ Result<bool> Reader::FastChunk() {
 
 bool Reader::ParseRegion(size_t begin, size_t cut) {
   char* d = data();
-  const char saved_open = d[begin - 1];  // d[-1] is the headroom byte
+  // (d + begin) - 1, the headroom byte when begin is 0: d[begin - 1] would add
+  // the wrapped size_t(-1) to d, a pointer overflow (UBSan, Clang).
+  char* const open = d + begin - 1;
+  const char saved_open = *open;
   const char saved_close = d[cut];
-  d[begin - 1] = '[';
+  *open = '[';
   d[cut] = ']';
   auto restore = [&] {
-    d[begin - 1] = saved_open;
+    *open = saved_open;
     d[cut] = saved_close;
   };
   const size_t length = cut - begin + 2;
   const size_t allocated = storage_bytes_ - begin;  // from d + begin - 1 to the end
   od::document doc;
   od::array array;
-  if (parser_.iterate(d + begin - 1, length, allocated).get(doc) != SUCCESS ||
+  if (parser_.iterate(open, length, allocated).get(doc) != SUCCESS ||
       doc.get_array().get(array) != SUCCESS) {
     // Invalid UTF-8, a raw control character, or a cut inside a string: read
     // this region event by event.

@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <exception>
 #include <memory>
+#include <new>
 #include <optional>
 #include <thread>
+
+#include <fmt/format.h>
 
 #include "perfdx/formats/ascend_db_importer.h"
 #include "perfdx/formats/ascend_profile_reader.h"
@@ -140,6 +144,29 @@ Result<model::Trace> ImportInput(const io::TraceInput& input, const LoadOptions&
   return trace;
 }
 
+Result<model::Trace> ImportGuarded(const std::string& path,
+                                   const std::function<Result<model::Trace>()>& import) {
+  try {
+    return import();
+  } catch (const std::bad_alloc&) {
+    return OutOfMemory(fmt::format("{}: an allocation failed while loading it", path));
+  } catch (const std::exception& e) {
+    return Internal(fmt::format("{}: unexpected exception while loading it: {}", path, e.what()));
+  } catch (...) {
+    return Internal(fmt::format("{}: unexpected exception while loading it", path));
+  }
+}
+
+namespace {
+
+// An input the loader can skip (the others are still worth analysing), as
+// opposed to perfdx itself failing (out of memory, a bug).
+bool IsInputError(const Status& status) {
+  return status.code() != StatusCode::kInternal && status.code() != StatusCode::kOutOfMemory;
+}
+
+}  // namespace
+
 Result<LoadedTraces> LoadTraces(const std::vector<std::string>& paths, const LoadOptions& options) {
   PERFDX_ASSIGN_OR_RETURN(io::Discovery discovery, io::DiscoverInputs(paths));
   const size_t n = discovery.inputs.size();
@@ -150,7 +177,9 @@ Result<LoadedTraces> LoadTraces(const std::vector<std::string>& paths, const Loa
   std::atomic<size_t> next{0};
   auto work = [&] {
     for (size_t i = next++; i < n; i = next++) {
-      results[i].emplace(ImportInput(discovery.inputs[i], options));
+      const io::TraceInput& input = discovery.inputs[i];
+      results[i].emplace(
+          ImportGuarded(input.trace_path, [&] { return ImportInput(input, options); }));
     }
   };
   if (threads == 1) {
@@ -163,9 +192,24 @@ Result<LoadedTraces> LoadTraces(const std::vector<std::string>& paths, const Loa
 
   LoadedTraces loaded;
   loaded.warnings = std::move(discovery.warnings);
-  for (auto& r : results) {
-    if (!r->ok()) return r->status();
-    loaded.traces.push_back(std::move(**r));
+  std::vector<size_t> failed_inputs;
+  for (size_t i = 0; i < n; ++i) {
+    Result<model::Trace>& r = *results[i];
+    if (r.ok()) {
+      loaded.traces.push_back(std::move(*r));
+      continue;
+    }
+    if (!IsInputError(r.status())) return r.status();
+    loaded.failed.push_back(r.status());
+    failed_inputs.push_back(i);
+  }
+  if (loaded.traces.empty() && !loaded.failed.empty()) return loaded.failed.front();
+  for (size_t k = 0; k < loaded.failed.size(); ++k) {
+    const std::optional<int64_t>& rank = discovery.inputs[failed_inputs[k]].rank_hint;
+    loaded.warnings.push_back(fmt::format(
+        "{} skipped: {} (the other {} input{} loaded)",
+        rank ? fmt::format("rank {}", *rank) : std::string("input"), loaded.failed[k].message(),
+        loaded.traces.size(), loaded.traces.size() == 1 ? " was" : "s were"));
   }
   // Ranks without a number keep discovery order after the numbered ones.
   std::stable_sort(loaded.traces.begin(), loaded.traces.end(),

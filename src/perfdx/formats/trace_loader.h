@@ -3,11 +3,15 @@
 //   LoadOptions options;
 //   PERFDX_ASSIGN_OR_RETURN(LoadedTraces loaded, LoadTraces({"run/"}, options));
 //
-// Inputs are imported in parallel (one thread each, up to `threads`). A file
-// that cannot be read at all fails the whole load with a Status naming the
-// file and byte offset; damage inside a file is recorded in its load stats.
+// Inputs are imported in parallel (one thread each, up to `threads`). An input
+// that cannot be read at all (bad bytes, a missing or unreadable file, a limit)
+// is skipped with a warning naming the file and byte offset, and the others
+// are loaded; only when no input can be read does the load fail with that
+// Status. Out of memory and internal errors fail the whole load. Damage
+// inside a file is recorded in its load stats.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,7 +34,8 @@ struct LoadOptions {
 
 struct LoadedTraces {
   std::vector<model::Trace> traces;   // ordered by rank, then path
-  std::vector<std::string> warnings;  // discovery notes (files skipped)
+  std::vector<std::string> warnings;  // discovery notes, inputs skipped (one line each)
+  std::vector<Status> failed;         // the inputs skipped, in discovery order
 };
 
 // Imports one Chrome trace event file (Kineto, legacy PyTorch, Ascend
@@ -47,6 +52,13 @@ Result<model::Trace> ImportInput(const io::TraceInput& input, const LoadOptions&
 // The same from an already open source (in-memory inputs, tests).
 Result<model::Trace> ImportChromeTraceFrom(io::ByteSource& source, const io::TraceInput& input,
                                            const ChromeJsonOptions& options);
+
+// Runs one import and turns an exception into a Status naming `path`:
+// std::bad_alloc becomes kOutOfMemory, any other exception kInternal. Each
+// loader thread imports through it, since an exception escaping a std::thread
+// terminates the process.
+Result<model::Trace> ImportGuarded(const std::string& path,
+                                   const std::function<Result<model::Trace>()>& import);
 
 Result<LoadedTraces> LoadTraces(const std::vector<std::string>& paths, const LoadOptions& options);
 

@@ -1,0 +1,94 @@
+// LoadTraces over several ranks: one rank that cannot be read is skipped and
+// named (file and byte offset) while the others load; an exception in a
+// loader thread becomes a Status instead of terminating the process.
+#include "perfdx/formats/trace_loader.h"
+
+#include <new>
+#include <stdexcept>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+namespace perfdx::formats {
+namespace {
+
+// Passes discovery's sniff ("traceEvents" in the head) but is no trace: the
+// parser stops at the '}' of the object, byte 27 (counted by hand).
+constexpr char kCorruptRank[] = R"({"traceEvents": {"ph": "X"}})";
+
+class OneBadRankTest : public ::testing::TestWithParam<unsigned> {};
+
+TEST_P(OneBadRankTest, TheOtherRanksLoadAndTheBadOneIsNamed) {
+  perfdx::testing::TempDir dir;
+  dir.Write("run/rank0.json", perfdx::testing::ReadFileOrDie("tests/data/healthy_gpu_trace.json"));
+  const std::string bad = dir.Write("run/rank1.json", kCorruptRank);
+  LoadOptions options;
+  options.threads = GetParam();
+  auto loaded = LoadTraces({dir.path() + "/run"}, options);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  ASSERT_EQ(loaded->traces.size(), 1u);
+  EXPECT_EQ(loaded->traces[0].info.rank, 0);
+  ASSERT_EQ(loaded->failed.size(), 1u);
+  EXPECT_EQ(loaded->failed[0].code(), StatusCode::kInvalidInput);
+  EXPECT_EQ(loaded->failed[0].message(),
+            bad + ": at byte 27: no \"traceEvents\" array in this JSON object");
+  ASSERT_EQ(loaded->warnings.size(), 1u);
+  EXPECT_EQ(loaded->warnings[0],
+            "rank 1 skipped: " + loaded->failed[0].message() + " (the other 1 input was loaded)");
+}
+
+INSTANTIATE_TEST_SUITE_P(Threads, OneBadRankTest, ::testing::Values(1u, 2u),
+                         [](const auto& p) { return "Threads" + std::to_string(p.param); });
+
+TEST(TraceLoaderTest, NoReadableRankFailsWithTheFirstError) {
+  perfdx::testing::TempDir dir;
+  const std::string first = dir.Write("run/rank0.json", kCorruptRank);
+  dir.Write("run/rank1.json", kCorruptRank);
+  auto loaded = LoadTraces({dir.path() + "/run"}, LoadOptions{});
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_EQ(loaded.status().code(), StatusCode::kInvalidInput);
+  EXPECT_EQ(loaded.status().message(),
+            first + ": at byte 27: no \"traceEvents\" array in this JSON object");
+}
+
+TEST(TraceLoaderTest, TwoGoodRanksHaveNoWarning) {
+  perfdx::testing::TempDir dir;
+  const std::string good = perfdx::testing::ReadFileOrDie("tests/data/healthy_gpu_trace.json");
+  dir.Write("run/rank0.json", good);
+  dir.Write("run/rank1.json", good);
+  auto loaded = LoadTraces({dir.path() + "/run"}, LoadOptions{});
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  EXPECT_EQ(loaded->traces.size(), 2u);
+  EXPECT_TRUE(loaded->failed.empty());
+  EXPECT_TRUE(loaded->warnings.empty());
+}
+
+TEST(ImportGuardedTest, BadAllocBecomesOutOfMemory) {
+  auto r = ImportGuarded("x/rank3.json", []() -> Result<model::Trace> { throw std::bad_alloc(); });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kOutOfMemory);
+  EXPECT_EQ(r.status().message(), "x/rank3.json: an allocation failed while loading it");
+}
+
+TEST(ImportGuardedTest, OtherExceptionsAreInternal) {
+  auto r = ImportGuarded(
+      "y.json", []() -> Result<model::Trace> { throw std::length_error("vector::reserve"); });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kInternal);
+  EXPECT_EQ(r.status().message(), "y.json: unexpected exception while loading it: vector::reserve");
+  auto thrown_int = ImportGuarded("z.json", []() -> Result<model::Trace> { throw 7; });
+  ASSERT_FALSE(thrown_int.ok());
+  EXPECT_EQ(thrown_int.status().code(), StatusCode::kInternal);
+}
+
+TEST(ImportGuardedTest, ResultsPassThrough) {
+  auto failed = ImportGuarded("a.json", []() -> Result<model::Trace> { return NotFound("gone"); });
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(failed.status().message(), "gone");
+}
+
+}  // namespace
+}  // namespace perfdx::formats
