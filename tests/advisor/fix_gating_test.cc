@@ -297,6 +297,23 @@ TEST(HonestGainTest, NoPerStepGainFromAnOpenStep) {
 
 // --- the filter itself -----------------------------------------------------
 
+// A dispatch-bound torch_npu ResNet gets no torch_npu fused-API advice
+// (RMSNorm, SwiGLU, ...): only the affinity-API rule's op patterns are
+// evidence for it, and this model has none.
+TEST(FixGatingTest, DispatchBoundNpuRankGetsNoFusedApiWithoutItsPattern) {
+  PERFDX_REQUIRE_SHARED();
+  auto loaded = formats::LoadTraces(
+      {perfdx::testing::SharedPath("traces/ascend/torch_npu_2rank_text_level1/rank0_ascend_pt")}, {});
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  ASSERT_EQ(loaded->traces.size(), 1u);
+  auto a = Analyse(std::move(loaded->traces[0]));
+  const Finding* f = FindRule(a->findings, "host_bound_dispatch");
+  ASSERT_NE(f, nullptr);
+  EXPECT_FALSE(f->recommendations.empty());
+  EXPECT_FALSE(AnyFixSays(*f, "npu_rms_norm")) << f->title;
+  EXPECT_FALSE(AnyFindingSays(a->findings, "SwiGLU"));
+}
+
 TEST(FixGatingTest, KeepFixesForChecksTargetAndEvidence) {
   Finding f;
   f.recommendations = RecommendationsFor("async_logging");

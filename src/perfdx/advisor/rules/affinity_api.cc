@@ -253,7 +253,11 @@ class AffinityApiRule final : public Rule {
     f.evidence.unit = "count";
     const bool fusion = total > adamw_steps;
     std::vector<std::string_view> fixes;
-    if (fusion) fixes.push_back("operator_fusion"), AddTag(&f, "fusible");
+    if (fusion) {
+      fixes.push_back("operator_fusion");
+      AddTag(&f, "fusible");
+      AddTag(&f, "affinity_pattern");  // the fused APIs the torch_npu fix names
+    }
     if (adamw_steps > 0) fixes.push_back("fused_optimizer"), AddTag(&f, "optimizer_step");
     for (std::string_view fix : fixes) {
       for (Recommendation& r : RecommendationsFor(fix)) {

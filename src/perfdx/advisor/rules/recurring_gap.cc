@@ -59,8 +59,13 @@ class RecurringGapRule final : public Rule {
       f.severity = SeverityFor(band, share, share);
       const std::string where = g.position == "between_steps" ? "between steps" : fmt::format("at the {} of the step", g.position);
       // A CPU-only trace has no device: its compute timeline is the host's ops.
-      f.title = fmt::format("{} {} {} in {} of {} steps while the host {} ({} of step time)",
-                            c.analysis.cpu_only ? "Compute pauses" : "The device idles", Ms(g.mean_dur_ns), where, g.steps, c.analysis.steps.size(), WhatTheHostDoes(g.cause),
+      // The time per step leads: a group of many short gaps must not read
+      // as one short pause.
+      const std::string gaps =
+          g.count > g.steps ? fmt::format(" in {} gaps of {} on average", g.count, Ms(g.mean_dur_ns)) : "";
+      f.title = fmt::format("{} {} per step{} {} in {} of {} steps while the host {} ({} of step time)",
+                            c.analysis.cpu_only ? "Compute pauses" : "The device idles", Ms(g.ns_per_step),
+                            gaps, where, g.steps, c.analysis.steps.size(), WhatTheHostDoes(g.cause),
                             Pct(share));
       f.evidence.metric = "recurring_gap_ns_per_step";
       f.evidence.value = static_cast<double>(g.ns_per_step);
