@@ -148,7 +148,7 @@ void FinishClusterFinding(const analysis::RankAnalysis& analysis, Finding* f) {
   const model::RankInfo& info = analysis.trace->info;
   if (f->path.empty()) f->path = info.path;
   KeepFixesFor(TargetsFor(info.runtime), RankTags(info), f);
-  ClampGain(analysis.step_time.mean_ns > 0 ? analysis.step_time.mean_ns : analysis.window_ns, f);
+  ClampGain(GainStepNs(analysis), f);
   if (!HasCompleteSteps(analysis)) NoPerStepGain(static_cast<int64_t>(analysis.steps.size()), f);
 }
 
@@ -157,8 +157,7 @@ void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>
   const std::vector<FixTarget> targets = TargetsFor(info.runtime);
   const std::vector<std::string> rank_tags = RankTags(info);
   const bool complete = HasCompleteSteps(analysis);
-  const int64_t step_ns =
-      analysis.step_time.mean_ns > 0 ? analysis.step_time.mean_ns : analysis.window_ns;
+  const int64_t step_ns = GainStepNs(analysis);
   for (Finding& f : *findings) {
     if (!f.rank) f.rank = info.rank;
     if (f.path.empty()) f.path = info.path;

@@ -3,6 +3,8 @@
 // analysis does not already hold, except the what-if gain for its cause.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -12,13 +14,28 @@
 
 namespace perfdx::advisor {
 
+// The steps a per-step gain is spread over: those of the analysis window.
+// With `--window hta` that is every step but the last (the window's
+// metrics cover only those), otherwise the analysed steps.
+inline size_t GainStepCount(const analysis::RankAnalysis& a) {
+  if (a.window == analysis::AnalysisWindow::kHta && !a.window_steps.empty())
+    return a.window_steps.size();
+  return a.steps.empty() ? 1 : a.steps.size();
+}
+
+// Mean step time of that window; the denominator of every gain share.
+inline int64_t GainStepNs(const analysis::RankAnalysis& a) {
+  if (a.window == analysis::AnalysisWindow::kHta && !a.window_steps.empty())
+    return a.window_ns / static_cast<int64_t>(a.window_steps.size());
+  return a.step_time.mean_ns > 0 ? a.step_time.mean_ns : a.window_ns;
+}
+
 struct RuleContext {
   const analysis::RankAnalysis& analysis;
   const Thresholds& thresholds;
   const model::Trace& trace() const { return *analysis.trace; }
-  // Mean analysed step time; the denominator of every gain share.
-  int64_t step_ns() const { return analysis.step_time.mean_ns > 0 ? analysis.step_time.mean_ns : analysis.window_ns; }
-  size_t step_count() const { return analysis.steps.empty() ? 1 : analysis.steps.size(); }
+  int64_t step_ns() const { return GainStepNs(analysis); }
+  size_t step_count() const { return GainStepCount(analysis); }
 };
 
 class Rule {

@@ -1,0 +1,262 @@
+// The analyze JSON of a small hand-made trace (issue 9, item 6), against its
+// committed golden and against numbers computed by hand from the trace.
+//
+// tests/data/golden/small_cuda_trace.json, in µs (Kineto's unit):
+//   step 0 [0, 10000), step 1 [10000, 20000), step 2 [20000, 42000) (slow).
+//   In each step, with w = the step's end − 6000:
+//     DataLoader __next__   [t0, w−100)   3900 (steps 0, 1), 15900 (step 2)
+//     aten::copy_           [w−100, w+400); cudaMemcpyAsync [w−50, w+350)
+//     Memcpy HtoD Pageable  [w, w+500)          device, 500
+//     aten::mm              launch at w+420;  volta_sgemm [w+500, w+3500)   3000
+//     aten::add_            launch at w+520;  add kernel  [w+3500, w+5000)  1500
+//     aten::relu            launch at w+620;  relu kernel [w+5000, w+6000)  1000
+//   So the device works [w, t0+D): 6000 per step, of which 5500 compute.
+//
+// Hand values (ns):
+//   breakdown per step: kernel 5 500 000 (w+500..end), memcpy 500 000,
+//     runtime 50 000 (cudaMemcpyAsync before the copy starts: w−50..w),
+//     dataloader 3 900 000 / 15 900 000, cpu_exec 50 000 (copy_ w−100..w−50),
+//     other 0; the parts sum to dur_ns 10 000 000 / 22 000 000.
+//   device_ns: computing 5 500 000, free 0 (kernels back to back), trailing 0,
+//     preparing = first kernel − step start = 4 500 000 / 16 500 000.
+//   summary over W = 42 ms: device_utilization 18/42, device_compute_share
+//     16.5/42, idle 24/42, memcpy = h2d_pageable 1.5/42, framework_overhead
+//     3 × 0.1 / 42 (copy_ w−100..w, outside data loading and device work),
+//     dataloader_stall (3.9 + 3.9 + 15.9) / 42 = 23.7/42.
+//   ops by device time: mm 9, add_ 4.5, relu 3, copy_ 1.5 ms (sum 18):
+//     top1 9/18 = 0.5, top3 16.5/18 = 11/12 (top2 would be 0.75).
+//   kernels (share of 18 ms device work): sgemm 9 ms 0.5, add 4.5 ms 0.25,
+//     relu 3 ms 1/6, memcpy 1.5 ms 1/12; fp32_matrix 9 ms.
+//   gaps: [0, 4 ms) step 0 start, [10, 14 ms) step 1 start, [20, 36 ms)
+//     step 2 (midpoint 8 of 22 ms: middle); data loader covers 3.9/4, 15.9/16.
+//   data_loader_stall gain: 23.7 ms / 3 steps = 7 900 000 ns per step, share
+//     7.9 / 14 (mean step 14 ms).
+//
+// Regenerate the golden (then check the hand values still hold):
+//   build/release/src/perfdx/perfdx analyze tests/data/golden/small_cuda_trace.json
+//     --format json -o tests/data/golden/small_cuda_trace.analyze.json  (one line)
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include "perfdx/pipeline/analyze.h"
+#include "perfdx/report/analyze_report.h"
+#include "test_support.h"
+
+namespace perfdx::report {
+namespace {
+
+constexpr char kTrace[] = "tests/data/golden/small_cuda_trace.json";
+constexpr char kGolden[] = "tests/data/golden/small_cuda_trace.analyze.json";
+constexpr char kRegenerate[] =
+    "build/release/src/perfdx/perfdx analyze tests/data/golden/small_cuda_trace.json --format json "
+    "-o tests/data/golden/small_cuda_trace.analyze.json";
+
+bool NearlyEqual(double a, double b) {
+  return a == b || std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b));
+}
+
+bool IsNumber(const simdjson::dom::element& e) {
+  return e.is_int64() || e.is_uint64() || e.is_double();
+}
+
+// The path of the first difference between two JSON values ("" when none):
+// every key of one must be in the other, numbers equal within 1e-9 relative.
+std::string FirstDifference(const simdjson::dom::element& a, const simdjson::dom::element& b,
+                            const std::string& path) {
+  if (IsNumber(a) && IsNumber(b)) {
+    return NearlyEqual(double(a.get_double().value_unsafe()), double(b.get_double().value_unsafe()))
+               ? ""
+               : path;
+  }
+  if (a.type() != b.type()) return path + " (type)";
+  switch (a.type()) {
+    case simdjson::dom::element_type::OBJECT: {
+      simdjson::dom::object oa = a.get_object().value_unsafe();
+      simdjson::dom::object ob = b.get_object().value_unsafe();
+      for (auto field : oa) {
+        simdjson::dom::element other;
+        const std::string key(field.key);
+        if (ob.at_key(field.key).get(other) != simdjson::SUCCESS)
+          return path + "/" + key + " (missing in one)";
+        std::string d = FirstDifference(field.value, other, path + "/" + key);
+        if (!d.empty()) return d;
+      }
+      for (auto field : ob) {
+        simdjson::dom::element other;
+        if (oa.at_key(field.key).get(other) != simdjson::SUCCESS)
+          return path + "/" + std::string(field.key) + " (missing in one)";
+      }
+      return "";
+    }
+    case simdjson::dom::element_type::ARRAY: {
+      simdjson::dom::array xa = a.get_array().value_unsafe();
+      simdjson::dom::array xb = b.get_array().value_unsafe();
+      if (xa.size() != xb.size()) return path + " (length)";
+      for (size_t i = 0; i < xa.size(); ++i) {
+        std::string d = FirstDifference(xa.at(i).value_unsafe(), xb.at(i).value_unsafe(),
+                                        path + "/" + std::to_string(i));
+        if (!d.empty()) return d;
+      }
+      return "";
+    }
+    case simdjson::dom::element_type::STRING:
+      return a.get_string().value_unsafe() == b.get_string().value_unsafe() ? "" : path;
+    case simdjson::dom::element_type::BOOL:
+      return a.get_bool().value_unsafe() == b.get_bool().value_unsafe() ? "" : path;
+    default:
+      return "";  // null == null
+  }
+}
+
+std::string RenderGoldenTrace() {
+  pipeline::AnalyzeRequest request;
+  request.paths = {kTrace};
+  auto r = pipeline::BuildAnalyzeReport(request);
+  EXPECT_TRUE(r.ok()) << r.status().message();
+  return r.ok() ? RenderAnalyzeJson(*r) : std::string("{}");
+}
+
+class AnalyzeJsonGolden : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    json_ = RenderGoldenTrace();
+    ASSERT_EQ(parser_.parse(json_).get(doc_), simdjson::SUCCESS);
+  }
+  double At(const std::string& pointer) {
+    simdjson::dom::element e;
+    EXPECT_EQ(doc_.at_pointer(pointer).get(e), simdjson::SUCCESS) << pointer;
+    double v = 0;
+    EXPECT_EQ(e.get_double().get(v), simdjson::SUCCESS) << pointer;
+    return v;
+  }
+  std::string Str(const std::string& pointer) {
+    std::string_view v;
+    EXPECT_EQ(doc_.at_pointer(pointer).get_string().get(v), simdjson::SUCCESS) << pointer;
+    return std::string(v);
+  }
+  std::string json_;
+  simdjson::dom::parser parser_;
+  simdjson::dom::element doc_;
+};
+
+TEST_F(AnalyzeJsonGolden, MatchesTheCommittedGoldenKeyByKey) {
+  simdjson::dom::parser golden_parser;
+  simdjson::dom::element golden;
+  const std::string text = perfdx::testing::ReadFileOrDie(kGolden);
+  ASSERT_EQ(golden_parser.parse(text).get(golden), simdjson::SUCCESS);
+  const std::string diff = FirstDifference(doc_, golden, "");
+  EXPECT_EQ(diff, "") << "the analyze JSON differs from " << kGolden << " first at " << diff
+                      << "; if the change is meant, regenerate it with\n  " << kRegenerate
+                      << "\nand check the hand values in " << __FILE__;
+}
+
+TEST_F(AnalyzeJsonGolden, StepsAsComputedByHand) {
+  const double dur[] = {10e6, 10e6, 22e6};
+  const double loader[] = {3.9e6, 3.9e6, 15.9e6};
+  for (int s = 0; s < 3; ++s) {
+    const std::string p = "/ranks/0/steps/" + std::to_string(s);
+    EXPECT_EQ(At(p + "/id"), s);
+    EXPECT_EQ(At(p + "/dur_ns"), dur[s]);
+    EXPECT_EQ(At(p + "/breakdown_ns/kernel"), 5.5e6);
+    EXPECT_EQ(At(p + "/breakdown_ns/memcpy"), 0.5e6);
+    EXPECT_EQ(At(p + "/breakdown_ns/memset"), 0);
+    EXPECT_EQ(At(p + "/breakdown_ns/communication"), 0);
+    EXPECT_EQ(At(p + "/breakdown_ns/runtime"), 50e3);
+    EXPECT_EQ(At(p + "/breakdown_ns/dataloader"), loader[s]);
+    EXPECT_EQ(At(p + "/breakdown_ns/cpu_exec"), 50e3);
+    EXPECT_EQ(At(p + "/breakdown_ns/other"), 0);
+    EXPECT_EQ(At(p + "/device_ns/computing"), 5.5e6);
+    EXPECT_EQ(At(p + "/device_ns/free"), 0);
+    EXPECT_EQ(At(p + "/device_ns/preparing"), dur[s] - 5.5e6);
+    EXPECT_EQ(At(p + "/device_ns/trailing"), 0);
+  }
+}
+
+TEST_F(AnalyzeJsonGolden, SummaryAsComputedByHand) {
+  EXPECT_EQ(At("/ranks/0/window_ns"), 42e6);
+  const std::string s = "/ranks/0/summary/";
+  EXPECT_DOUBLE_EQ(At(s + "device_utilization"), 18.0 / 42);
+  EXPECT_DOUBLE_EQ(At(s + "device_compute_share"), 16.5 / 42);
+  EXPECT_DOUBLE_EQ(At(s + "idle_share"), 24.0 / 42);
+  EXPECT_DOUBLE_EQ(At(s + "memcpy_share"), 1.5 / 42);
+  EXPECT_DOUBLE_EQ(At(s + "h2d_pageable_share"), 1.5 / 42);
+  EXPECT_EQ(At(s + "h2d_pinned_share"), 0);
+  EXPECT_DOUBLE_EQ(At(s + "framework_overhead_share"), 0.3 / 42);
+  EXPECT_DOUBLE_EQ(At(s + "dataloader_stall_share"), 23.7 / 42);
+  EXPECT_EQ(At(s + "comm_share"), 0);
+  EXPECT_DOUBLE_EQ(At(s + "top1_op_share"), 0.5);
+  // 4 operators: mm 9, add_ 4.5, relu 3, copy_ 1.5 ms. Top 3 = 16.5 / 18
+  // (the top 2 would be 0.75, the top 4 1).
+  EXPECT_DOUBLE_EQ(At(s + "top3_op_share"), 16.5 / 18);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_DOUBLE_EQ(At("/ranks/0/steps/" + std::to_string(k) + "/health/top3_op_share"),
+                     16.5 / 18);
+  }
+  EXPECT_EQ(At(s + "step_time_ns/mean"), 14e6);
+  EXPECT_EQ(At(s + "step_time_ns/median"), 10e6);
+}
+
+TEST_F(AnalyzeJsonGolden, KernelsAndOpsAsComputedByHand) {
+  EXPECT_EQ(At("/ranks/0/kernel_totals_ns/device_work"), 18e6);
+  EXPECT_EQ(At("/ranks/0/kernel_totals_ns/fp32_matrix"), 9e6);
+  const char* names[] = {"volta_sgemm_128x64_nn", nullptr, nullptr,
+                         "Memcpy HtoD (Pageable -> Device)"};
+  const double totals[] = {9e6, 4.5e6, 3e6, 1.5e6};
+  for (int k = 0; k < 4; ++k) {
+    const std::string p = "/ranks/0/kernels/" + std::to_string(k);
+    if (names[k] != nullptr) {
+      EXPECT_EQ(Str(p + "/name"), names[k]);
+    }
+    EXPECT_EQ(At(p + "/count"), 3);
+    EXPECT_EQ(At(p + "/total_ns"), totals[k]);
+    EXPECT_DOUBLE_EQ(At(p + "/share"), totals[k] / 18e6);
+  }
+  const char* ops[] = {"aten::mm", "aten::add_", "aten::relu", "aten::copy_"};
+  for (int k = 0; k < 4; ++k) {
+    const std::string p = "/ranks/0/ops/" + std::to_string(k);
+    EXPECT_EQ(Str(p + "/name"), ops[k]);
+    EXPECT_EQ(At(p + "/device_self_ns"), totals[k]);
+  }
+}
+
+TEST_F(AnalyzeJsonGolden, GapsAsComputedByHand) {
+  const double start[] = {0, 10e6, 20e6};
+  const double dur[] = {4e6, 4e6, 16e6};
+  const char* position[] = {"start", "start", "middle"};
+  const double coverage[] = {3.9 / 4, 3.9 / 4, 15.9 / 16};
+  simdjson::dom::array gaps;
+  ASSERT_EQ(doc_.at_pointer("/ranks/0/gaps").get_array().get(gaps), simdjson::SUCCESS);
+  ASSERT_EQ(gaps.size(), 3u);
+  for (int k = 0; k < 3; ++k) {
+    const std::string p = "/ranks/0/gaps/" + std::to_string(k);
+    EXPECT_EQ(At(p + "/start_ns"), start[k]);
+    EXPECT_EQ(At(p + "/dur_ns"), dur[k]);
+    EXPECT_EQ(At(p + "/step"), k);
+    EXPECT_EQ(Str(p + "/position"), position[k]);
+    EXPECT_EQ(Str(p + "/cause/kind"), "data_loader");
+    EXPECT_DOUBLE_EQ(At(p + "/cause/coverage"), coverage[k]);
+  }
+}
+
+TEST_F(AnalyzeJsonGolden, DataLoaderStallGainAsComputedByHand) {
+  simdjson::dom::array findings;
+  ASSERT_EQ(doc_.at_pointer("/findings").get_array().get(findings), simdjson::SUCCESS);
+  bool found = false;
+  for (simdjson::dom::element f : findings) {
+    std::string_view rule;
+    ASSERT_EQ(f["rule"].get_string().get(rule), simdjson::SUCCESS);
+    if (rule != "data_loader_stall") continue;
+    found = true;
+    EXPECT_EQ(double(f.at_pointer("/estimated_gain/ns_per_step").get_double().value()), 7.9e6);
+    EXPECT_DOUBLE_EQ(double(f.at_pointer("/estimated_gain/share").get_double().value()), 7.9 / 14);
+    EXPECT_EQ(std::string_view(f["severity"].get_string().value()), "critical");
+  }
+  EXPECT_TRUE(found);
+}
+
+}  // namespace
+}  // namespace perfdx::report
