@@ -30,12 +30,12 @@ DOC = os.path.join("docs", "accuracy.md")
 SHARED = os.path.join("..", "shared", "traces")
 
 # Floors for --check, set a little under what was measured when the labels
-# were written (precision 0.466, recall 1.000 on 2026-12-01, 34 inputs): a
-# rule change that adds two or three unexpected findings or loses two
-# expected ones fails the test, an improvement does not. Raise them when the
-# measured values rise.
-PRECISION_FLOOR = 0.44
-RECALL_FLOOR = 0.95
+# were written (precision 0.466 = 41/88, recall 1.000 = 41/41 on 2026-12-01,
+# 34 inputs): with the same TPs, three more unexpected findings still pass
+# precision and a fourth fails; one lost expected finding passes recall and a
+# second fails. Raise them when the measured values rise.
+PRECISION_FLOOR = 0.45
+RECALL_FLOOR = 0.96
 
 SEVERITY_RANK = {"info": 0, "warning": 1, "critical": 2}
 REPORTED_MIN = SEVERITY_RANK["warning"]
