@@ -86,7 +86,7 @@ struct Measurement {
   double cpu_seconds = 0;
   double read_seconds = 0;
   uint64_t events = 0;
-  uint64_t checksum = 0;  // keeps the minimal pass from being optimised away
+  uint64_t checksum = 0;        // keeps the minimal pass from being optimised away
   double analysis_seconds = 0;  // analyze mode: the part after loading
 };
 

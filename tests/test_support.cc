@@ -1,23 +1,27 @@
 #include "test_support.h"
 
-#include <gtest/gtest.h>
-
 #include <unistd.h>
-#include <zlib.h>
-#include <zstd.h>
 
 #include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include <gtest/gtest.h>
+#include <zlib.h>
+#include <zstd.h>
+
 #include "perfdx/io/byte_source.h"
 
 namespace perfdx::testing {
 
-std::string SharedPath(const std::string& relative) { return "../shared/" + relative; }
+std::string SharedPath(const std::string& relative) {
+  return "../shared/" + relative;
+}
 
-bool HaveShared() { return std::filesystem::is_directory("../shared/traces"); }
+bool HaveShared() {
+  return std::filesystem::is_directory("../shared/traces");
+}
 
 std::string MissingSharedMessage() {
   std::error_code ec;
@@ -27,7 +31,8 @@ std::string MissingSharedMessage() {
          " (tests run from the repository root; the shared traces sit beside the checkout)";
 }
 
-Result<model::Trace> ImportString(const std::string& json, bool fast_path, const std::string& name) {
+Result<model::Trace> ImportString(const std::string& json, bool fast_path,
+                                  const std::string& name) {
   PERFDX_ASSIGN_OR_RETURN(auto source, io::OpenMemoryByteSource(json, name));
   formats::ChromeJsonOptions options;
   options.fast_path = fast_path;

@@ -19,22 +19,22 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "advisor/rule_test_support.h"
 #include "perfdx/advisor/advisor.h"
 #include "perfdx/advisor/cluster_advisor.h"
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/analysis/rank_analysis.h"
 #include "perfdx/formats/trace_loader.h"
-#include "advisor/rule_test_support.h"
 #include "test_support.h"
 
 namespace perfdx::advisor {
 namespace {
 
-using perfdx::advisor::testing::Analysed;
 using perfdx::advisor::testing::Analyse;
+using perfdx::advisor::testing::Analysed;
 using perfdx::advisor::testing::AnalyseJson;
-using perfdx::advisor::testing::FindRule;
 using perfdx::advisor::testing::Detail;
+using perfdx::advisor::testing::FindRule;
 using perfdx::testing::ImportString;
 using perfdx::testing::SharedPath;
 using perfdx::testing::TempDir;
@@ -686,9 +686,9 @@ TEST(AffinityApiRuleTest, QuantifiersAndNonOverlappingMatches) {
   std::string ops;
   double ts = 100;
   for (const char* op :
-       {"slice", "neg", "cat", "mul", "mul", "add", "chunk", "neg", "cat", "add", "chunk", "neg",
-        "cat", "mul", "mul", "mul", "add", "slice", "silu", "mul", "slice", "silu", "mul", "mean",
-        "add", "rsqrt", "mul"}) {
+       {"slice", "neg",   "cat",   "mul",  "mul", "add",  "chunk", "neg",   "cat",
+        "add",   "chunk", "neg",   "cat",  "mul", "mul",  "mul",   "add",   "slice",
+        "silu",  "mul",   "slice", "silu", "mul", "mean", "add",   "rsqrt", "mul"}) {
     ops += Op(fmt::format("aten::{}", op), ts, 10);
     ts += 20;
   }

@@ -1,8 +1,7 @@
 #include "perfdx/advisor/cluster_advisor.h"
 
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include "test_support.h"
 
@@ -12,8 +11,10 @@ namespace {
 // 3 steps of 20 ms; each rank computes, then an NCCL all-reduce that lasts
 // `comm_us` in every step (its wait for the late rank included).
 model::Trace RankTrace(int rank, int comm_us) {
-  std::string json = fmt::format(R"({{"schemaVersion": 1, "distributedInfo": {{"backend": "nccl", "rank": {}, "world_size": 2}},
-    "traceEvents": [)", rank);
+  std::string json = fmt::format(
+      R"({{"schemaVersion": 1, "distributedInfo": {{"backend": "nccl", "rank": {}, "world_size": 2}},
+    "traceEvents": [)",
+      rank);
   for (int k = 0; k < 3; ++k) {
     const int base = k * 20000;
     json += fmt::format(

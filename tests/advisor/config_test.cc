@@ -65,8 +65,7 @@ TEST(ConfigTest, DefaultsNameEveryKeyAndItsSource) {
 
 TEST(ConfigTest, OverrideChangesOnlyThatValue) {
   TempDir dir;
-  const std::string path =
-      dir.Write("perfdx.toml", "[dataloader_stall_share]\nhealthy = 0.02\n");
+  const std::string path = dir.Write("perfdx.toml", "[dataloader_stall_share]\nhealthy = 0.02\n");
   Result<Thresholds> t = LoadThresholds(path);
   ASSERT_TRUE(t.ok()) << t.status().message();
   Thresholds expected;
@@ -76,8 +75,8 @@ TEST(ConfigTest, OverrideChangesOnlyThatValue) {
 
 TEST(ConfigTest, IntegersAreNumbers) {
   TempDir dir;
-  const std::string path = dir.Write(
-      "perfdx.toml", "min_recurring_gap_ns = 2_000_000\n[step_time_cv]\nabnormal = 1\n");
+  const std::string path =
+      dir.Write("perfdx.toml", "min_recurring_gap_ns = 2_000_000\n[step_time_cv]\nabnormal = 1\n");
   Result<Thresholds> t = LoadThresholds(path);
   ASSERT_TRUE(t.ok()) << t.status().message();
   EXPECT_EQ(t->min_recurring_gap_ns, 2'000'000);
@@ -152,8 +151,7 @@ TEST(ConfigTest, MissingFileIsNotFound) {
 
 TEST(ConfigTest, ResolveUsesExplicitPathThenWorkingDirectoryThenDefaults) {
   TempDir dir;
-  const std::string explicit_path =
-      dir.Write("custom.toml", "[top1_op_share]\nabnormal = 0.8\n");
+  const std::string explicit_path = dir.Write("custom.toml", "[top1_op_share]\nabnormal = 0.8\n");
   Result<Thresholds> t = ResolveThresholds(explicit_path);
   ASSERT_TRUE(t.ok()) << t.status().message();
   EXPECT_EQ(t->top1_op_share.abnormal, 0.8);

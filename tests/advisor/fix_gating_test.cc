@@ -303,7 +303,8 @@ TEST(HonestGainTest, NoPerStepGainFromAnOpenStep) {
 TEST(FixGatingTest, DispatchBoundNpuRankGetsNoFusedApiWithoutItsPattern) {
   PERFDX_REQUIRE_SHARED();
   auto loaded = formats::LoadTraces(
-      {perfdx::testing::SharedPath("traces/ascend/torch_npu_2rank_text_level1/rank0_ascend_pt")}, {});
+      {perfdx::testing::SharedPath("traces/ascend/torch_npu_2rank_text_level1/rank0_ascend_pt")},
+      {});
   ASSERT_TRUE(loaded.ok()) << loaded.status().message();
   ASSERT_EQ(loaded->traces.size(), 1u);
   auto a = Analyse(std::move(loaded->traces[0]));

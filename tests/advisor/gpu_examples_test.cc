@@ -14,8 +14,8 @@
 namespace perfdx::advisor {
 namespace {
 
-using perfdx::advisor::testing::Analysed;
 using perfdx::advisor::testing::Analyse;
+using perfdx::advisor::testing::Analysed;
 using perfdx::advisor::testing::FindRule;
 
 std::unique_ptr<Analysed> LoadExample(const std::string& name) {

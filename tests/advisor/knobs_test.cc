@@ -61,7 +61,8 @@ TEST(KnobsTest, ParseErrorsNameTheEntry) {
       "[[fix]]\nid = \"x\"\ntargets = []\ntext = \"t\"\nsnippet = \"s\"\n"
       "doc_url = \"https://pytorch.org/\"\nverified = \"v\"\n");
   ASSERT_FALSE(no_target.ok());
-  EXPECT_NE(no_target.status().message().find("(x)"), std::string::npos) << no_target.status().message();
+  EXPECT_NE(no_target.status().message().find("(x)"), std::string::npos)
+      << no_target.status().message();
   auto unknown = ParseCatalogue(
       "[[fix]]\nid = \"x\"\ntargets = [\"tensorflow\"]\ntext = \"t\"\nsnippet = \"s\"\n"
       "doc_url = \"https://pytorch.org/\"\nverified = \"v\"\n");
@@ -146,10 +147,15 @@ TEST(KnobsTest, SnippetsFitTheReport) {
 // APIs the original tuning guides use that do not exist (or exist only for
 // TensorFlow through npu_bridge): perfdx must never print them.
 TEST(KnobsTest, NoKnobNamesAnApiThatDoesNotExist) {
-  constexpr std::array<std::string_view, 9> kForbidden = {
-      "MS_MODEL_SUBMISSION", "HeteroConfig",     "set_hetero_config",
-      "fused_conv2d_bn_relu", "schedutils",      "npu_bridge",
-      "enable_heterogeneous_memory", "communication_fusion_threshold", "allreduce_fusion"};
+  constexpr std::array<std::string_view, 9> kForbidden = {"MS_MODEL_SUBMISSION",
+                                                          "HeteroConfig",
+                                                          "set_hetero_config",
+                                                          "fused_conv2d_bn_relu",
+                                                          "schedutils",
+                                                          "npu_bridge",
+                                                          "enable_heterogeneous_memory",
+                                                          "communication_fusion_threshold",
+                                                          "allreduce_fusion"};
   for (const Knob& k : AllKnobs()) {
     for (std::string_view bad : kForbidden) {
       EXPECT_EQ(k.text.find(bad), std::string_view::npos) << k.fix_id << " text: " << bad;

@@ -1,25 +1,24 @@
 // Compute-utilization, data-pipeline and scheduling rules on hand-built
 // traces (numbers worked out in the comments) and on the real traces the
 // issue names.
-#include <gtest/gtest.h>
-
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <map>
 #include <set>
 
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "advisor/rule_test_support.h"
 #include "perfdx/advisor/advisor.h"
 #include "perfdx/analysis/rank_analysis.h"
 #include "perfdx/formats/trace_loader.h"
-#include "advisor/rule_test_support.h"
 #include "test_support.h"
 
 namespace perfdx::advisor {
 namespace {
 
-using perfdx::advisor::testing::Analysed;
 using perfdx::advisor::testing::Analyse;
+using perfdx::advisor::testing::Analysed;
 using perfdx::advisor::testing::AnalyseJson;
 using perfdx::advisor::testing::FindRule;
 using perfdx::testing::ImportString;
@@ -34,7 +33,8 @@ std::string Steps(int n, int step_us, int kernel_from, int kernel_to, const std:
         R"({{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#{}", "pid": 1, "tid": 1, "ts": {}, "dur": {}}},
            {{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": {}, "dur": 1, "args": {{"correlation": {}}}}},
            {{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": {}, "dur": {}, "args": {{"correlation": {}}}}},)",
-        k, base, step_us, base + kernel_from - 2, k + 1, base + kernel_from, kernel_to - kernel_from, k + 1);
+        k, base, step_us, base + kernel_from - 2, k + 1, base + kernel_from,
+        kernel_to - kernel_from, k + 1);
     std::string e = extra;
     size_t pos;
     while ((pos = e.find("@")) != std::string::npos) {  // "@+N" -> base + N
@@ -53,7 +53,8 @@ std::string Steps(int n, int step_us, int kernel_from, int kernel_to, const std:
 TEST(ComputeRulesTest, DataLoaderStallWithAllThreeFrameworks) {
   // 3 steps of 1000 us; host in the DataLoader 0..400, kernel 400..1000:
   // stall 400/1000 = 40% > 20% abnormal, gain 400 us = 40% -> critical.
-  auto a = AnalyseJson(Steps(3, 1000, 400, 1000,
+  auto a = AnalyseJson(Steps(
+      3, 1000, 400, 1000,
       R"({"ph": "X", "cat": "user_annotation", "name": "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", "pid": 1, "tid": 1, "ts": @+0, "dur": 390},)"));
   const Finding* f = FindRule(a->findings, "data_loader_stall");
   ASSERT_NE(f, nullptr);
@@ -71,7 +72,8 @@ TEST(ComputeRulesTest, DataLoaderStallWithAllThreeFrameworks) {
 TEST(ComputeRulesTest, RecurringGapNamesTheHostFunction) {
   // 4 steps of 20 ms: kernel 0..5 ms, then log_metrics 5..20 ms with no op:
   // a 15 ms gap at the end of every step, 75% of the step -> critical.
-  auto a = AnalyseJson(Steps(4, 20000, 100, 5000,
+  auto a = AnalyseJson(Steps(
+      4, 20000, 100, 5000,
       R"({"ph": "X", "cat": "user_annotation", "name": "log_metrics", "pid": 1, "tid": 1, "ts": @+5000, "dur": 14999},)"));
   const Finding* f = FindRule(a->findings, "recurring_gap");
   ASSERT_NE(f, nullptr);
@@ -88,7 +90,8 @@ TEST(ComputeRulesTest, RecurringGapNamesTheHostFunction) {
 TEST(ComputeRulesTest, RecurringGapTitleLeadsWithTimePerStep) {
   // 4 steps of 20 ms: kernels 0..5 ms and 10..12 ms; log_metrics on the host
   // in both idle spans: 5 + 8 = 13 ms per step in 2 gaps of 6.5 ms.
-  auto a = AnalyseJson(Steps(4, 20000, 100, 5000,
+  auto a = AnalyseJson(Steps(
+      4, 20000, 100, 5000,
       R"({"ph": "X", "cat": "kernel", "name": "k2", "pid": 0, "tid": 7, "ts": @+10000, "dur": 2000, "args": {"device": 0, "stream": 7}},
          {"ph": "X", "cat": "user_annotation", "name": "log_metrics", "pid": 1, "tid": 1, "ts": @+5000, "dur": 4999},
          {"ph": "X", "cat": "user_annotation", "name": "log_metrics", "pid": 1, "tid": 1, "ts": @+12000, "dur": 7999},)"));
@@ -104,7 +107,8 @@ TEST(ComputeRulesTest, SyncInStep) {
   // 3 steps of 1000 us: kernel 0..600 (launched at -2), then aten::item
   // 650..950: the 400 us gap is 75% covered by the sync -> synchronization;
   // 40% of the step > 5% abnormal -> critical.
-  auto a = AnalyseJson(Steps(3, 1000, 2, 600,
+  auto a = AnalyseJson(Steps(
+      3, 1000, 2, 600,
       R"({"ph": "X", "cat": "cpu_op", "name": "aten::item", "pid": 1, "tid": 1, "ts": @+650, "dur": 300},)"));
   const Finding* f = FindRule(a->findings, "sync_in_step");
   ASSERT_NE(f, nullptr);
@@ -154,7 +158,8 @@ TEST(SchedulingRulesTest, StepJitterListsOutliers) {
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->steps, (std::vector<int64_t>{4}));
   EXPECT_EQ(f->gain.ns_per_step, 200'000);
-  EXPECT_EQ(FindRule(a->findings, "sawtooth_utilization"), nullptr) << "one slow step is not a saw-tooth";
+  EXPECT_EQ(FindRule(a->findings, "sawtooth_utilization"), nullptr)
+      << "one slow step is not a saw-tooth";
 }
 
 TEST(ComputeRulesTest, LowUtilizationReportsOnlyUnexplainedIdle) {
@@ -195,7 +200,8 @@ TEST(SchedulingRulesTest, SawtoothUtilization) {
 
 TEST(DistributedSetupRulesTest, DataParallelAndGlooBackend) {
   // nn.DataParallel with kernels on devices 0 and 1, in a gloo process group.
-  auto a = AnalyseJson(R"({"schemaVersion": 1, "distributedInfo": {"backend": "gloo", "rank": 0, "world_size": 2},
+  auto a = AnalyseJson(
+      R"({"schemaVersion": 1, "distributedInfo": {"backend": "gloo", "rank": 0, "world_size": 2},
     "traceEvents": [
     {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
     {"ph": "X", "cat": "user_annotation", "name": "DataParallel.forward", "pid": 1, "tid": 1, "ts": 1, "dur": 90},
@@ -208,7 +214,8 @@ TEST(DistributedSetupRulesTest, DataParallelAndGlooBackend) {
   EXPECT_NE(FindRule(a->findings, "collective_backend"), nullptr);
 
   // DistributedDataParallel on NCCL, one device: neither fires.
-  auto b = AnalyseJson(R"({"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 2},
+  auto b = AnalyseJson(
+      R"({"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 2},
     "traceEvents": [
     {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
     {"ph": "X", "cat": "user_annotation", "name": "DistributedDataParallel.forward", "pid": 1, "tid": 1, "ts": 1, "dur": 90},
@@ -235,7 +242,9 @@ std::map<std::string, int64_t> GapTimeByCause(const analysis::RankAnalysis& a) {
 }
 
 std::string TopCause(const std::map<std::string, int64_t>& by) {
-  return std::max_element(by.begin(), by.end(), [](auto& x, auto& y) { return x.second < y.second; })->first;
+  return std::max_element(by.begin(), by.end(),
+                          [](auto& x, auto& y) { return x.second < y.second; })
+      ->first;
 }
 
 TEST(RealTraceRulesTest, ResNet50DataLoaderAcceptance) {
@@ -252,7 +261,8 @@ TEST(RealTraceRulesTest, ResNet50DataLoaderAcceptance) {
   EXPECT_EQ(TopCause(causes0), "data_loader");
   int64_t step_time = 0;
   for (const auto& s : a0->analysis.steps) step_time += s.window.dur_ns();
-  const double loader_share = static_cast<double>(causes0.at("data_loader")) / static_cast<double>(step_time);
+  const double loader_share =
+      static_cast<double>(causes0.at("data_loader")) / static_cast<double>(step_time);
   EXPECT_NEAR(loader_share, 0.3337, 0.02) << "the plugin: DataLoader 33.37% of the step";
   EXPECT_NE(TopCause(GapTimeByCause(a4->analysis)), "data_loader");
 
@@ -263,7 +273,8 @@ TEST(RealTraceRulesTest, ResNet50DataLoaderAcceptance) {
   EXPECT_GE(f0->severity, Severity::kWarning);
   bool has_workers = false;
   for (const Recommendation& r : f0->recommendations) {
-    has_workers |= r.framework == FixTarget::kPytorch && r.snippet.find("num_workers") != std::string::npos;
+    has_workers |=
+        r.framework == FixTarget::kPytorch && r.snippet.find("num_workers") != std::string::npos;
   }
   EXPECT_TRUE(has_workers);
   for (const Finding& f : a4->findings) {

@@ -16,23 +16,23 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include "advisor/rule_test_support.h"
 #include "perfdx/advisor/advisor.h"
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/trace_query.h"
 #include "perfdx/analysis/rank_analysis.h"
 #include "perfdx/formats/trace_loader.h"
-#include "advisor/rule_test_support.h"
 #include "test_support.h"
 
 namespace perfdx::advisor {
 namespace {
 
-using perfdx::advisor::testing::Analysed;
 using perfdx::advisor::testing::Analyse;
+using perfdx::advisor::testing::Analysed;
 using perfdx::advisor::testing::AnalyseJson;
-using perfdx::advisor::testing::FindRule;
 using perfdx::advisor::testing::Detail;
+using perfdx::advisor::testing::FindRule;
 using perfdx::testing::ImportString;
 
 const std::set<std::string> kMyRules = {

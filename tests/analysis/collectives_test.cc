@@ -13,8 +13,8 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
-#include "perfdx/io/sqlite.h"
 #include "perfdx/formats/trace_loader.h"
+#include "perfdx/io/sqlite.h"
 #include "test_support.h"
 
 namespace perfdx::analysis {
@@ -171,8 +171,8 @@ TEST_P(CollectivesRankTest, DbMatchesCommAnalyzerTables) {
   const model::Trace trace = LoadOne(RankDir("db", GetParam()));
   const CollectiveSummary s = AnalyzeCollectives(trace);
   ASSERT_EQ(s.collectives.size(), 4u);
-  auto db = io::SqliteDb::Open(RankDir("db", GetParam()) +
-                                            "/ASCEND_PROFILER_OUTPUT/analysis.db", io::SqliteDb::kImmutable);
+  auto db = io::SqliteDb::Open(RankDir("db", GetParam()) + "/ASCEND_PROFILER_OUTPUT/analysis.db",
+                               io::SqliteDb::kImmutable);
   ASSERT_TRUE(db.ok()) << db.status().message();
 
   // CommAnalyzerBandwidth: one row per (op, transport, packet size); SDMA

@@ -1,7 +1,6 @@
 // Hand-built traces with every expected number worked out in the comments.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include "perfdx/analysis/activity.h"
 #include "perfdx/analysis/gaps.h"
@@ -92,11 +91,12 @@ TEST(GapsTest, SynchronizationAndRecurringGroups) {
   std::string json = R"({"schemaVersion": 1, "traceEvents": [)";
   for (int k = 0; k < 3; ++k) {
     const int base = k * 1000;
-    json += fmt::format(R"({{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#{}", "pid": 1, "tid": 1, "ts": {}, "dur": 1000}},
+    json += fmt::format(
+        R"({{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#{}", "pid": 1, "tid": 1, "ts": {}, "dur": 1000}},
       {{"ph": "X", "cat": "cpu_op", "name": "aten::item", "pid": 1, "tid": 1, "ts": {}, "dur": 300}},
       {{"ph": "X", "cat": "cpu_op", "name": "aten::_local_scalar_dense", "pid": 1, "tid": 1, "ts": {}, "dur": 290}},
       {{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": {}, "dur": 600}},)",
-                        k, base, base + 650, base + 655, base);
+        k, base, base + 650, base + 655, base);
   }
   json.pop_back();
   json += "]}";
@@ -153,7 +153,8 @@ TEST(ActivityTest, CpuOnlyTraceUsesOpsOutsideDataLoadingAsCompute) {
 }
 
 TEST(MemoryTest, PeaksFragmentationAndPerStepCounts) {
-  auto t = ImportString(R"({"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": "GPU", "totalGlobalMem": 1000000}],
+  auto t = ImportString(
+      R"({"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": "GPU", "totalGlobalMem": 1000000}],
     "traceEvents": [
     {"ph": "i", "name": "[memory]", "pid": 1, "tid": 1, "ts": 10, "s": "t", "args": {"Bytes": 400, "Total Allocated": 400, "Total Reserved": 1000, "Device Id": 0, "Device Type": 1}},
     {"ph": "i", "name": "[memory]", "pid": 1, "tid": 1, "ts": 20, "s": "t", "args": {"Bytes": 300, "Total Allocated": 700, "Total Reserved": 1000, "Device Id": 0, "Device Type": 1}},
@@ -212,9 +213,9 @@ TEST(StepStatsTest, MeanMedianP90CvAndOutliers) {
   }
   const StepTimeStats s = ComputeStepTimeStats(timeline);
   EXPECT_EQ(s.count, 7u);
-  EXPECT_EQ(s.mean_ns, 111);        // 780 / 7 = 111.43
+  EXPECT_EQ(s.mean_ns, 111);  // 780 / 7 = 111.43
   EXPECT_EQ(s.median_ns, 100);
-  EXPECT_EQ(s.p90_ns, 180);         // nearest rank: ceil(0.9 * 7) = 7th of sorted
+  EXPECT_EQ(s.p90_ns, 180);  // nearest rank: ceil(0.9 * 7) = 7th of sorted
   EXPECT_EQ(s.min_ns, 98);
   EXPECT_EQ(s.max_ns, 180);
   // Python: statistics.pstdev(d) / mean(d) = 28.0197 / 111.4286 = 0.251459

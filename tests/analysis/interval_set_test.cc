@@ -1,8 +1,8 @@
 #include "perfdx/analysis/interval_set.h"
 
-#include <gtest/gtest.h>
-
 #include <random>
+
+#include <gtest/gtest.h>
 
 namespace perfdx::analysis {
 namespace {
@@ -10,7 +10,8 @@ namespace {
 using V = std::vector<Interval>;
 
 TEST(IntervalSetTest, MergesOverlappingAndTouching) {
-  const IntervalSet s = IntervalSet::FromUnsorted({{30, 40}, {0, 10}, {5, 20}, {20, 25}, {50, 50}, {60, 55}});
+  const IntervalSet s =
+      IntervalSet::FromUnsorted({{30, 40}, {0, 10}, {5, 20}, {20, 25}, {50, 50}, {60, 55}});
   EXPECT_EQ(s.intervals(), (V{{0, 25}, {30, 40}}));
   EXPECT_EQ(s.TotalLength(), 35);
 }
@@ -18,8 +19,8 @@ TEST(IntervalSetTest, MergesOverlappingAndTouching) {
 TEST(IntervalSetTest, FromSortedAndUnionAllAgreeWithFromUnsorted) {
   const V a = {{0, 5}, {3, 8}, {8, 9}, {20, 30}};
   EXPECT_EQ(IntervalSet::FromSorted(a).intervals(), (V{{0, 9}, {20, 30}}));
-  const IntervalSet all = IntervalSet::UnionAll({IntervalSet::FromSorted(a), IntervalSet::Single(9, 21),
-                                                 IntervalSet::Single(40, 41)});
+  const IntervalSet all = IntervalSet::UnionAll(
+      {IntervalSet::FromSorted(a), IntervalSet::Single(9, 21), IntervalSet::Single(40, 41)});
   EXPECT_EQ(all.intervals(), (V{{0, 30}, {40, 41}}));
   EXPECT_TRUE(IntervalSet::UnionAll({}).empty());
 }

@@ -72,9 +72,9 @@ TEST(KernelStatsTest, AggregatesAndFlags) {
   ASSERT_EQ(k.kernels.size(), 4u);
   EXPECT_EQ(k.kernels[0].name, "volta_sgemm_128x64_nn");
   EXPECT_DOUBLE_EQ(k.kernels[0].share, 0.6);
-  EXPECT_TRUE(k.kernels[0].fp32_matrix);                 // "sgemm"
+  EXPECT_TRUE(k.kernels[0].fp32_matrix);  // "sgemm"
   EXPECT_EQ(k.kernels[1].name, "gemm_kernel");
-  EXPECT_TRUE(k.kernels[1].fp32_matrix);                 // launched by an op with float inputs
+  EXPECT_TRUE(k.kernels[1].fp32_matrix);  // launched by an op with float inputs
   EXPECT_EQ(k.matrix_ns, 400'000);
   EXPECT_EQ(k.fp32_matrix_ns, 400'000);
   EXPECT_EQ(k.layout_conversion_ns, 50'000);

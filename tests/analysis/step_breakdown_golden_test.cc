@@ -4,13 +4,12 @@
 // per_step_us, in µs; see SOURCE.json there). Every category of every step
 // must be within 1% of that step's golden total (today every value matches
 // exactly: the windows and the partition follow the plugin rule for rule).
-#include <gtest/gtest.h>
-
-#include <simdjson.h>
-
 #include <map>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
+#include <simdjson.h>
 
 #include "perfdx/analysis/step_breakdown.h"
 #include "perfdx/analysis/steps.h"

@@ -3,12 +3,11 @@
 // the JSON, ns in perfdx) following tbp-definitions.md §1-2.
 #include "perfdx/analysis/steps.h"
 
-#include <gtest/gtest.h>
-
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include "perfdx/analysis/step_breakdown.h"
 #include "test_support.h"

@@ -101,7 +101,9 @@ struct GoldenCase {
 };
 
 // gtest prints parameters in test listings; a name reads better than bytes.
-void PrintTo(const GoldenCase& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const GoldenCase& c, std::ostream* os) {
+  *os << c.name;
+}
 
 class HtaGoldenTest : public ::testing::TestWithParam<GoldenCase> {};
 

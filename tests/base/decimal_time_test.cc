@@ -23,9 +23,9 @@ TEST(DecimalTimeTest, ScientificNotation) {
 }
 
 TEST(DecimalTimeTest, RoundsHalfAwayFromZeroBelowOneNanosecond) {
-  EXPECT_EQ(ParseMicrosToNanos("53.7410625"), 53741);    // .0625 ns rounds down
-  EXPECT_EQ(ParseMicrosToNanos("0.60003125"), 600);      // .03125 ns
-  EXPECT_EQ(ParseMicrosToNanos("0.0005"), 1);            // exactly half: away from zero
+  EXPECT_EQ(ParseMicrosToNanos("53.7410625"), 53741);  // .0625 ns rounds down
+  EXPECT_EQ(ParseMicrosToNanos("0.60003125"), 600);    // .03125 ns
+  EXPECT_EQ(ParseMicrosToNanos("0.0005"), 1);          // exactly half: away from zero
   EXPECT_EQ(ParseMicrosToNanos("-0.0005"), -1);
   EXPECT_EQ(ParseMicrosToNanos("0.00049999"), 0);
 }

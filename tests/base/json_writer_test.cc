@@ -1,8 +1,8 @@
 #include "perfdx/base/json_writer.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
+
+#include <gtest/gtest.h>
 
 namespace perfdx {
 namespace {

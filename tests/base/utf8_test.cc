@@ -1,8 +1,8 @@
 #include "perfdx/base/utf8.h"
 
-#include <gtest/gtest.h>
-
 #include <string>
+
+#include <gtest/gtest.h>
 
 namespace perfdx {
 namespace {
@@ -15,7 +15,11 @@ TEST(Utf8Test, ValidTextIsUntouched) {
 }
 
 TEST(Utf8Test, InvalidBytesAreReplacedInPlace) {
-  std::string s = "a\xFF" "b\xC3" "c\xE0\x80\x80" "d\xED\xA0\x80";  // stray, truncated, overlong, surrogate
+  std::string s =
+      "a\xFF"
+      "b\xC3"
+      "c\xE0\x80\x80"
+      "d\xED\xA0\x80";  // stray, truncated, overlong, surrogate
   const size_t n = ReplaceInvalidUtf8(s.data(), s.size(), '?');
   EXPECT_EQ(s, "a?b?c???d???");
   EXPECT_EQ(n, 8u);

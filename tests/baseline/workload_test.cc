@@ -17,14 +17,18 @@ RunRecord WithItems(std::vector<RunItem> items) {
 // Shares by hand: a = {mm 0.5, conv 0.5}, b = {mm 0.2, bmm 0.8}: 0.2 of the
 // operator time is in shared names, below the 0.3 limit.
 TEST(SameWorkload, SharedTimeIsTheSmallerShareOfCommonNames) {
-  const RunRecord a = WithItems({{"aten::mm", "operator", 1, 50}, {"aten::conv2d", "operator", 1, 50}});
-  const RunRecord b = WithItems({{"aten::mm", "operator", 1, 20}, {"aten::bmm", "operator", 1, 80}});
+  const RunRecord a =
+      WithItems({{"aten::mm", "operator", 1, 50}, {"aten::conv2d", "operator", 1, 50}});
+  const RunRecord b =
+      WithItems({{"aten::mm", "operator", 1, 20}, {"aten::bmm", "operator", 1, 80}});
   auto why = WhyNotSameWorkload(a, b);
   ASSERT_TRUE(why.has_value());
   EXPECT_NE(why->find("only 20% of their operator time"), std::string::npos) << *why;
   // {mm 0.6, conv 0.4} vs {mm 0.35, conv 0.65}: 0.35 + 0.4 = 0.75 shared.
-  const RunRecord c = WithItems({{"aten::mm", "operator", 1, 60}, {"aten::conv2d", "operator", 1, 40}});
-  const RunRecord d = WithItems({{"aten::mm", "operator", 1, 35}, {"aten::conv2d", "operator", 1, 65}});
+  const RunRecord c =
+      WithItems({{"aten::mm", "operator", 1, 60}, {"aten::conv2d", "operator", 1, 40}});
+  const RunRecord d =
+      WithItems({{"aten::mm", "operator", 1, 35}, {"aten::conv2d", "operator", 1, 65}});
   EXPECT_FALSE(WhyNotSameWorkload(c, d).has_value());
 }
 

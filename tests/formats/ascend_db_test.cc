@@ -21,8 +21,8 @@
 #include "perfdx/advisor/health_table.h"
 #include "perfdx/analysis/rank_analysis.h"
 #include "perfdx/formats/ascend_db_importer.h"
-#include "perfdx/io/sqlite.h"
 #include "perfdx/formats/trace_loader.h"
+#include "perfdx/io/sqlite.h"
 #include "perfdx/report/analyze_report.h"
 #include "test_support.h"
 

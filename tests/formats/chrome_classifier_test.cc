@@ -53,13 +53,15 @@ TEST(ChromeClassifierTest, KinetoVocabulary) {
   ASSERT_TRUE(t.ok()) << t.status().message();
   EXPECT_EQ(t->info.source, model::SourceFormat::kKineto);
   EXPECT_EQ(t->info.device_type, model::DeviceType::kCuda);
-  EXPECT_EQ(KindOf(*t, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"), EventKind::kDataLoading);
+  EXPECT_EQ(KindOf(*t, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"),
+            EventKind::kDataLoading);
   EXPECT_EQ(KindOf(*t, "aten::conv2d"), EventKind::kFrameworkOp);
   EXPECT_EQ(KindOf(*t, "cudaLaunchKernel"), EventKind::kRuntimeCall);
   EXPECT_EQ(KindOf(*t, "train.py(10): step"), EventKind::kPythonFunction);
   EXPECT_EQ(KindOf(*t, "volta_sgemm_128x64_nn"), EventKind::kComputeKernel);
-  EXPECT_EQ(KindOf(*t, "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)"),
-            EventKind::kCollective);
+  EXPECT_EQ(
+      KindOf(*t, "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)"),
+      EventKind::kCollective);
   EXPECT_EQ(KindOf(*t, "Memcpy HtoD (Pageable -> Device)"), EventKind::kMemcpyH2D);
   EXPECT_EQ(KindOf(*t, "Memcpy DtoH (Device -> Pinned)"), EventKind::kMemcpyD2H);
   EXPECT_EQ(KindOf(*t, "Memcpy DtoD (Device -> Device)"), EventKind::kMemcpyD2D);
@@ -96,8 +98,9 @@ TEST(ChromeClassifierTest, LegacyProfilerWithoutCategories) {
 
 TEST(ChromeClassifierTest, AscendTraceViewVocabulary) {
   PERFDX_REQUIRE_SHARED();
-  auto t = perfdx::testing::ImportFile(perfdx::testing::SharedPath(
-      "traces/ascend/torch_npu_2rank_text_level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json"));
+  auto t = perfdx::testing::ImportFile(
+      perfdx::testing::SharedPath("traces/ascend/torch_npu_2rank_text_level1/rank0_ascend_pt/"
+                                  "ASCEND_PROFILER_OUTPUT/trace_view.json"));
   ASSERT_TRUE(t.ok()) << t.status().message();
   EXPECT_EQ(t->info.source, model::SourceFormat::kAscendTraceView);
   EXPECT_EQ(t->info.device_type, model::DeviceType::kNpu);
@@ -112,7 +115,8 @@ TEST(ChromeClassifierTest, AscendTraceViewVocabulary) {
   EXPECT_EQ(by_kind[static_cast<size_t>(EventKind::kCollectiveTask)], 296u + 72u);  // + SDMA tasks
   EXPECT_EQ(by_kind[static_cast<size_t>(EventKind::kDeviceSync)], 112u + 10u);
   EXPECT_EQ(by_kind[static_cast<size_t>(EventKind::kMemcpyOther)], 24u);
-  EXPECT_EQ(by_kind[static_cast<size_t>(EventKind::kRuntimeCall)], 707u + 159u + 159u);  // CANN + enqueue + dequeue
+  EXPECT_EQ(by_kind[static_cast<size_t>(EventKind::kRuntimeCall)],
+            707u + 159u + 159u);  // CANN + enqueue + dequeue
   EXPECT_EQ(by_kind[static_cast<size_t>(EventKind::kStepMarker)], 1u);
   int comm_ops = 0;
   int comm_tasks = 0;
@@ -122,9 +126,9 @@ TEST(ChromeClassifierTest, AscendTraceViewVocabulary) {
     comm_tasks += track.kind == TrackKind::kCommTasks;
     streams += track.kind == TrackKind::kDeviceStream;
   }
-  EXPECT_EQ(comm_ops, 1);   // "Group 0 Communication"
-  EXPECT_EQ(comm_tasks, 8); // "Plane 0".."Plane 7"
-  EXPECT_EQ(streams, 4);    // Stream 0, 2, 3, 4
+  EXPECT_EQ(comm_ops, 1);    // "Group 0 Communication"
+  EXPECT_EQ(comm_tasks, 8);  // "Plane 0".."Plane 7"
+  EXPECT_EQ(streams, 4);     // Stream 0, 2, 3, 4
   // torch_to_npu flows link Python ops to device tasks.
   int op_to_device = 0;
   for (model::FlowKind k : t->flows.kind) op_to_device += k == model::FlowKind::kOpToDevice;

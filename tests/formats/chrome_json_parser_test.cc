@@ -3,9 +3,9 @@
 // scalar path, with tiny chunks so that chunk boundaries fall everywhere.
 #include "perfdx/formats/chrome_json_parser.h"
 
-#include <gtest/gtest.h>
-
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include "perfdx/analysis/trace_summary.h"
 #include "test_support.h"
@@ -47,11 +47,10 @@ int64_t TsOf(const Trace& t, std::string_view name) {
 }
 
 TEST_P(ParserTest, TimestampsInEveryNotation) {
-  const Trace t = Import("[" + X("int", "1623142623460111") + ", " +
-                         X("dec", "1704161511420306.491") + ", " +
-                         X("str", "\"1736408883704643.212\"") + ", " +
-                         X("sci", "1.6921085481321545e+15") + ", " +
-                         X("durstr", "5", "\"2.5\"") + "]");
+  const Trace t =
+      Import("[" + X("int", "1623142623460111") + ", " + X("dec", "1704161511420306.491") + ", " +
+             X("str", "\"1736408883704643.212\"") + ", " + X("sci", "1.6921085481321545e+15") +
+             ", " + X("durstr", "5", "\"2.5\"") + "]");
   EXPECT_EQ(TsOf(t, "int"), 1623142623460111000);
   EXPECT_EQ(TsOf(t, "dec"), 1704161511420306491);
   EXPECT_EQ(TsOf(t, "str"), 1736408883704643212);
@@ -64,9 +63,11 @@ TEST_P(ParserTest, TimestampsInEveryNotation) {
 }
 
 TEST_P(ParserTest, ObjectFormWithKeysBeforeAndAfterTheEvents) {
-  const std::string json = R"({"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": "NVIDIA H200",
+  const std::string json =
+      R"({"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": "NVIDIA H200",
       "totalGlobalMem": 150000000000, "computeMajor": 9, "computeMinor": 0, "numSms": 132}],
-      "traceEvents": [)" + X("a", "1") + ", " + X("b", "2") + R"(],
+      "traceEvents": [)" +
+      X("a", "1") + ", " + X("b", "2") + R"(],
       "distributedInfo": {"backend": "nccl", "rank": 5, "world_size": 8},
       "baseTimeNanoseconds": 1700000000000000000, "traceName": "x.json"})";
   auto source = io::OpenMemoryByteSource(json, "obj.json");
@@ -108,15 +109,18 @@ TEST_P(ParserTest, BareArrayWithoutCloseAndTrailingCommas) {
 }
 
 TEST_P(ParserTest, TruncatedObjectKeepsCompleteEventsAndWarns) {
-  const Trace t = Import(R"({"traceEvents": [)" + X("a", "1") + ", " + X("b", "2") + R"(, {"ph": "X", "na)");
+  const Trace t =
+      Import(R"({"traceEvents": [)" + X("a", "1") + ", " + X("b", "2") + R"(, {"ph": "X", "na)");
   EXPECT_EQ(t.raw.events, 2u);
   EXPECT_EQ(t.load_stats.Get(LoadStat::kTruncated), 1u);
   ASSERT_FALSE(t.load_stats.warnings().empty());
-  EXPECT_NE(t.load_stats.warnings()[0].find("byte"), std::string::npos) << t.load_stats.warnings()[0];
+  EXPECT_NE(t.load_stats.warnings()[0].find("byte"), std::string::npos)
+      << t.load_stats.warnings()[0];
 }
 
 TEST_P(ParserTest, StringAndMixedPidTidNameOneThread) {
-  const Trace t = Import(R"([{"ph": "X", "name": "a", "pid": "25738", "tid": "25738", "ts": 1, "dur": 1},
+  const Trace t =
+      Import(R"([{"ph": "X", "name": "a", "pid": "25738", "tid": "25738", "ts": 1, "dur": 1},
       {"ph": "X", "name": "b", "pid": 25738, "tid": 25738, "ts": 3, "dur": 1},
       {"ph": "X", "name": "c", "pid": "CPU functions", "tid": 1, "ts": 5, "dur": 1},
       {"ph": "X", "name": "d", "pid": 7, "ts": 5, "dur": 1}])");

@@ -2,13 +2,12 @@
 // event_counts.json (counted there with Python's json module): elements of
 // the event array, by phase, the ProfilerStep ids, and the number of distinct
 // (pid, tid) holding X events.
-#include <gtest/gtest.h>
-
-#include <simdjson.h>
-
 #include <map>
 #include <set>
 #include <string>
+
+#include <gtest/gtest.h>
+#include <simdjson.h>
 
 #include "perfdx/analysis/trace_summary.h"
 #include "perfdx/formats/trace_loader.h"
@@ -23,7 +22,8 @@ void ExpectCountsMatch(const model::Trace& trace, simdjson::dom::element value) 
   const analysis::TraceSummary summary = analysis::SummarizeTrace(trace);
   EXPECT_EQ(summary.events, uint64_t(value["events"].get_uint64()));
   std::map<std::string, uint64_t> by_phase;
-  for (auto [phase, count] : value["by_phase"].get_object()) by_phase[std::string(phase)] = count.get_uint64();
+  for (auto [phase, count] : value["by_phase"].get_object())
+    by_phase[std::string(phase)] = count.get_uint64();
   EXPECT_EQ(summary.events_by_phase, by_phase);
   std::vector<int64_t> steps;
   for (auto id : value["profiler_steps"].get_array()) steps.push_back(id.get_int64());

@@ -20,9 +20,11 @@ std::string Kineto(const std::string& runtime_cat, const std::string& runtime,
                    const std::string& kernel, const std::string& extra = "") {
   return R"({"schemaVersion": 1, "traceEvents": [
     {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 0, "dur": 10},
-    {"ph": "X", "cat": ")" + runtime_cat + R"(", "name": ")" + runtime +
+    {"ph": "X", "cat": ")" +
+         runtime_cat + R"(", "name": ")" + runtime +
          R"(", "pid": 1, "tid": 1, "ts": 1, "dur": 2, "args": {"correlation": 5}},
-    {"ph": "X", "cat": "kernel", "name": ")" + kernel +
+    {"ph": "X", "cat": "kernel", "name": ")" +
+         kernel +
          R"(", "pid": 0, "tid": 7, "ts": 4, "dur": 5, "args": {"device": 0, "stream": 7, "correlation": 5}})" +
          extra + "]}";
 }
@@ -43,14 +45,18 @@ TEST(FrameworkDetection, CudaKinetoIsPytorchOnCuda) {
 }
 
 TEST(FrameworkDetection, HipRuntimeIsRocm) {
-  EXPECT_EQ(Detect(Kineto("cuda_runtime", "hipLaunchKernel", "Cijk_Alik_Bljk_SB")).platform, Platform::kRocm);
+  EXPECT_EQ(Detect(Kineto("cuda_runtime", "hipLaunchKernel", "Cijk_Alik_Bljk_SB")).platform,
+            Platform::kRocm);
 }
 
 // Other accelerators are named as what they are, never as CUDA.
 TEST(FrameworkDetection, XpuAndMtiaRuntimesAreNotCuda) {
-  EXPECT_EQ(Detect(Kineto("xpu_runtime", "urEnqueueKernelLaunch", "gemm_kernel")).platform, Platform::kXpu);
-  EXPECT_EQ(Detect(Kineto("mtia_runtime", "mtiaLaunchKernel", "gemm_kernel")).platform, Platform::kMtia);
-  EXPECT_EQ(Detect(Kineto("privateuse1_runtime", "launch", "gemm_kernel")).platform, Platform::kOther);
+  EXPECT_EQ(Detect(Kineto("xpu_runtime", "urEnqueueKernelLaunch", "gemm_kernel")).platform,
+            Platform::kXpu);
+  EXPECT_EQ(Detect(Kineto("mtia_runtime", "mtiaLaunchKernel", "gemm_kernel")).platform,
+            Platform::kMtia);
+  EXPECT_EQ(Detect(Kineto("privateuse1_runtime", "launch", "gemm_kernel")).platform,
+            Platform::kOther);
 }
 
 TEST(FrameworkDetection, CpuOnlyKinetoIsPytorchOnCpu) {
@@ -74,24 +80,28 @@ TEST(FrameworkDetection, PlainTritonKernelIsNotCompiled) {
 }
 
 TEST(FrameworkDetection, CompiledRegionAnnotation) {
-  const auto r = Detect(Kineto("cuda_runtime", "cudaLaunchKernel", "sm90_xmma_gemm",
-                               R"(, {"ph": "X", "cat": "cpu_op", "name": "Torch-Compiled Region: 0/0",
+  const auto r =
+      Detect(Kineto("cuda_runtime", "cudaLaunchKernel", "sm90_xmma_gemm",
+                    R"(, {"ph": "X", "cat": "cpu_op", "name": "Torch-Compiled Region: 0/0",
                                      "pid": 1, "tid": 1, "ts": 0, "dur": 20})"));
   EXPECT_TRUE(r.features.compiled);
 }
 
 TEST(FrameworkDetection, GraphLaunchMeansCudaGraphs) {
-  EXPECT_TRUE(Detect(Kineto("cuda_runtime", "cudaGraphLaunch", "sm80_xmma_gemm")).features.cuda_graphs);
+  EXPECT_TRUE(
+      Detect(Kineto("cuda_runtime", "cudaGraphLaunch", "sm80_xmma_gemm")).features.cuda_graphs);
 }
 
 TEST(FrameworkDetection, DdpAndFsdpFromTheirAnnotations) {
-  const auto ddp = Detect(Kineto("cuda_runtime", "cudaLaunchKernel", "k",
-                                 R"(, {"ph": "X", "cat": "user_annotation", "name": "DistributedDataParallel.forward",
+  const auto ddp = Detect(
+      Kineto("cuda_runtime", "cudaLaunchKernel", "k",
+             R"(, {"ph": "X", "cat": "user_annotation", "name": "DistributedDataParallel.forward",
                                        "pid": 1, "tid": 1, "ts": 0, "dur": 20})"));
   EXPECT_TRUE(ddp.features.ddp);
   EXPECT_FALSE(ddp.features.fsdp);
-  const auto fsdp = Detect(Kineto("cuda_runtime", "cudaLaunchKernel", "k",
-                                  R"(, {"ph": "X", "cat": "user_annotation", "name": "FullyShardedDataParallel.forward",
+  const auto fsdp = Detect(
+      Kineto("cuda_runtime", "cudaLaunchKernel", "k",
+             R"(, {"ph": "X", "cat": "user_annotation", "name": "FullyShardedDataParallel.forward",
                                         "pid": 1, "tid": 1, "ts": 0, "dur": 20})"));
   EXPECT_TRUE(fsdp.features.fsdp);
   EXPECT_FALSE(fsdp.features.ddp);
@@ -105,11 +115,12 @@ TEST(FrameworkDetection, PlainChromeTraceIsUnknown) {
 }
 
 TEST(FrameworkDetection, NamesRoundTrip) {
-  for (Framework f : {Framework::kUnknown, Framework::kPytorch, Framework::kTorchNpu, Framework::kMindSpore}) {
+  for (Framework f :
+       {Framework::kUnknown, Framework::kPytorch, Framework::kTorchNpu, Framework::kMindSpore}) {
     EXPECT_EQ(model::ParseFramework(model::FrameworkName(f)), f);
   }
-  for (Platform p : {Platform::kUnknown, Platform::kCpu, Platform::kCuda, Platform::kRocm, Platform::kAscend,
-                     Platform::kXpu, Platform::kMtia, Platform::kOther}) {
+  for (Platform p : {Platform::kUnknown, Platform::kCpu, Platform::kCuda, Platform::kRocm,
+                     Platform::kAscend, Platform::kXpu, Platform::kMtia, Platform::kOther}) {
     EXPECT_EQ(model::ParsePlatform(model::PlatformName(p)), p);
   }
   EXPECT_FALSE(model::ParseFramework("tensorflow"));

@@ -1,8 +1,8 @@
 #include "perfdx/formats/json_scanner.h"
 
-#include <gtest/gtest.h>
-
 #include <string>
+
+#include <gtest/gtest.h>
 
 namespace perfdx::formats {
 namespace {
@@ -13,7 +13,8 @@ std::pair<JsonScanner::Outcome, size_t> ScanInSteps(const std::string& text, siz
   size_t consumed = 0;
   for (size_t have = std::min(step, text.size());; have = std::min(have + step, text.size())) {
     auto outcome = scanner.Scan(text.data(), have, &consumed);
-    if (outcome != JsonScanner::Outcome::kNeedMore || have == text.size()) return {outcome, consumed};
+    if (outcome != JsonScanner::Outcome::kNeedMore || have == text.size())
+      return {outcome, consumed};
   }
 }
 
@@ -40,11 +41,12 @@ TEST(JsonScannerTest, FindsTheEndOfEachKindOfValue) {
 }
 
 TEST(JsonScannerTest, IncompleteValuesNeedMore) {
-  for (const std::string& text : {std::string(R"({"a": [1, 2)"), std::string(R"("abc)"),
-                                  std::string(R"({"a": "\)")}) {
+  for (const std::string& text :
+       {std::string(R"({"a": [1, 2)"), std::string(R"("abc)"), std::string(R"({"a": "\)")}) {
     JsonScanner scanner;
     size_t consumed = 0;
-    EXPECT_EQ(scanner.Scan(text.data(), text.size(), &consumed), JsonScanner::Outcome::kNeedMore) << text;
+    EXPECT_EQ(scanner.Scan(text.data(), text.size(), &consumed), JsonScanner::Outcome::kNeedMore)
+        << text;
     EXPECT_EQ(consumed, text.size());
   }
 }

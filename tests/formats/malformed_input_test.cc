@@ -1,11 +1,11 @@
 // The malformed-input corpus of tests/data/bad (written by generate.py there):
 // every file either fails with one clean error naming the file and a byte
 // offset, or loads with the damage counted. Runs under ASan/UBSan in CI.
-#include <gtest/gtest.h>
-
 #include <filesystem>
 #include <map>
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include "perfdx/formats/trace_loader.h"
 #include "test_support.h"
@@ -32,8 +32,12 @@ const std::map<std::string, Expectation>& Corpus() {
       {"wrong_shape_scalar.json", {false, 0, 0, {}, "at byte 0: not a JSON trace"}},
       {"trace_events_not_array.json", {false, 0, 0, {}, "no \"traceEvents\" array"}},
       {"wrong_types.json",
-       {true, 7, 3,
-        {{LoadStat::kEventInvalidTs, 2}, {LoadStat::kEventInvalidDur, 1}, {LoadStat::kEventMissingPhase, 1}}}},
+       {true,
+        7,
+        3,
+        {{LoadStat::kEventInvalidTs, 2},
+         {LoadStat::kEventInvalidDur, 1},
+         {LoadStat::kEventMissingPhase, 1}}}},
       {"nan_and_huge.json",
        {true, 6, 2, {{LoadStat::kEventInvalidTs, 3}, {LoadStat::kEventInvalidDur, 1}}}},
       {"negative_duration.json", {true, 2, 1, {{LoadStat::kEventNegativeDur, 1}}}},
@@ -43,7 +47,8 @@ const std::map<std::string, Expectation>& Corpus() {
       // The event whose unused arg nests 5000 deep is valid JSON and is kept
       // (the arg is skipped, never descended into); the 100000-deep array is
       // an element of the event array too, just not an object.
-      {"deep_nesting.json", {true, 4, 3, {{LoadStat::kEventInvalidJson, 0}, {LoadStat::kEventNotObject, 1}}}},
+      {"deep_nesting.json",
+       {true, 4, 3, {{LoadStat::kEventInvalidJson, 0}, {LoadStat::kEventNotObject, 1}}}},
       {"not_objects.json", {true, 6, 1, {{LoadStat::kEventNotObject, 5}}}},
       {"mismatched_brackets.json", {true, 2, 1, {{LoadStat::kEventInvalidJson, 1}}}},
       {"kineto_empty_value.json", {true, 1, 1, {{LoadStat::kEventRepaired, 1}}}},
@@ -92,7 +97,8 @@ TEST_P(MalformedInputTest, EveryCorpusFileHasItsExpectedOutcome) {
       EXPECT_EQ(trace->slices.size(), expect.slices) << name;
     }
     for (const auto& [stat, count] : expect.stats) {
-      EXPECT_EQ(trace->load_stats.Get(stat), count) << name << " " << model::GetLoadStatInfo(stat).name;
+      EXPECT_EQ(trace->load_stats.Get(stat), count)
+          << name << " " << model::GetLoadStatInfo(stat).name;
     }
   }
   EXPECT_EQ(seen, Corpus().size());

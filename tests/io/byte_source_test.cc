@@ -1,8 +1,8 @@
 #include "perfdx/io/byte_source.h"
 
-#include <gtest/gtest.h>
-
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include "test_support.h"
 

@@ -1,8 +1,8 @@
 #include "perfdx/io/discovery.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
+
+#include <gtest/gtest.h>
 
 #include "test_support.h"
 
@@ -26,7 +26,7 @@ TEST(DiscoveryTest, FolderOfRankFilesSkipsNonTraces) {
   TempDir dir;
   dir.Write("run/rank-0.json", R"({"traceEvents": []})");
   dir.Write("run/rank-1.json.gz", perfdx::testing::GzipCompress(R"([{"ph": "X"}])"));
-  dir.Write("run/notes.json", R"({"lr": 0.1})");          // JSON, not a trace
+  dir.Write("run/notes.json", R"({"lr": 0.1})");  // JSON, not a trace
   dir.Write("run/readme.txt", "hello");
   dir.Write("run/nested/rank-2.pt.trace.json", R"({"schemaVersion": 1, "traceEvents": []})");
   auto d = DiscoverInputs({dir.path() + "/run"});
@@ -67,8 +67,9 @@ TEST(DiscoveryTest, AscendProfileFolders) {
   }
   // The profile folder itself, its output folder, and the trace file all
   // resolve to the same input.
-  for (const std::string& p : {root + "/rank1_ascend_pt", root + "/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT",
-                               root + "/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json"}) {
+  for (const std::string& p :
+       {root + "/rank1_ascend_pt", root + "/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT",
+        root + "/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json"}) {
     auto one = DiscoverInputs({p});
     ASSERT_TRUE(one.ok()) << p;
     ASSERT_EQ(one->inputs.size(), 1u);
@@ -123,8 +124,10 @@ TEST(DiscoveryTest, AscendFolderWithoutTimelineOrDbIsReported) {
 
 TEST(DiscoveryTest, MsprofFolder) {
   TempDir dir;
-  dir.Write("PROF_000001_20231023172400639_ABCD/mindstudio_profiler_output/msprof_slice_1_1.json", "[]");
-  dir.Write("PROF_000001_20231023172400639_ABCD/mindstudio_profiler_output/msprof_slice_0_1.json", "[]");
+  dir.Write("PROF_000001_20231023172400639_ABCD/mindstudio_profiler_output/msprof_slice_1_1.json",
+            "[]");
+  dir.Write("PROF_000001_20231023172400639_ABCD/mindstudio_profiler_output/msprof_slice_0_1.json",
+            "[]");
   dir.Write("PROF_000001_20231023172400639_ABCD/device_2/info.json.2", R"({"rank_id": 5})");
   auto d = DiscoverInputs({dir.path()});
   ASSERT_TRUE(d.ok()) << d.status().message();

@@ -13,15 +13,22 @@ TEST(ArgKeyTest, EverySpellingMapsToItsKey) {
   // Spellings from Kineto (both capitalisations of "External id"), torch_npu
   // device tasks ("Physic Stream Id" and the older "Stream Id") and HCCL tasks.
   const Case cases[] = {
-      {"External id", ArgKey::kExternalId}, {"external id", ArgKey::kExternalId},
-      {"correlation", ArgKey::kCorrelation}, {"Input Dims", ArgKey::kInputDims},
-      {"Input dims", ArgKey::kInputDims},     {"Physic Stream Id", ArgKey::kStreamId},
-      {"Stream Id", ArgKey::kStreamId},       {"stream id", ArgKey::kStreamId},
-      {"Task Type", ArgKey::kTaskType},       {"task type", ArgKey::kTaskType},
-      {"size(Byte)", ArgKey::kSizeBytes},     {"bandwidth(GB/s)", ArgKey::kBandwidthGbps},
+      {"External id", ArgKey::kExternalId},
+      {"external id", ArgKey::kExternalId},
+      {"correlation", ArgKey::kCorrelation},
+      {"Input Dims", ArgKey::kInputDims},
+      {"Input dims", ArgKey::kInputDims},
+      {"Physic Stream Id", ArgKey::kStreamId},
+      {"Stream Id", ArgKey::kStreamId},
+      {"stream id", ArgKey::kStreamId},
+      {"Task Type", ArgKey::kTaskType},
+      {"task type", ArgKey::kTaskType},
+      {"size(Byte)", ArgKey::kSizeBytes},
+      {"bandwidth(GB/s)", ArgKey::kBandwidthGbps},
       {"memory bandwidth (GB/s)", ArgKey::kMemoryBandwidthGbps},
       {"est. achieved occupancy %", ArgKey::kOccupancyPct},
-      {"Process Group Ranks", ArgKey::kProcessGroupRanks}, {"Bytes", ArgKey::kMemBytes},
+      {"Process Group Ranks", ArgKey::kProcessGroupRanks},
+      {"Bytes", ArgKey::kMemBytes},
       {"bytes", ArgKey::kBytes},
   };
   for (const Case& c : cases) {

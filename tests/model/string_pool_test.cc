@@ -1,8 +1,8 @@
 #include "perfdx/model/string_pool.h"
 
-#include <gtest/gtest.h>
-
 #include <string>
+
+#include <gtest/gtest.h>
 
 namespace perfdx::model {
 namespace {

@@ -86,9 +86,9 @@ TEST(TraceBuilderTest, BeginEndPairsAndUnterminatedBegins) {
   RawEvent end = begin;
   end.phase = "E";
   end.ts_ns = 150;
-  b.AddEvent(end);            // closes "inner"
+  b.AddEvent(end);  // closes "inner"
   RawEvent stray = end;
-  stray.pid.number = 9;       // an E with nothing open
+  stray.pid.number = 9;  // an E with nothing open
   b.AddEvent(stray);
   b.AddEvent(Slice("late", 1, 1, 300, 10));  // the trace's last timestamp is 310
   Trace t = Build(b);
@@ -142,8 +142,9 @@ TEST(TraceBuilderTest, InvalidEventsAreCountedNotKept) {
 // overflows for negative ts (found by UBSan).
 TEST(TraceBuilderTest, ExtremeTimesNeverOverflow) {
   TraceBuilder b({});
-  b.AddEvent(Slice("negative_ts_huge_dur", 1, 1, -100000, INT64_MAX));  // ends below INT64_MAX: kept
-  b.AddEvent(Slice("positive_ts_huge_dur", 1, 1, 100000, INT64_MAX));   // would end past it: invalid
+  b.AddEvent(
+      Slice("negative_ts_huge_dur", 1, 1, -100000, INT64_MAX));        // ends below INT64_MAX: kept
+  b.AddEvent(Slice("positive_ts_huge_dur", 1, 1, 100000, INT64_MAX));  // would end past it: invalid
   RawEvent begin = Slice("open", 1, 2, INT64_MIN + 1, 0);
   begin.phase = "B";
   b.AddEvent(begin);

@@ -13,7 +13,8 @@ namespace {
 
 using perfdx::testing::SharedPath;
 
-Result<report::AnalyzeReport> Analyze(std::vector<std::string> paths, std::vector<int64_t> ranks = {}) {
+Result<report::AnalyzeReport> Analyze(std::vector<std::string> paths,
+                                      std::vector<int64_t> ranks = {}) {
   AnalyzeRequest request;
   request.paths = std::move(paths);
   request.ranks = std::move(ranks);
@@ -73,7 +74,8 @@ TEST(AnalyzePipeline, TwoRunsOfTheSameRanksAreTwoJobs) {
     ASSERT_EQ(job.members.size(), 2u);
     const std::string& a = r->ranks[job.members[0]].analysis.trace->info.path;
     const std::string& b = r->ranks[job.members[1]].analysis.trace->info.path;
-    EXPECT_EQ(a.find("level0") != std::string::npos, b.find("level0") != std::string::npos) << a << " " << b;
+    EXPECT_EQ(a.find("level0") != std::string::npos, b.find("level0") != std::string::npos)
+        << a << " " << b;
   }
   // The first trace of the second job says why it is not a rank of the first.
   EXPECT_EQ(CountWarningsWith(*r, "job of its own"), 1u);

@@ -1,7 +1,6 @@
 #include "perfdx/report/info_report.h"
 
 #include <gtest/gtest.h>
-
 #include <simdjson.h>
 
 #include "test_support.h"

@@ -10,7 +10,8 @@
 
 namespace perfdx::advisor {
 
-std::vector<Finding> RunAdvisor(const analysis::RankAnalysis& analysis, const Thresholds& thresholds);
+std::vector<Finding> RunAdvisor(const analysis::RankAnalysis& analysis,
+                                const Thresholds& thresholds);
 
 // Does the analysis hold complete steps (step markers or a detected
 // repetition, and at least one analysed step that the trace's end did not

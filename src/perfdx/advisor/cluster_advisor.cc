@@ -30,8 +30,9 @@ Finding LateRank(const std::vector<const analysis::RankAnalysis*>& ranks, const 
   for (const auto& [step, comms] : by_step) {
     if (comms.size() < 2) continue;
     ++steps;
-    const auto min = std::min_element(comms.begin(), comms.end(),
-                                      [](const auto& a, const auto& b) { return a.second < b.second; });
+    const auto min = std::min_element(comms.begin(), comms.end(), [](const auto& a, const auto& b) {
+      return a.second < b.second;
+    });
     int64_t max_wait = 0;
     for (const auto& [rank, comm] : comms) max_wait = std::max(max_wait, comm - min->second);
     ++late_count[min->first];
@@ -39,7 +40,8 @@ Finding LateRank(const std::vector<const analysis::RankAnalysis*>& ranks, const 
   }
   Finding f;
   if (steps == 0) return f;
-  const size_t late = static_cast<size_t>(std::max_element(wait_caused.begin(), wait_caused.end()) - wait_caused.begin());
+  const size_t late = static_cast<size_t>(std::max_element(wait_caused.begin(), wait_caused.end()) -
+                                          wait_caused.begin());
   const analysis::RankAnalysis& a = *ranks[late];
   const int64_t wait_per_step = wait_caused[late] / steps;
   const int64_t step_ns = a.step_time.mean_ns > 0 ? a.step_time.mean_ns : 1;
@@ -51,10 +53,12 @@ Finding LateRank(const std::vector<const analysis::RankAnalysis*>& ranks, const 
   f.category = Category::kCommunication;
   f.gain = {wait_per_step, share};
   f.severity = SeverityFor(band, share, share);
-  const std::string name = a.trace->info.rank ? fmt::format("Rank {}", *a.trace->info.rank) : a.trace->info.path;
-  f.title = fmt::format("{} is late to collectives in {} of {} steps: the other ranks wait up to {} per step for it "
-                        "({} of step time)",
-                        name, late_count[late], steps, Ms(wait_per_step), Pct(share));
+  const std::string name =
+      a.trace->info.rank ? fmt::format("Rank {}", *a.trace->info.rank) : a.trace->info.path;
+  f.title = fmt::format(
+      "{} is late to collectives in {} of {} steps: the other ranks wait up to {} per step for it "
+      "({} of step time)",
+      name, late_count[late], steps, Ms(wait_per_step), Pct(share));
   f.evidence.metric = "collective_wait_share";
   f.evidence.value = share;
   f.evidence.threshold = band.healthy;
@@ -64,13 +68,14 @@ Finding LateRank(const std::vector<const analysis::RankAnalysis*>& ranks, const 
     int64_t n = 0;
     for (const analysis::StepAnalysis& s : ranks[r]->steps) comm += s.device.communication_ns, ++n;
     const auto& info = ranks[r]->trace->info;
-    f.evidence.contributors.push_back({info.rank ? fmt::format("rank {}", *info.rank) : info.path,
-                                       n ? comm / n : 0, 0});
+    f.evidence.contributors.push_back(
+        {info.rank ? fmt::format("rank {}", *info.rank) : info.path, n ? comm / n : 0, 0});
   }
   // A late rank does more work before the collective, or does it slower:
   // uneven input, its own data loading, a busy or unpinned host.
   f.recommendations = RecommendationsFor("dataloader_parallel");
-  for (Recommendation& r : RecommendationsFor("cpu_binding")) f.recommendations.push_back(std::move(r));
+  for (Recommendation& r : RecommendationsFor("cpu_binding"))
+    f.recommendations.push_back(std::move(r));
   f.rank = a.trace->info.rank;
   return f;
 }
@@ -251,10 +256,10 @@ Finding SlowLink(const std::vector<const analysis::RankAnalysis*>& ranks, const 
     f.evidence.details.emplace_back(key + "_gap_ratio", ratio);
     if (ratio < t.slow_link_gap_ratio) continue;
     if (!title.empty()) title += "; ";
-    title += fmt::format("{} bandwidth ranges from {:.1f} GB/s ({}) to {:.1f} GB/s (mean {:.1f}, "
-                         "{} apart)",
-                         link, lo->gbps(), RankName(*ranks[lo->rank]), hi->gbps(), mean,
-                         Pct(ratio));
+    title += fmt::format(
+        "{} bandwidth ranges from {:.1f} GB/s ({}) to {:.1f} GB/s (mean {:.1f}, "
+        "{} apart)",
+        link, lo->gbps(), RankName(*ranks[lo->rank]), hi->gbps(), mean, Pct(ratio));
     if (ratio > worst_ratio) {
       worst_ratio = ratio;
       const analysis::RankAnalysis& a = *ranks[lo->rank];
@@ -290,7 +295,8 @@ std::vector<Finding> RunClusterAdvisor(const std::vector<const analysis::RankAna
   CommByStep by_step;
   for (size_t r = 0; r < ranks.size(); ++r) {
     for (const analysis::StepAnalysis& s : ranks[r]->steps) {
-      if (s.device.communication_ns > 0) by_step[s.window.id].emplace_back(r, s.device.communication_ns);
+      if (s.device.communication_ns > 0)
+        by_step[s.window.id].emplace_back(r, s.device.communication_ns);
     }
   }
   // One finding per cause: a rank the others wait for in the collectives is
@@ -320,8 +326,8 @@ std::vector<Finding> RunClusterAdvisor(const std::vector<const analysis::RankAna
     }
     if (f.rule == "late_rank" || f.rule == "slow_rank") {
       f.host_cause = true;
-      if (advisor::Evaluate(thresholds.dataloader_stall_share, named->summary.dataloader_stall_share) !=
-          HealthStatus::kHealthy) {
+      if (advisor::Evaluate(thresholds.dataloader_stall_share,
+                            named->summary.dataloader_stall_share) != HealthStatus::kHealthy) {
         AddTag(&f, "data_loader_wait");
       }
       if (named->gaps.stalled_launch_steps.size() >= 2) AddTag(&f, "host_contention");

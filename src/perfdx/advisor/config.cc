@@ -22,8 +22,8 @@ namespace {
 // Meanings and sources as in thresholds.h (guide sections refer to
 // ../shared/seeds).
 constexpr std::array kBands = std::to_array<BandKey>({
-    {"device_utilization", &Thresholds::device_utilization,
-     "Device busy time / step wall time", "tuning guide 004 §2.2 (healthy > 85%, abnormal < 60%)"},
+    {"device_utilization", &Thresholds::device_utilization, "Device busy time / step wall time",
+     "tuning guide 004 §2.2 (healthy > 85%, abnormal < 60%)"},
     {"idle_share", &Thresholds::idle_share, "Device idle time / step wall time",
      "tuning guide 000 §一 (target < 10%, 50% seen)"},
     {"top1_op_share", &Thresholds::top1_op_share, "Share of device time of the top operator",
@@ -76,7 +76,8 @@ constexpr std::array kBands = std::to_array<BandKey>({
      "One repeated short-kernel sequence / step time",
      "msprof-analyze fusible_operator.yaml (0.01); perfdx: 5% abnormal"},
     {"host_sync_share", &Thresholds::host_sync_share,
-     "Host time in syncs and small copies per step / step time", "perfdx (as sync_stall_share; 10% abnormal)"},
+     "Host time in syncs and small copies per step / step time",
+     "perfdx (as sync_stall_share; 10% abnormal)"},
     {"elementwise_chain_share", &Thresholds::elementwise_chain_share,
      "Fusable time of unfused elementwise chains per step / step time",
      "perfdx (as fusion_sequence_share: 1%, 5% abnormal)"},
@@ -95,8 +96,8 @@ constexpr std::array kScalars = std::to_array<ScalarKey>({
      "Swing of per-step device utilization between consecutive steps that makes a saw-tooth",
      "fraction", "perfdx (the guide's \"saw-tooth\" device utilization)"},
     {"fp32_matrix_speedup", &Thresholds::fp32_matrix_speedup,
-     "Assumed speedup of matrix kernels moved from FP32 to FP16/BF16/TF32 tensor cores",
-     "factor", "perfdx (conservative: measured kernel speedups are 2-3x)"},
+     "Assumed speedup of matrix kernels moved from FP32 to FP16/BF16/TF32 tensor cores", "factor",
+     "perfdx (conservative: measured kernel speedups are 2-3x)"},
     {"memory_near_capacity", &Thresholds::memory_near_capacity,
      "Peak allocated (or reserved) memory / device memory", "fraction",
      "TensorBoard PyTorch profiler plugin rule R7"},
@@ -106,8 +107,8 @@ constexpr std::array kScalars = std::to_array<ScalarKey>({
     {"small_collective_rdma_bytes", &Thresholds::small_collective_rdma_bytes,
      "Small-packet limit of inter-node (RDMA) collectives", "bytes",
      "msprof-analyze packet.yaml (min_rdma_size 1 MB)"},
-    {"hccs_peak_gbps", &Thresholds::hccs_peak_gbps, "HCCS (SDMA) link peak, one direction",
-     "GB/s", "msprof-analyze bandwidth_contention.yaml (sdma_baseline 18 GB/s)"},
+    {"hccs_peak_gbps", &Thresholds::hccs_peak_gbps, "HCCS (SDMA) link peak, one direction", "GB/s",
+     "msprof-analyze bandwidth_contention.yaml (sdma_baseline 18 GB/s)"},
     {"pcie_peak_gbps", &Thresholds::pcie_peak_gbps, "PCIe link peak, one direction", "GB/s",
      "perfdx (PCIe 4.0 x16: 31.5 GB/s)"},
     {"rdma_peak_gbps", &Thresholds::rdma_peak_gbps, "RDMA link peak, one direction", "GB/s",
@@ -124,9 +125,8 @@ constexpr std::array kScalars = std::to_array<ScalarKey>({
     {"elementwise_chain_min_ops", &Thresholds::elementwise_chain_min_ops,
      "Elementwise chain members per step from which chains are a finding", "count",
      "perfdx (dozens of tiny elementwise ops per step)"},
-    {"ai_cpu_min_task_ns", &Thresholds::ai_cpu_min_task_ns,
-     "Shortest AI_CPU task that counts", "ns",
-     "msprof-analyze aicpu_checker (_MIN_TASK_DURATION 20 us)"},
+    {"ai_cpu_min_task_ns", &Thresholds::ai_cpu_min_task_ns, "Shortest AI_CPU task that counts",
+     "ns", "msprof-analyze aicpu_checker (_MIN_TASK_DURATION 20 us)"},
     {"operator_bound_ratio", &Thresholds::operator_bound_ratio,
      "Pipeline ratio (vec, mac, scalar, mte1-3) above which an operator is bound by it", "fraction",
      "msprof-analyze config.ini (operator_bound_ratio 0.8)"},
@@ -145,8 +145,8 @@ constexpr std::array kScalars = std::to_array<ScalarKey>({
     {"sync_stream_co_occurrence", &Thresholds::sync_stream_co_occurrence,
      "Share of Node@launch calls followed at once by aclrtSynchronizeStream", "fraction",
      "msprof-analyze synchronize.yaml (min_co_occurrence_ratio 0.5)"},
-    {"syncbn_min_count", &Thresholds::syncbn_min_count, "SyncBatchNorm calls per step",
-     "count", "msprof-analyze sync_batchnorm.yaml (max_syncbn_num 20)"},
+    {"syncbn_min_count", &Thresholds::syncbn_min_count, "SyncBatchNorm calls per step", "count",
+     "msprof-analyze sync_batchnorm.yaml (max_syncbn_num 20)"},
     {"gc_min_event_ns", &Thresholds::gc_min_event_ns,
      "Shortest Python garbage collection that counts", "ns",
      "msprof-analyze gc.yaml (gc_threshold 1000 us)"},
@@ -167,24 +167,33 @@ constexpr std::array kScalars = std::to_array<ScalarKey>({
 // A new field in Thresholds must get a row above, or the file could not set
 // it and `config --defaults` would not show it. (Band is three words with no
 // padding between fields of the struct, so the sizes add up exactly.)
-static_assert(sizeof(Thresholds) ==
-                  kBands.size() * sizeof(Band) + kScalars.size() * sizeof(double),
+static_assert(sizeof(Thresholds) == kBands.size() * sizeof(Band) + kScalars.size() * sizeof(double),
               "Thresholds changed: add the new field to kBands or kScalars in config.cc");
 
 constexpr uintmax_t kMaxConfigBytes = uintmax_t{1} << 20;  // a config file is a few KB
 
 std::string_view TypeName(toml::node_type type) {
   switch (type) {
-    case toml::node_type::none: return "nothing";
-    case toml::node_type::table: return "a table";
-    case toml::node_type::array: return "an array";
-    case toml::node_type::string: return "a string";
-    case toml::node_type::integer: return "an integer";
-    case toml::node_type::floating_point: return "a float";
-    case toml::node_type::boolean: return "a boolean";
-    case toml::node_type::date: return "a date";
-    case toml::node_type::time: return "a time";
-    case toml::node_type::date_time: return "a date-time";
+    case toml::node_type::none:
+      return "nothing";
+    case toml::node_type::table:
+      return "a table";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a float";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::date:
+      return "a date";
+    case toml::node_type::time:
+      return "a time";
+    case toml::node_type::date_time:
+      return "a date-time";
   }
   return "an unknown type";
 }
@@ -214,8 +223,7 @@ Result<double> ReadNumber(const std::string& path, std::string_view key, const t
   return value;
 }
 
-Status ReadBand(const std::string& path, const BandKey& spec, const toml::node& node,
-                Band* band) {
+Status ReadBand(const std::string& path, const BandKey& spec, const toml::node& node, Band* band) {
   const toml::table* table = node.as_table();
   if (table == nullptr) {
     return InvalidInput(fmt::format("{}{}: expected a table [{}] with healthy and abnormal, got {}",
@@ -313,8 +321,12 @@ std::string FormatScalar(const ScalarKey& key, double v) {
 
 }  // namespace
 
-std::span<const BandKey> ThresholdBands() { return kBands; }
-std::span<const ScalarKey> ThresholdScalars() { return kScalars; }
+std::span<const BandKey> ThresholdBands() {
+  return kBands;
+}
+std::span<const ScalarKey> ThresholdScalars() {
+  return kScalars;
+}
 
 Result<Thresholds> LoadThresholds(const std::string& path) {
   Result<std::string> content = ReadSmallFile(path);
@@ -363,6 +375,8 @@ std::string ConfigToml(const Thresholds& t) {
   return out;
 }
 
-std::string DefaultConfigToml() { return ConfigToml(Thresholds{}); }
+std::string DefaultConfigToml() {
+  return ConfigToml(Thresholds{});
+}
 
 }  // namespace perfdx::advisor

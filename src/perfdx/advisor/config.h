@@ -27,10 +27,10 @@ inline constexpr std::string_view kDefaultConfigFile = "perfdx.toml";
 
 // One band of Thresholds as the file names it.
 struct BandKey {
-  std::string_view name;      // the TOML table, e.g. "device_utilization"
+  std::string_view name;  // the TOML table, e.g. "device_utilization"
   Band Thresholds::*member;
-  std::string_view meaning;   // what the metric is, for the file's comments
-  std::string_view source;    // where the default comes from
+  std::string_view meaning;  // what the metric is, for the file's comments
+  std::string_view source;   // where the default comes from
 };
 
 // One scalar of Thresholds, a top-level key of the file.
@@ -38,7 +38,7 @@ struct ScalarKey {
   std::string_view name;
   double Thresholds::*member;
   std::string_view meaning;
-  std::string_view unit;      // "ns", "bytes", "count", "GB/s", "fraction", "factor"
+  std::string_view unit;  // "ns", "bytes", "count", "GB/s", "fraction", "factor"
   std::string_view source;
 };
 

@@ -4,22 +4,32 @@ namespace perfdx::advisor {
 
 std::string_view CategoryName(Category c) {
   switch (c) {
-    case Category::kComputeUtilization: return "compute-utilization";
-    case Category::kMemory: return "memory";
-    case Category::kCommunication: return "communication";
-    case Category::kOperator: return "operator";
-    case Category::kScheduling: return "scheduling";
-    case Category::kDataPipeline: return "data-pipeline";
-    case Category::kSystem: return "system";
+    case Category::kComputeUtilization:
+      return "compute-utilization";
+    case Category::kMemory:
+      return "memory";
+    case Category::kCommunication:
+      return "communication";
+    case Category::kOperator:
+      return "operator";
+    case Category::kScheduling:
+      return "scheduling";
+    case Category::kDataPipeline:
+      return "data-pipeline";
+    case Category::kSystem:
+      return "system";
   }
   return "system";
 }
 
 std::string_view SeverityName(Severity s) {
   switch (s) {
-    case Severity::kInfo: return "info";
-    case Severity::kWarning: return "warning";
-    case Severity::kCritical: return "critical";
+    case Severity::kInfo:
+      return "info";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kCritical:
+      return "critical";
   }
   return "info";
 }
@@ -33,7 +43,7 @@ std::optional<Severity> ParseSeverity(std::string_view s) {
 
 namespace {
 constexpr std::pair<FixTarget, std::string_view> kFixTargetNames[] = {
-    {FixTarget::kMindSpore, "mindspore"},     {FixTarget::kTorchNpu, "torch_npu"},
+    {FixTarget::kMindSpore, "mindspore"},      {FixTarget::kTorchNpu, "torch_npu"},
     {FixTarget::kPytorchCuda, "pytorch_cuda"}, {FixTarget::kPytorchRocm, "pytorch_rocm"},
     {FixTarget::kPytorchCpu, "pytorch_cpu"},   {FixTarget::kPytorch, "pytorch"},
 };

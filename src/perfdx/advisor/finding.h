@@ -60,17 +60,17 @@ struct TimeRange {
 
 struct Contributor {
   std::string name;
-  int64_t ns = 0;      // time attributed to it in the analysed window
-  double share = 0;    // of the evidence metric's denominator
+  int64_t ns = 0;    // time attributed to it in the analysed window
+  double share = 0;  // of the evidence metric's denominator
 };
 
 struct Evidence {
-  std::string metric;      // the analysis metric the rule read
+  std::string metric;  // the analysis metric the rule read
   double value = 0;
-  double threshold = 0;    // the threshold it was compared with
-  std::string unit;        // "share", "ns", "count", "GB/s", ...
-  std::vector<TimeRange> ranges;         // where on the timeline (a few examples)
-  std::vector<Contributor> contributors; // the top contributors
+  double threshold = 0;                                 // the threshold it was compared with
+  std::string unit;                                     // "share", "ns", "count", "GB/s", ...
+  std::vector<TimeRange> ranges;                        // where on the timeline (a few examples)
+  std::vector<Contributor> contributors;                // the top contributors
   std::vector<std::pair<std::string, double>> details;  // other numbers the title quotes
 };
 
@@ -96,7 +96,7 @@ struct Finding {
   Severity severity = Severity::kInfo;
   std::string title;  // one line, carries the number
   std::optional<int64_t> rank;
-  std::string path;  // the trace the finding comes from (a rank's file or folder)
+  std::string path;            // the trace the finding comes from (a rank's file or folder)
   std::vector<int64_t> steps;  // step ids where it applies (empty: all analysed)
   Evidence evidence;
   EstimatedGain gain;

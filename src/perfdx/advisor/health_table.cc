@@ -6,7 +6,9 @@ namespace perfdx::advisor {
 namespace {
 
 std::string Range(const Band& band, bool percent) {
-  auto fmt_value = [&](double v) { return percent ? fmt::format("{:.0f}%", v * 100) : fmt::format("{:.2f}", v); };
+  auto fmt_value = [&](double v) {
+    return percent ? fmt::format("{:.0f}%", v * 100) : fmt::format("{:.2f}", v);
+  };
   return fmt::format("{} {}", band.higher_is_better ? ">=" : "<=", fmt_value(band.healthy));
 }
 
@@ -14,17 +16,20 @@ std::string Range(const Band& band, bool percent) {
 
 std::string_view HealthStatusName(HealthStatus status) {
   switch (status) {
-    case HealthStatus::kHealthy: return "healthy";
-    case HealthStatus::kWarning: return "warning";
-    case HealthStatus::kAbnormal: return "abnormal";
+    case HealthStatus::kHealthy:
+      return "healthy";
+    case HealthStatus::kWarning:
+      return "warning";
+    case HealthStatus::kAbnormal:
+      return "abnormal";
   }
   return "healthy";
 }
 
 std::vector<HealthRow> BuildHealthTable(const analysis::RankAnalysis& a, const Thresholds& t) {
   std::vector<HealthRow> rows;
-  auto add = [&](std::string metric, std::string label, double value, const Band& band, bool applicable,
-                 bool percent = true) {
+  auto add = [&](std::string metric, std::string label, double value, const Band& band,
+                 bool applicable, bool percent = true) {
     HealthRow row;
     row.metric = std::move(metric);
     row.label = std::move(label);
@@ -40,7 +45,8 @@ std::vector<HealthRow> BuildHealthTable(const analysis::RankAnalysis& a, const T
   // Device utilization counts communication and copies as busy; the compute
   // share beside it does not, so a communication-bound step cannot pass as
   // a busy one. It is shown, not judged: the band is for utilization.
-  add("device_utilization", device ? "device busy (incl. comm, copies)" : "compute utilization (host ops)",
+  add("device_utilization",
+      device ? "device busy (incl. comm, copies)" : "compute utilization (host ops)",
       h.device_utilization, t.device_utilization, true);
   if (device) {
     HealthRow row;
@@ -51,16 +57,20 @@ std::vector<HealthRow> BuildHealthTable(const analysis::RankAnalysis& a, const T
     rows.push_back(std::move(row));
   }
   add("idle_share", "idle share", h.idle_share, t.idle_share, true);
-  add("top1_op_share", "top-1 operator share", h.top1_op_share, t.top1_op_share, !a.ops.ops.empty());
-  add("top3_op_share", "top-3 operator share", h.top3_op_share, t.top3_op_share, !a.ops.ops.empty());
+  add("top1_op_share", "top-1 operator share", h.top1_op_share, t.top1_op_share,
+      !a.ops.ops.empty());
+  add("top3_op_share", "top-3 operator share", h.top3_op_share, t.top3_op_share,
+      !a.ops.ops.empty());
   add("memcpy_share", "memory copy share", h.memcpy_share, t.memcpy_share, device);
-  add("framework_overhead_share", "framework overhead", h.framework_overhead_share, t.framework_overhead_share,
-      device);
-  add("dataloader_stall_share", "data-loading stall", h.dataloader_stall_share, t.dataloader_stall_share, true);
+  add("framework_overhead_share", "framework overhead", h.framework_overhead_share,
+      t.framework_overhead_share, device);
+  add("dataloader_stall_share", "data-loading stall", h.dataloader_stall_share,
+      t.dataloader_stall_share, true);
   add("comm_share", "communication share", h.comm_share, t.comm_share, comm);
   add("comm_not_overlapped_share", "exposed communication", h.comm_not_overlapped_share,
       t.comm_not_overlapped_share, comm);
-  add("step_time_cv", "step-time variation (CV)", a.step_time.cv, t.step_time_cv, a.step_time.count >= 3, false);
+  add("step_time_cv", "step-time variation (CV)", a.step_time.cv, t.step_time_cv,
+      a.step_time.count >= 3, false);
   return rows;
 }
 

@@ -11,8 +11,8 @@
 namespace perfdx::advisor {
 
 struct HealthRow {
-  std::string metric;   // the JSON summary key
-  std::string label;    // for people
+  std::string metric;  // the JSON summary key
+  std::string label;   // for people
   double value = 0;
   std::string healthy;  // "> 85%"
   HealthStatus status = HealthStatus::kHealthy;
@@ -20,7 +20,8 @@ struct HealthRow {
   bool judged = true;      // false: shown beside another row, no band of its own
 };
 
-std::vector<HealthRow> BuildHealthTable(const analysis::RankAnalysis& analysis, const Thresholds& thresholds);
+std::vector<HealthRow> BuildHealthTable(const analysis::RankAnalysis& analysis,
+                                        const Thresholds& thresholds);
 
 std::string_view HealthStatusName(HealthStatus status);
 

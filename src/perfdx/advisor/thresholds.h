@@ -14,7 +14,7 @@ struct Band {
 };
 
 struct Thresholds {
-  Band device_utilization{0.85, 0.60, true};         // guide 004 §2.2
+  Band device_utilization{0.85, 0.60, true};          // guide 004 §2.2
   Band idle_share{0.10, 0.50, false};                 // guide 000 §一: target <10%, 50% seen
   Band top1_op_share{0.50, 0.70, false};              // guide 004 §2.2: one op > 70%
   Band top3_op_share{0.50, 0.70, false};              // guide 004 §2.2: top-3 < 50%

@@ -8,13 +8,21 @@ using model::EventKind;
 using model::SliceId;
 
 bool IsSyncCall(std::string_view name) {
-  static constexpr std::string_view kSyncNames[] = {
-      "aten::item",          "aten::_local_scalar_dense", "cudaStreamSynchronize",
-      "cudaDeviceSynchronize", "cudaEventSynchronize",    "cudaMemcpy",
-      "hipStreamSynchronize", "hipDeviceSynchronize",     "hipMemcpy",
-      "aclrtSynchronizeStream", "aclrtSynchronizeDevice", "aclrtSynchronizeEvent",
-      "AscendCL@aclrtSynchronizeStream", "AscendCL@aclrtSynchronizeDevice",
-      "AscendCL@aclrtSynchronizeEvent"};
+  static constexpr std::string_view kSyncNames[] = {"aten::item",
+                                                    "aten::_local_scalar_dense",
+                                                    "cudaStreamSynchronize",
+                                                    "cudaDeviceSynchronize",
+                                                    "cudaEventSynchronize",
+                                                    "cudaMemcpy",
+                                                    "hipStreamSynchronize",
+                                                    "hipDeviceSynchronize",
+                                                    "hipMemcpy",
+                                                    "aclrtSynchronizeStream",
+                                                    "aclrtSynchronizeDevice",
+                                                    "aclrtSynchronizeEvent",
+                                                    "AscendCL@aclrtSynchronizeStream",
+                                                    "AscendCL@aclrtSynchronizeDevice",
+                                                    "AscendCL@aclrtSynchronizeEvent"};
   for (std::string_view s : kSyncNames) {
     if (name == s) return true;
   }
@@ -22,15 +30,35 @@ bool IsSyncCall(std::string_view name) {
 }
 
 bool IsHostCollectiveName(std::string_view name) {
-  static constexpr std::string_view kNames[] = {
-      "gloo:all_reduce",   "gloo:all_gather",     "gloo:broadcast",    "gloo:reduce",
-      "gloo:reduce_scatter", "gloo:all_to_all",   "gloo:gather",       "gloo:scatter",
-      "gloo:barrier",      "gloo:send",           "gloo:recv",         "c10d::allreduce_",
-      "c10d::allreduce_coalesced_", "c10d::broadcast_", "c10d::allgather_", "c10d::_allgather_base_",
-      "c10d::allgather_into_tensor_coalesced_", "c10d::reduce_scatter_", "c10d::_reduce_scatter_base_",
-      "c10d::reduce_scatter_tensor_coalesced_", "c10d::reduce_", "c10d::alltoall_",
-      "c10d::alltoall_base_", "c10d::gather_", "c10d::scatter_", "c10d::barrier", "c10d::send",
-      "c10d::recv_",       "record_param_comms"};
+  static constexpr std::string_view kNames[] = {"gloo:all_reduce",
+                                                "gloo:all_gather",
+                                                "gloo:broadcast",
+                                                "gloo:reduce",
+                                                "gloo:reduce_scatter",
+                                                "gloo:all_to_all",
+                                                "gloo:gather",
+                                                "gloo:scatter",
+                                                "gloo:barrier",
+                                                "gloo:send",
+                                                "gloo:recv",
+                                                "c10d::allreduce_",
+                                                "c10d::allreduce_coalesced_",
+                                                "c10d::broadcast_",
+                                                "c10d::allgather_",
+                                                "c10d::_allgather_base_",
+                                                "c10d::allgather_into_tensor_coalesced_",
+                                                "c10d::reduce_scatter_",
+                                                "c10d::_reduce_scatter_base_",
+                                                "c10d::reduce_scatter_tensor_coalesced_",
+                                                "c10d::reduce_",
+                                                "c10d::alltoall_",
+                                                "c10d::alltoall_base_",
+                                                "c10d::gather_",
+                                                "c10d::scatter_",
+                                                "c10d::barrier",
+                                                "c10d::send",
+                                                "c10d::recv_",
+                                                "record_param_comms"};
   for (std::string_view s : kNames) {
     if (name == s) return true;
   }
@@ -38,7 +66,8 @@ bool IsHostCollectiveName(std::string_view name) {
 }
 
 bool IsOptimizerStep(std::string_view name) {
-  return name.rfind("Optimizer.step#", 0) == 0 || name.find("torch/optim/") != std::string_view::npos;
+  return name.rfind("Optimizer.step#", 0) == 0 ||
+         name.find("torch/optim/") != std::string_view::npos;
 }
 
 bool InsideDataLoading(const model::Trace& trace, SliceId i) {
@@ -52,20 +81,25 @@ Activity BuildActivity(const model::Trace& trace) {
   Activity a;
   const model::SliceTable& s = trace.slices;
   auto device_kind = [&](EventKind kind) {
-    return SliceIntervals(trace, [&](SliceId i) { return s.kind[i] == kind && OnDevice(trace, i); });
+    return SliceIntervals(trace,
+                          [&](SliceId i) { return s.kind[i] == kind && OnDevice(trace, i); });
   };
   a.device_compute = device_kind(EventKind::kComputeKernel);
   a.device_communication = device_kind(EventKind::kCollective);
   a.device_memset = device_kind(EventKind::kMemset);
-  a.device_memcpy = SliceIntervals(trace, [&](SliceId i) { return model::IsMemcpy(s.kind[i]) && OnDevice(trace, i); });
+  a.device_memcpy = SliceIntervals(
+      trace, [&](SliceId i) { return model::IsMemcpy(s.kind[i]) && OnDevice(trace, i); });
   // Kineto names the host side of a copy: "Memcpy HtoD (Pageable -> Device)".
   a.device_memcpy_h2d_pageable = SliceIntervals(trace, [&](SliceId i) {
-    return s.kind[i] == EventKind::kMemcpyH2D && trace.slice_name(i).find("Pageable") != std::string_view::npos;
+    return s.kind[i] == EventKind::kMemcpyH2D &&
+           trace.slice_name(i).find("Pageable") != std::string_view::npos;
   });
   a.device_memcpy_h2d_pinned = SliceIntervals(trace, [&](SliceId i) {
-    return s.kind[i] == EventKind::kMemcpyH2D && trace.slice_name(i).find("Pinned") != std::string_view::npos;
+    return s.kind[i] == EventKind::kMemcpyH2D &&
+           trace.slice_name(i).find("Pinned") != std::string_view::npos;
   });
-  a.device_busy = Union(Union(a.device_compute, a.device_communication), Union(a.device_memcpy, a.device_memset));
+  a.device_busy = Union(Union(a.device_compute, a.device_communication),
+                        Union(a.device_memcpy, a.device_memset));
   a.cpu_only = a.device_busy.empty();
 
   auto host_kind = [&](EventKind kind) {
@@ -74,13 +108,16 @@ Activity BuildActivity(const model::Trace& trace) {
   a.host_framework = host_kind(EventKind::kFrameworkOp);
   a.host_runtime = host_kind(EventKind::kRuntimeCall);
   a.host_dataloader = host_kind(EventKind::kDataLoading);
-  a.host_sync = SliceIntervals(trace, [&](SliceId i) { return OnHost(trace, i) && IsSyncCall(trace.slice_name(i)); });
+  a.host_sync = SliceIntervals(
+      trace, [&](SliceId i) { return OnHost(trace, i) && IsSyncCall(trace.slice_name(i)); });
   a.host_optimizer = SliceIntervals(trace, [&](SliceId i) {
-    return OnHost(trace, i) && (s.kind[i] == EventKind::kUserAnnotation || s.kind[i] == EventKind::kPythonFunction) &&
+    return OnHost(trace, i) &&
+           (s.kind[i] == EventKind::kUserAnnotation || s.kind[i] == EventKind::kPythonFunction) &&
            IsOptimizerStep(trace.slice_name(i));
   });
   a.host_any = SliceIntervals(trace, [&](SliceId i) {
-    return OnHost(trace, i) && s.kind[i] != EventKind::kStepMarker && s.kind[i] != EventKind::kOther;
+    return OnHost(trace, i) && s.kind[i] != EventKind::kStepMarker &&
+           s.kind[i] != EventKind::kOther;
   });
 
   if (a.cpu_only) {
@@ -95,16 +132,17 @@ Activity BuildActivity(const model::Trace& trace) {
       return false;
     };
     a.compute_timeline = SliceIntervals(trace, [&](SliceId i) {
-      return s.kind[i] == EventKind::kFrameworkOp && OnHost(trace, i) && !InsideDataLoading(trace, i) &&
-             !inside_collective(i);
+      return s.kind[i] == EventKind::kFrameworkOp && OnHost(trace, i) &&
+             !InsideDataLoading(trace, i) && !inside_collective(i);
     });
-    a.communication = SliceIntervals(trace, [&](SliceId i) { return OnHost(trace, i) && collective(i); });
+    a.communication =
+        SliceIntervals(trace, [&](SliceId i) { return OnHost(trace, i) && collective(i); });
   } else {
     a.compute_timeline = a.device_busy;
     a.communication = a.device_communication;
   }
-  a.framework_overhead =
-      Subtract(Subtract(Union(a.host_framework, a.host_runtime), a.compute_timeline), a.host_dataloader);
+  a.framework_overhead = Subtract(
+      Subtract(Union(a.host_framework, a.host_runtime), a.compute_timeline), a.host_dataloader);
   a.dataloader_stall = Subtract(a.host_dataloader, a.compute_timeline);
   a.communication_exposed =
       Subtract(a.communication, a.cpu_only ? a.compute_timeline : a.device_compute);

@@ -24,7 +24,7 @@ struct Activity {
   IntervalSet device_memcpy_h2d_pageable;
   IntervalSet device_memcpy_h2d_pinned;
   IntervalSet device_memset;
-  IntervalSet device_busy;           // union of all of the above
+  IntervalSet device_busy;  // union of all of the above
 
   // What "the accelerator is working" means for this trace (device_busy, or
   // the host's training operators for a CPU-only trace, its collectives and
@@ -35,17 +35,17 @@ struct Activity {
   IntervalSet communication;
 
   // Host side, over all host threads.
-  IntervalSet host_framework;    // framework operators
-  IntervalSet host_runtime;      // runtime / driver / task-queue calls
-  IntervalSet host_dataloader;   // DataLoader iteration
-  IntervalSet host_sync;         // calls that block on the device (see IsSyncCall)
-  IntervalSet host_optimizer;    // optimizer.step() (record_function or torch/optim frames)
-  IntervalSet host_any;          // any traced host slice (excluding step markers)
+  IntervalSet host_framework;   // framework operators
+  IntervalSet host_runtime;     // runtime / driver / task-queue calls
+  IntervalSet host_dataloader;  // DataLoader iteration
+  IntervalSet host_sync;        // calls that block on the device (see IsSyncCall)
+  IntervalSet host_optimizer;   // optimizer.step() (record_function or torch/optim frames)
+  IntervalSet host_any;         // any traced host slice (excluding step markers)
 
   // Derived, for the health metrics (metrics.md has the definitions).
-  IntervalSet framework_overhead;      // host in framework/runtime code, compute idle, not loading data
-  IntervalSet dataloader_stall;        // host loading data, compute idle
-  IntervalSet communication_exposed;   // communication with no compute running
+  IntervalSet framework_overhead;  // host in framework/runtime code, compute idle, not loading data
+  IntervalSet dataloader_stall;    // host loading data, compute idle
+  IntervalSet communication_exposed;  // communication with no compute running
 };
 
 Activity BuildActivity(const model::Trace& trace);

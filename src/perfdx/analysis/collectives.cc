@@ -337,14 +337,14 @@ bool IsPointToPoint(CollectiveType type) {
 
 int64_t DtypeBytes(std::string_view dtype) {
   static const std::unordered_map<std::string, int64_t> kSizes = {
-      {"float", 4},        {"float32", 4},        {"fp32", 4},         {"int", 4},
-      {"int32", 4},        {"uint32", 4},         {"double", 8},       {"float64", 8},
-      {"fp64", 8},         {"long", 8},           {"int64", 8},        {"uint64", 8},
-      {"half", 2},         {"float16", 2},        {"fp16", 2},         {"bfloat16", 2},
-      {"bf16", 2},         {"bfp16", 2},          {"short", 2},        {"int16", 2},
-      {"uint16", 2},       {"byte", 1},           {"char", 1},         {"bool", 1},
-      {"int8", 1},         {"uint8", 1},          {"hif8", 1},         {"int128", 16},
-      {"complexfloat", 8}, {"complexdouble", 16}, {"float8e4m3fn", 1}, {"float8e5m2", 1},
+      {"float", 4},          {"float32", 4},        {"fp32", 4},         {"int", 4},
+      {"int32", 4},          {"uint32", 4},         {"double", 8},       {"float64", 8},
+      {"fp64", 8},           {"long", 8},           {"int64", 8},        {"uint64", 8},
+      {"half", 2},           {"float16", 2},        {"fp16", 2},         {"bfloat16", 2},
+      {"bf16", 2},           {"bfp16", 2},          {"short", 2},        {"int16", 2},
+      {"uint16", 2},         {"byte", 1},           {"char", 1},         {"bool", 1},
+      {"int8", 1},           {"uint8", 1},          {"hif8", 1},         {"int128", 16},
+      {"complexfloat", 8},   {"complexdouble", 16}, {"float8e4m3fn", 1}, {"float8e5m2", 1},
       {"float8e4m3fnuz", 1}, {"float8e5m2fnuz", 1},
   };
   auto it = kSizes.find(Canonical(dtype));

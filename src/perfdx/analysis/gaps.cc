@@ -70,7 +70,8 @@ int32_t NeighbouringUserCode(const model::Trace& trace, int64_t start, int64_t e
     const auto first = s.ts_ns.begin() + track.slice_begin;
     const auto last = s.ts_ns.begin() + track.slice_end;
     // Slices starting at or after the gap end.
-    for (auto it = std::lower_bound(first, last, end); it != last && *it - end < best_distance; ++it) {
+    for (auto it = std::lower_bound(first, last, end); it != last && *it - end < best_distance;
+         ++it) {
       const auto i = static_cast<SliceId>(it - s.ts_ns.begin());
       if (IsUserCode(trace, i)) {
         best = static_cast<int32_t>(i), best_distance = *it - end;
@@ -93,7 +94,9 @@ int32_t NeighbouringUserCode(const model::Trace& trace, int64_t start, int64_t e
 
 GapCause Attribute(const model::Trace& trace, const Activity& a, int64_t start, int64_t end) {
   const auto len = static_cast<double>(end - start);
-  auto share = [&](const IntervalSet& set) { return static_cast<double>(set.LengthIn(start, end)) / len; };
+  auto share = [&](const IntervalSet& set) {
+    return static_cast<double>(set.LengthIn(start, end)) / len;
+  };
   const model::SliceTable& s = trace.slices;
 
   const double data_loader = share(a.host_dataloader);
@@ -101,9 +104,8 @@ GapCause Attribute(const model::Trace& trace, const Activity& a, int64_t start, 
 
   const double sync = share(a.host_sync);
   if (sync >= kDominant) {
-    const Candidate c = InnermostAround(trace, start, end, [&](SliceId i) {
-      return IsSyncCall(trace.slice_name(i));
-    });
+    const Candidate c = InnermostAround(trace, start, end,
+                                        [&](SliceId i) { return IsSyncCall(trace.slice_name(i)); });
     return {"synchronization", c.slice >= 0 ? std::string(trace.slice_name(c.slice)) : "", sync};
   }
   const double optimizer = share(a.host_optimizer);
@@ -125,19 +127,20 @@ GapCause Attribute(const model::Trace& trace, const Activity& a, int64_t start, 
 
   // A framework op covering the gap means the host is dispatching; only
   // time outside ops is the user's own code.
-  const Candidate op = InnermostAround(trace, start, end, [&](SliceId i) {
-    return s.kind[i] == EventKind::kFrameworkOp;
-  });
+  const Candidate op = InnermostAround(
+      trace, start, end, [&](SliceId i) { return s.kind[i] == EventKind::kFrameworkOp; });
   const double op_share = static_cast<double>(op.overlap_ns) / len;
   if (op.slice >= 0 && op_share >= kDominant) {
     return {"framework_op", std::string(trace.slice_name(op.slice)), op_share};
   }
 
-  const Candidate user = InnermostAround(trace, start, end, [&](SliceId i) { return IsUserCode(trace, i); });
+  const Candidate user =
+      InnermostAround(trace, start, end, [&](SliceId i) { return IsUserCode(trace, i); });
   const double user_share = static_cast<double>(user.overlap_ns) / len;
   auto user_cause = [&](int32_t slice, double coverage) {
-    return GapCause{s.kind[slice] == EventKind::kPythonFunction ? "python_function" : "user_annotation",
-                    std::string(trace.slice_name(slice)), coverage};
+    return GapCause{
+        s.kind[slice] == EventKind::kPythonFunction ? "python_function" : "user_annotation",
+        std::string(trace.slice_name(slice)), coverage};
   };
   if (user.slice >= 0 && user_share >= kDominant) return user_cause(user.slice, user_share);
 
@@ -155,10 +158,12 @@ GapCause Attribute(const model::Trace& trace, const Activity& a, int64_t start, 
       {"untraced", "", untraced},
   };
   if (user.slice >= 0) options.push_back(user_cause(user.slice, user_share));
-  if (op.slice >= 0) options.push_back({"framework_op", std::string(trace.slice_name(op.slice)), op_share});
+  if (op.slice >= 0)
+    options.push_back({"framework_op", std::string(trace.slice_name(op.slice)), op_share});
   if (runtime_calls >= kManyRuntimeCalls) options.push_back({"launch_overhead", "", runtime});
-  return *std::max_element(options.begin(), options.end(),
-                           [](const GapCause& x, const GapCause& y) { return x.coverage < y.coverage; });
+  return *std::max_element(
+      options.begin(), options.end(),
+      [](const GapCause& x, const GapCause& y) { return x.coverage < y.coverage; });
 }
 
 // The logging / printing / file I/O the host is in during the gap: the
@@ -167,9 +172,12 @@ std::string HostActivityIn(const model::Trace& trace, int64_t start, int64_t end
   const Candidate c = InnermostAround(trace, start, end, [&](SliceId i) {
     return ClassifyHostActivity(trace.slices.kind[i], trace.slice_name(i)) != HostActivity::kNone;
   });
-  if (c.slice < 0 || static_cast<double>(c.overlap_ns) < kDominant * static_cast<double>(end - start)) return "";
+  if (c.slice < 0 ||
+      static_cast<double>(c.overlap_ns) < kDominant * static_cast<double>(end - start))
+    return "";
   const auto i = static_cast<SliceId>(c.slice);
-  return std::string(HostActivityName(ClassifyHostActivity(trace.slices.kind[i], trace.slice_name(i))));
+  return std::string(
+      HostActivityName(ClassifyHostActivity(trace.slices.kind[i], trace.slice_name(i))));
 }
 
 // Median length of each kernel launch call, by name.
@@ -182,7 +190,8 @@ std::map<model::StringId, int64_t> MedianLaunchNs(const model::Trace& trace) {
   }
   std::map<model::StringId, int64_t> out;
   for (auto& [name, durs] : by_name) {
-    std::nth_element(durs.begin(), durs.begin() + static_cast<std::ptrdiff_t>(durs.size() / 2), durs.end());
+    std::nth_element(durs.begin(), durs.begin() + static_cast<std::ptrdiff_t>(durs.size() / 2),
+                     durs.end());
     out[name] = durs[durs.size() / 2];
   }
   return out;
@@ -190,17 +199,23 @@ std::map<model::StringId, int64_t> MedianLaunchNs(const model::Trace& trace) {
 
 // A kernel launch covering at least half of the gap that took kStallFactor
 // times its median: the name, or empty.
-std::string StalledLaunchIn(const model::Trace& trace, const std::map<model::StringId, int64_t>& medians,
-                            int64_t start, int64_t end) {
+std::string StalledLaunchIn(const model::Trace& trace,
+                            const std::map<model::StringId, int64_t>& medians, int64_t start,
+                            int64_t end) {
   if (medians.empty()) return "";
   const Candidate c = InnermostAround(trace, start, end, [&](SliceId i) {
-    return trace.slices.kind[i] == EventKind::kRuntimeCall && IsKernelLaunchCall(trace.slice_name(i));
+    return trace.slices.kind[i] == EventKind::kRuntimeCall &&
+           IsKernelLaunchCall(trace.slice_name(i));
   });
-  if (c.slice < 0 || static_cast<double>(c.overlap_ns) < kDominant * static_cast<double>(end - start)) return "";
+  if (c.slice < 0 ||
+      static_cast<double>(c.overlap_ns) < kDominant * static_cast<double>(end - start))
+    return "";
   const auto i = static_cast<SliceId>(c.slice);
   const auto median = medians.find(trace.slices.name[i]);
   if (median == medians.end() || median->second <= 0) return "";
-  if (static_cast<double>(trace.slices.dur_ns[i]) < kStallFactor * static_cast<double>(median->second)) return "";
+  if (static_cast<double>(trace.slices.dur_ns[i]) <
+      kStallFactor * static_cast<double>(median->second))
+    return "";
   return std::string(trace.slice_name(i));
 }
 
@@ -214,8 +229,8 @@ std::string PositionIn(const StepWindow& step, int64_t gap_start, int64_t gap_en
 
 }  // namespace
 
-GapAnalysis FindGaps(const model::Trace& trace, const Activity& activity, const StepTimeline& timeline,
-                     int64_t min_gap_ns) {
+GapAnalysis FindGaps(const model::Trace& trace, const Activity& activity,
+                     const StepTimeline& timeline, int64_t min_gap_ns) {
   GapAnalysis out;
   out.min_gap_ns = min_gap_ns;
   const std::vector<StepWindow>& steps = timeline.steps;
@@ -278,7 +293,8 @@ GapAnalysis FindGaps(const model::Trace& trace, const Activity& activity, const 
     g.cause.coverage = acc.coverage_sum / static_cast<double>(g.count);
     g.mean_dur_ns = g.total_ns / static_cast<int64_t>(g.count);
     g.ns_per_step = steps.empty() ? 0 : g.total_ns / static_cast<int64_t>(steps.size());
-    g.share_of_step_time = step_time > 0 ? static_cast<double>(g.total_ns) / static_cast<double>(step_time) : 0;
+    g.share_of_step_time =
+        step_time > 0 ? static_cast<double>(g.total_ns) / static_cast<double>(step_time) : 0;
     out.recurring.push_back(std::move(g));
   }
   out.stalled_launch_steps.assign(stalled_steps.begin(), stalled_steps.end());

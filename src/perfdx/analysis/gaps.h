@@ -40,20 +40,20 @@ namespace perfdx::analysis {
 inline constexpr int64_t kDefaultMinGapNs = 100'000;
 
 struct GapCause {
-  std::string kind;  // data_loader, synchronization, ... (see above)
-  std::string name;  // the function, op or call; empty when not applicable
+  std::string kind;     // data_loader, synchronization, ... (see above)
+  std::string name;     // the function, op or call; empty when not applicable
   double coverage = 0;  // share of the gap the cause covers, 0..1
 };
 
 struct Gap {
   int64_t start_ns = 0;
   int64_t dur_ns = 0;
-  int64_t step = -1;           // the step it lies in, or follows when between steps
+  int64_t step = -1;  // the step it lies in, or follows when between steps
   bool between_steps = false;
-  std::string position;        // "start", "middle", "end" of the step, or "between_steps"
+  std::string position;  // "start", "middle", "end" of the step, or "between_steps"
   GapCause cause;
-  std::string host_activity;   // "logging", "print", "file_io", or empty
-  std::string stalled_call;    // a stalled kernel launch covering the gap, or empty
+  std::string host_activity;  // "logging", "print", "file_io", or empty
+  std::string stalled_call;   // a stalled kernel launch covering the gap, or empty
 };
 
 inline constexpr double kStallFactor = 20;
@@ -61,25 +61,25 @@ inline constexpr double kStallFactor = 20;
 struct GapGroup {
   GapCause cause;  // coverage = mean over the group
   std::string position;
-  std::string host_activity;   // of the group's gaps, when all have the same
+  std::string host_activity;  // of the group's gaps, when all have the same
   uint64_t count = 0;
-  uint64_t steps = 0;          // distinct steps with such a gap
+  uint64_t steps = 0;  // distinct steps with such a gap
   int64_t total_ns = 0;
   int64_t mean_dur_ns = 0;
-  int64_t ns_per_step = 0;     // total over all analysed steps
+  int64_t ns_per_step = 0;  // total over all analysed steps
   double share_of_step_time = 0;
 };
 
 struct GapAnalysis {
-  std::vector<Gap> gaps;                 // by start time
-  std::vector<GapGroup> recurring;       // by total time, descending
+  std::vector<Gap> gaps;            // by start time
+  std::vector<GapGroup> recurring;  // by total time, descending
   int64_t total_ns = 0;
   int64_t min_gap_ns = kDefaultMinGapNs;  // the shortest gap counted (--min-gap-us)
   // Distinct steps with a gap that a stalled kernel launch covers.
   std::vector<int64_t> stalled_launch_steps;
 };
 
-GapAnalysis FindGaps(const model::Trace& trace, const Activity& activity, const StepTimeline& timeline,
-                     int64_t min_gap_ns = kDefaultMinGapNs);
+GapAnalysis FindGaps(const model::Trace& trace, const Activity& activity,
+                     const StepTimeline& timeline, int64_t min_gap_ns = kDefaultMinGapNs);
 
 }  // namespace perfdx::analysis

@@ -16,7 +16,9 @@ HealthMetrics ComputeHealth(const Activity& a, const IntervalSet& window, double
   HealthMetrics h;
   const auto length = static_cast<double>(window.TotalLength());
   if (length <= 0) return h;
-  auto share = [&](const IntervalSet& set) { return static_cast<double>(Covered(set, window)) / length; };
+  auto share = [&](const IntervalSet& set) {
+    return static_cast<double>(Covered(set, window)) / length;
+  };
   h.device_utilization = share(a.compute_timeline);
   // CPU-only: the compute timeline is the host's operators, which is all
   // the compute there is.

@@ -61,7 +61,7 @@ inline constexpr std::array<HealthMetricDef, 12> kHealthMetrics = {{
 
 // Over `window` (one step, or the union of the analysed steps). The op
 // shares come from the op summary of the same window.
-HealthMetrics ComputeHealth(const Activity& activity, const IntervalSet& window, double top1_op_share,
-                            double top3_op_share);
+HealthMetrics ComputeHealth(const Activity& activity, const IntervalSet& window,
+                            double top1_op_share, double top3_op_share);
 
 }  // namespace perfdx::analysis

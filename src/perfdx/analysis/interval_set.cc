@@ -18,7 +18,8 @@ void AppendMerged(std::vector<Interval>& out, const Interval& next) {
 
 }  // namespace
 
-IntervalSet::IntervalSet(std::vector<Interval> sorted_merged) : intervals_(std::move(sorted_merged)) {
+IntervalSet::IntervalSet(std::vector<Interval> sorted_merged)
+    : intervals_(std::move(sorted_merged)) {
   prefix_.reserve(intervals_.size());
   int64_t total = 0;
   for (const Interval& i : intervals_) {
@@ -103,7 +104,8 @@ IntervalSet Union(const IntervalSet& a, const IntervalSet& b) {
   size_t i = 0;
   size_t j = 0;
   while (i < a.size() || j < b.size()) {
-    const bool take_a = j == b.size() || (i < a.size() && a.intervals_[i].start <= b.intervals_[j].start);
+    const bool take_a =
+        j == b.size() || (i < a.size() && a.intervals_[i].start <= b.intervals_[j].start);
     AppendMerged(out, take_a ? a.intervals_[i++] : b.intervals_[j++]);
   }
   return IntervalSet(std::move(out));

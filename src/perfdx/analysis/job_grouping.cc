@@ -91,9 +91,10 @@ std::string WhyNotOneJob(const RankAnalysis& a, const RankAnalysis& b) {
                        y.distributed_backend);
   }
   if (x.runtime.framework != y.runtime.framework || x.runtime.platform != y.runtime.platform) {
-    return fmt::format("frameworks differ ({} on {} and {} on {})",
-                       model::FrameworkName(x.runtime.framework), model::PlatformName(x.runtime.platform),
-                       model::FrameworkName(y.runtime.framework), model::PlatformName(y.runtime.platform));
+    return fmt::format(
+        "frameworks differ ({} on {} and {} on {})", model::FrameworkName(x.runtime.framework),
+        model::PlatformName(x.runtime.platform), model::FrameworkName(y.runtime.framework),
+        model::PlatformName(y.runtime.platform));
   }
   const Span sx = TraceSpan(*a.trace);
   const Span sy = TraceSpan(*b.trace);
@@ -103,7 +104,8 @@ std::string WhyNotOneJob(const RankAnalysis& a, const RankAnalysis& b) {
   }
   const double overlap = Jaccard(CoreWork(a), CoreWork(b));
   if (overlap < kSameJobMinKernelOverlap) {
-    return fmt::format("they ran different work ({:.0f}% of their kernel names in common)", overlap * 100);
+    return fmt::format("they ran different work ({:.0f}% of their kernel names in common)",
+                       overlap * 100);
   }
   return {};
 }

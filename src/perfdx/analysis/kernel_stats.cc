@@ -120,7 +120,9 @@ KernelSummary SummarizeKernels(const model::Trace& trace, const OpAttribution& a
     out.device_work_ns += s.dur_ns[i];
   }
   for (KernelStat& k : out.kernels) {
-    k.share = out.device_work_ns > 0 ? static_cast<double>(k.total_ns) / static_cast<double>(out.device_work_ns) : 0;
+    k.share = out.device_work_ns > 0
+                  ? static_cast<double>(k.total_ns) / static_cast<double>(out.device_work_ns)
+                  : 0;
     if (k.matrix) out.matrix_ns += k.total_ns;
     if (k.fp32_matrix) out.fp32_matrix_ns += k.total_ns;
     if (k.tensor_core) out.tensor_core_ns += k.total_ns;

@@ -10,16 +10,16 @@ MemorySummary SummarizeMemory(const model::Trace& trace, const StepTimeline& tim
   const model::MemoryEventTable& m = trace.memory;
   struct State {
     DeviceMemory memory;
-    int64_t running = 0;        // rebuilt total when the profiler gave none
+    int64_t running = 0;         // rebuilt total when the profiler gave none
     int64_t last_reserved = -1;  // the latest reserved total recorded
   };
   std::map<int32_t, State> by_device;
   for (size_t i = 0; i < m.size(); ++i) {
     State& st = by_device[m.device_id[i]];
     st.memory.device_id = m.device_id[i];
-    const bool in_step = std::any_of(timeline.steps.begin(), timeline.steps.end(), [&](const StepWindow& s) {
-      return m.ts_ns[i] >= s.start_ns && m.ts_ns[i] < s.end_ns;
-    });
+    const bool in_step = std::any_of(
+        timeline.steps.begin(), timeline.steps.end(),
+        [&](const StepWindow& s) { return m.ts_ns[i] >= s.start_ns && m.ts_ns[i] < s.end_ns; });
     if (in_step) {
       if (m.bytes[i] > 0) ++st.memory.allocations;
       if (m.bytes[i] < 0) ++st.memory.frees;
@@ -41,8 +41,8 @@ MemorySummary SummarizeMemory(const model::Trace& trace, const StepTimeline& tim
       st.memory.peak_allocated_bytes = allocated;
       st.memory.reserved_at_allocated_peak_bytes = st.last_reserved;
       if (st.last_reserved > 0) {
-        st.memory.fragmentation_at_peak =
-            std::max(0.0, 1.0 - static_cast<double>(allocated) / static_cast<double>(st.last_reserved));
+        st.memory.fragmentation_at_peak = std::max(
+            0.0, 1.0 - static_cast<double>(allocated) / static_cast<double>(st.last_reserved));
       }
     }
   }
@@ -59,9 +59,10 @@ MemorySummary SummarizeMemory(const model::Trace& trace, const StepTimeline& tim
     out.devices.push_back(d);
   }
   // Devices by id, host (-1) last.
-  std::stable_sort(out.devices.begin(), out.devices.end(), [](const DeviceMemory& a, const DeviceMemory& b) {
-    return (a.device_id < 0) < (b.device_id < 0);
-  });
+  std::stable_sort(out.devices.begin(), out.devices.end(),
+                   [](const DeviceMemory& a, const DeviceMemory& b) {
+                     return (a.device_id < 0) < (b.device_id < 0);
+                   });
   return out;
 }
 

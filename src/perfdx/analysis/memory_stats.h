@@ -23,7 +23,7 @@ struct DeviceMemory {
   int32_t device_id = -1;  // -1: host memory
   bool relative = false;   // totals rebuilt from sizes (see above)
   int64_t peak_allocated_bytes = 0;
-  int64_t peak_reserved_bytes = -1;  // -1: not recorded
+  int64_t peak_reserved_bytes = -1;               // -1: not recorded
   int64_t reserved_at_allocated_peak_bytes = -1;  // when allocated peaked; -1: not recorded
   std::optional<double> fragmentation_at_peak;
   std::optional<int64_t> capacity_bytes;  // from the profiler's device properties

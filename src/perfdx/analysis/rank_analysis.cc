@@ -101,7 +101,8 @@ RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& optio
     const int64_t first = options.step_range->first;
     const int64_t last = options.step_range->second;
     const size_t before = r.timeline.steps.size();
-    std::erase_if(r.timeline.steps, [&](const StepWindow& s) { return s.id < first || s.id > last; });
+    std::erase_if(r.timeline.steps,
+                  [&](const StepWindow& s) { return s.id < first || s.id > last; });
     r.notes.push_back(fmt::format("--steps {}..{}: analysing {} of {} steps", first, last,
                                   r.timeline.steps.size(), before));
   }
@@ -110,7 +111,8 @@ RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& optio
   r.cpu_only = activity.cpu_only;
   if (r.cpu_only) {
     r.notes.push_back(
-        "no device work in this trace: its framework operators (outside data loading) are used as the "
+        "no device work in this trace: its framework operators (outside data loading) are used as "
+        "the "
         "compute timeline");
   }
   const OpAttribution attribution = AttributeDeviceWork(trace);
@@ -124,8 +126,9 @@ RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& optio
     step.window = r.timeline.steps[k];
     if (k < breakdowns.size()) step.breakdown = breakdowns[k];
     if (k < device_times.size()) step.device = device_times[k];
-    step.health = ComputeHealth(activity, IntervalSet::Single(step.window.start_ns, step.window.end_ns),
-                                top_ops[k].first, top_ops[k].second);
+    step.health =
+        ComputeHealth(activity, IntervalSet::Single(step.window.start_ns, step.window.end_ns),
+                      top_ops[k].first, top_ops[k].second);
     r.steps.push_back(step);
   }
 

@@ -30,6 +30,7 @@ struct StepBreakdown {
 };
 
 // One breakdown per timeline.steps[i].
-std::vector<StepBreakdown> ComputeStepBreakdowns(const model::Trace& trace, const StepTimeline& timeline);
+std::vector<StepBreakdown> ComputeStepBreakdowns(const model::Trace& trace,
+                                                 const StepTimeline& timeline);
 
 }  // namespace perfdx::analysis

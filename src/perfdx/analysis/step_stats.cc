@@ -9,7 +9,8 @@ int64_t Percentile(std::vector<int64_t> values, double p) {
   if (values.empty()) return 0;
   std::sort(values.begin(), values.end());
   const double rank = std::ceil(p / 100.0 * static_cast<double>(values.size()));
-  const size_t index = static_cast<size_t>(std::clamp(rank, 1.0, static_cast<double>(values.size()))) - 1;
+  const size_t index =
+      static_cast<size_t>(std::clamp(rank, 1.0, static_cast<double>(values.size()))) - 1;
   return values[index];
 }
 
@@ -33,7 +34,8 @@ StepTimeStats ComputeStepTimeStats(const StepTimeline& timeline) {
   for (int64_t d : durations) sum += static_cast<double>(d);
   const double mean = sum / static_cast<double>(durations.size());
   double var = 0;
-  for (int64_t d : durations) var += (static_cast<double>(d) - mean) * (static_cast<double>(d) - mean);
+  for (int64_t d : durations)
+    var += (static_cast<double>(d) - mean) * (static_cast<double>(d) - mean);
   var /= static_cast<double>(durations.size());
   out.mean_ns = static_cast<int64_t>(std::llround(mean));
   out.median_ns = Median(durations);

@@ -358,9 +358,12 @@ StepTimeline WholeTrace(const model::Trace& trace) {
 
 std::string_view StepSourceName(StepSource source) {
   switch (source) {
-    case StepSource::kProfilerStep: return "profiler_step";
-    case StepSource::kWholeTrace: return "whole_trace";
-    case StepSource::kRepeatingPattern: return "repeating_pattern";
+    case StepSource::kProfilerStep:
+      return "profiler_step";
+    case StepSource::kWholeTrace:
+      return "whole_trace";
+    case StepSource::kRepeatingPattern:
+      return "repeating_pattern";
   }
   return "whole_trace";
 }

@@ -22,9 +22,9 @@
 namespace perfdx::analysis {
 
 enum class StepSource : uint8_t {
-  kProfilerStep,       // ProfilerStep#N markers
-  kWholeTrace,         // no markers, no repetition found: one window
-  kRepeatingPattern,   // no markers; detected from repeating device work
+  kProfilerStep,      // ProfilerStep#N markers
+  kWholeTrace,        // no markers, no repetition found: one window
+  kRepeatingPattern,  // no markers; detected from repeating device work
 };
 std::string_view StepSourceName(StepSource source);
 

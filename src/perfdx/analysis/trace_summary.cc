@@ -69,7 +69,8 @@ TraceSummary SummarizeTrace(const model::Trace& trace) {
     const uint64_t count = trace.load_stats.Get(stat);
     if (count == 0) continue;
     const model::LoadStatInfo& info = model::GetLoadStatInfo(stat);
-    s.load_stats.push_back({std::string(info.name), count, info.severity, std::string(info.description)});
+    s.load_stats.push_back(
+        {std::string(info.name), count, info.severity, std::string(info.description)});
   }
   s.warnings = LoadWarnings(trace);
   return s;
@@ -82,8 +83,11 @@ std::vector<std::string> LoadWarnings(const model::Trace& trace) {
     const uint64_t count = trace.load_stats.Get(stat);
     const model::LoadStatInfo& info = model::GetLoadStatInfo(stat);
     // Truncation has its own message, with the byte offset.
-    if (count == 0 || info.severity != model::StatSeverity::kWarning || stat == model::LoadStat::kTruncated) continue;
-    out.push_back(fmt::format("{}: {} {} ({})", trace.info.path, count, info.description, info.name));
+    if (count == 0 || info.severity != model::StatSeverity::kWarning ||
+        stat == model::LoadStat::kTruncated)
+      continue;
+    out.push_back(
+        fmt::format("{}: {} {} ({})", trace.info.path, count, info.description, info.name));
   }
   for (const std::string& w : trace.load_stats.warnings()) out.push_back(w);
   return out;

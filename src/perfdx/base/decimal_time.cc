@@ -10,8 +10,12 @@ __extension__ using Uint128 = unsigned __int128;
 constexpr int kMaxExactDigits = 38;  // 10^38 < 2^128
 constexpr int kMaxExponentMagnitude = 400;
 
-bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+bool IsDigit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 Uint128 Pow10(int n) {
   Uint128 r = 1;

@@ -57,7 +57,7 @@ Status OutOfMemory(std::string message);
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : data_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : data_(std::move(value)) {}        // NOLINT: implicit by design
   Result(Status status) : data_(std::move(status)) {  // NOLINT: implicit by design
     assert(!std::get<Status>(data_).ok() && "Result built from an OK status");
   }
@@ -87,9 +87,9 @@ class [[nodiscard]] Result {
 #define PERFDX_CONCAT_INNER_(a, b) a##b
 #define PERFDX_CONCAT_(a, b) PERFDX_CONCAT_INNER_(a, b)
 
-#define PERFDX_RETURN_IF_ERROR(expr)            \
-  do {                                          \
-    ::perfdx::Status perfdx_status_ = (expr);   \
+#define PERFDX_RETURN_IF_ERROR(expr)                 \
+  do {                                               \
+    ::perfdx::Status perfdx_status_ = (expr);        \
     if (!perfdx_status_.ok()) return perfdx_status_; \
   } while (0)
 

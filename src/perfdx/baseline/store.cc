@@ -1,10 +1,10 @@
 #include "perfdx/baseline/store.h"
 
-#include <map>
 #include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <thread>
 
 #include <fmt/format.h>
@@ -392,8 +392,7 @@ Result<RunRecord> RunStore::Load(std::string_view ref) {
       PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
       if (!row) break;
       r.items.push_back(RunItem{std::string(st.Text(0)), std::string(st.Text(1)),
-                                static_cast<uint64_t>(std::max<int64_t>(0, st.Int(2))),
-                                st.Int(3)});
+                                static_cast<uint64_t>(std::max<int64_t>(0, st.Int(2))), st.Int(3)});
     }
   }
   PERFDX_RETURN_IF_ERROR(tx.Commit());

@@ -82,8 +82,8 @@ int RunAnalyze(const AnalyzeOptions& options) {
   request.thresholds = *thresholds_or;
   auto report = pipeline::BuildAnalyzeReport(request);
   if (!report.ok()) return ReportError(report.status());
-  const std::string text =
-      options.format == "json" ? report::RenderAnalyzeJson(*report) : report::RenderAnalyzeText(*report);
+  const std::string text = options.format == "json" ? report::RenderAnalyzeJson(*report)
+                                                    : report::RenderAnalyzeText(*report);
   if (Status s = WriteOutput(options.output, text); !s.ok()) return ReportError(s);
   // --fail-on: exit 1 when any finding is at or above that severity.
   if (auto level = advisor::ParseSeverity(options.fail_on)) {
@@ -97,18 +97,23 @@ int RunAnalyze(const AnalyzeOptions& options) {
 void RegisterAnalyzeCommand(CLI::App& app, int* exit_code) {
   auto options = std::make_shared<AnalyzeOptions>();
   CLI::App* command = app.add_subcommand(
-      "analyze", "why is my step slow: health table, timeline gaps and their causes, step phases, "
-                 "operators, kernels, memory");
+      "analyze",
+      "why is my step slow: health table, timeline gaps and their causes, step phases, "
+      "operators, kernels, memory");
   AddInputOptions(command, &options->input);
   command->add_option("--format", options->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
-  command->add_flag_callback("--json", [options] { options->format = "json"; }, "same as --format json");
+  command->add_flag_callback(
+      "--json", [options] { options->format = "json"; }, "same as --format json");
   command->add_option("-o,--output", options->output, "write to this file instead of stdout");
-  command->add_option("--steps", options->steps, "analyse only these step ids: A..B (inclusive), A.., ..B or N");
+  command->add_option("--steps", options->steps,
+                      "analyse only these step ids: A..B (inclusive), A.., ..B or N");
   command->add_option("--rank", options->ranks, "analyse only these ranks");
-  command->add_option("--window", options->window,
-                      "analysis window: steps (the complete steps), all (the whole trace), hta (HTA's window)")
+  command
+      ->add_option(
+          "--window", options->window,
+          "analysis window: steps (the complete steps), all (the whole trace), hta (HTA's window)")
       ->check(CLI::IsMember({"steps", "all", "hta"}))
       ->capture_default_str();
   command->add_flag("--include-incomplete", options->include_incomplete,
@@ -116,8 +121,9 @@ void RegisterAnalyzeCommand(CLI::App& app, int* exit_code) {
   command->add_option("--min-gap-us", options->min_gap_us, "shortest idle gap reported, in µs")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  command->add_option("--fail-on", options->fail_on,
-                      "exit 1 if a finding is at or above this severity (for CI)")
+  command
+      ->add_option("--fail-on", options->fail_on,
+                   "exit 1 if a finding is at or above this severity (for CI)")
       ->check(CLI::IsMember({"info", "warning", "critical"}));
   command->add_option("--config", options->config,
                       "thresholds file (TOML, see `perfdx config --defaults`); default: "

@@ -24,31 +24,37 @@ formats::LoadOptions InputOptions::ToLoadOptions() const {
 }
 
 void AddInputOptions(CLI::App* command, InputOptions* options) {
-  command->add_option("paths", options->paths,
-                      "trace files (.json, .json.gz, .json.zst), folders of rank traces, or "
-                      "*_ascend_pt / *_ascend_ms profile folders")
+  command
+      ->add_option("paths", options->paths,
+                   "trace files (.json, .json.gz, .json.zst), folders of rank traces, or "
+                   "*_ascend_pt / *_ascend_ms profile folders")
       ->required();
-  command->add_option("--max-decompressed", options->max_decompressed_bytes,
-                      "refuse inputs larger than this after decompression (bytes; K/M/G suffixes)")
+  command
+      ->add_option("--max-decompressed", options->max_decompressed_bytes,
+                   "refuse inputs larger than this after decompression (bytes; K/M/G suffixes)")
       ->transform(CLI::AsSizeValue(false))
       ->capture_default_str();
-  command->add_option("--max-ratio", options->max_compression_ratio,
-                      "refuse compressed inputs that expand more than this (decompression bombs)")
+  command
+      ->add_option("--max-ratio", options->max_compression_ratio,
+                   "refuse compressed inputs that expand more than this (decompression bombs)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   command->add_option("--threads", options->threads, "ranks loaded in parallel (0: one per core)");
-  command->add_option("--framework", options->framework,
-                      "the framework that wrote the traces, if perfdx detects it wrongly: its fixes "
-                      "are the ones shown")
+  command
+      ->add_option("--framework", options->framework,
+                   "the framework that wrote the traces, if perfdx detects it wrongly: its fixes "
+                   "are the ones shown")
       ->check(CLI::IsMember({"pytorch", "torch_npu", "mindspore"}));
-  command->add_flag("--no-fast-path", options->no_fast_path,
-                    "read every event with the exact scalar parser (for debugging)")
+  command
+      ->add_flag("--no-fast-path", options->no_fast_path,
+                 "read every event with the exact scalar parser (for debugging)")
       ->group("");
 }
 
 Status WriteOutput(const std::string& path, const std::string& content) {
   if (path.empty() || path == "-") {
-    if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() || std::fflush(stdout) != 0) {
+    if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() ||
+        std::fflush(stdout) != 0) {
       return IoError("cannot write to standard output");
     }
     return Status::Ok();

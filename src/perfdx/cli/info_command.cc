@@ -18,7 +18,8 @@ int RunInfo(const InfoOptions& options) {
   auto loaded = formats::LoadTraces(options.input.paths, options.input.ToLoadOptions());
   if (!loaded.ok()) return ReportError(loaded.status());
   const report::InfoReport report = report::BuildInfoReport(loaded->traces, loaded->warnings);
-  const std::string text = options.json ? report::RenderInfoJson(report) : report::RenderInfoText(report);
+  const std::string text =
+      options.json ? report::RenderInfoJson(report) : report::RenderInfoText(report);
   if (Status s = WriteOutput(options.output, text); !s.ok()) return ReportError(s);
   return kExitOk;
 }
@@ -27,8 +28,9 @@ int RunInfo(const InfoOptions& options) {
 
 void RegisterInfoCommand(CLI::App& app, int* exit_code) {
   auto options = std::make_shared<InfoOptions>();
-  CLI::App* command = app.add_subcommand("info", "what each rank's profile holds: format, device, "
-                                                 "span, steps, tracks, event counts, load warnings");
+  CLI::App* command = app.add_subcommand("info",
+                                         "what each rank's profile holds: format, device, "
+                                         "span, steps, tracks, event counts, load warnings");
   AddInputOptions(command, &options->input);
   command->add_flag("--json", options->json, "machine-readable output");
   command->add_option("-o,--output", options->output, "write to this file instead of stdout");

@@ -1117,7 +1117,8 @@ Result<model::Trace> ImportAscendDb(const io::TraceInput& input, const AscendSid
     return LimitExceeded(fmt::format("{}: {} bytes, more than the {} byte limit", input.trace_path,
                                      size, options.limits.max_decompressed_bytes));
   }
-  PERFDX_ASSIGN_OR_RETURN(SqliteDb db, io::SqliteDb::Open(input.trace_path, io::SqliteDb::kImmutable));
+  PERFDX_ASSIGN_OR_RETURN(SqliteDb db,
+                          io::SqliteDb::Open(input.trace_path, io::SqliteDb::kImmutable));
   DbImporter importer(db, input, options);
   return importer.Run();
 }

@@ -1057,8 +1057,8 @@ Result<model::Trace> ImportAscendKernelCsv(const io::TraceInput& input,
         input.trace_path, records == 0 ? "; the file has no rows" : ""));
   }
   if (tasks.empty()) {
-    return InvalidInput(fmt::format("{}: no kernel row with a start and a duration",
-                                    input.trace_path));
+    return InvalidInput(
+        fmt::format("{}: no kernel row with a start and a duration", input.trace_path));
   }
 
   model::RankInfo info;

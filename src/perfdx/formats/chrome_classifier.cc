@@ -16,15 +16,19 @@ using model::TrackKind;
 // locale-aware library call per byte, measurably slow here).
 bool IEquals(std::string_view a, std::string_view b) {
   auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c; };
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [&](char x, char y) { return lower(x) == lower(y); });
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
+                                            [&](char x, char y) { return lower(x) == lower(y); });
 }
 
-bool StartsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
 bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
-bool Contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+bool Contains(std::string_view s, std::string_view part) {
+  return s.find(part) != std::string_view::npos;
+}
 
 std::optional<int64_t> TrailingNumber(std::string_view s) {
   size_t end = s.size();
@@ -58,8 +62,9 @@ EventKind MemcpyKind(std::string_view name) {
   return EventKind::kMemcpyOther;
 }
 
-const char* const kAscendProcesses[] = {"Ascend Hardware", "CANN", "HCCL", "Overlap Analysis",
-                                        "AI Core Freq", "NPU MEM", "Stars Soc Info"};
+const char* const kAscendProcesses[] = {"Ascend Hardware",  "CANN",         "HCCL",
+                                        "Overlap Analysis", "AI Core Freq", "NPU MEM",
+                                        "Stars Soc Info"};
 
 }  // namespace
 
@@ -85,8 +90,9 @@ bool IsDataLoaderName(std::string_view name) {
          StartsWith(name, "enumerate(DataPipe)#");
 }
 
-void ChromeClassifier::ClassifyTracks(std::vector<model::Track>& tracks, const model::StringPool& strings,
-                                      const std::vector<std::vector<model::StringId>>& track_categories) {
+void ChromeClassifier::ClassifyTracks(
+    std::vector<model::Track>& tracks, const model::StringPool& strings,
+    const std::vector<std::vector<model::StringId>>& track_categories) {
   // Which producer wrote this?
   bool any_category = false;
   for (const auto& cats : track_categories) {
@@ -97,7 +103,8 @@ void ChromeClassifier::ClassifyTracks(std::vector<model::Track>& tracks, const m
     for (const char* name : kAscendProcesses) {
       if (process == name) flavor_ = ChromeFlavor::kAscend;
     }
-    if (flavor_ == ChromeFlavor::kUnknown && t.pid.is_text && strings.Get(t.pid.text) == "CPU functions") {
+    if (flavor_ == ChromeFlavor::kUnknown && t.pid.is_text &&
+        strings.Get(t.pid.text) == "CPU functions") {
       flavor_ = ChromeFlavor::kPytorchLegacy;
     }
   }
@@ -118,9 +125,10 @@ void ChromeClassifier::ClassifyTracks(std::vector<model::Track>& tracks, const m
         track.kind = TrackKind::kDeviceStream;
         if (!track.tid.is_text) track.stream_id = track.tid.number;
       } else if (process == "HCCL" || process == "Communication") {
-        track.kind = (StartsWith(thread, "Plane") || (!Contains(thread, "Communication") && !thread.empty()))
-                         ? TrackKind::kCommTasks
-                         : TrackKind::kCommOps;
+        track.kind =
+            (StartsWith(thread, "Plane") || (!Contains(thread, "Communication") && !thread.empty()))
+                ? TrackKind::kCommTasks
+                : TrackKind::kCommOps;
       } else if (process == "Overlap Analysis") {
         track.kind = TrackKind::kProfilerInternal;
       } else if (strings.Get(track.process_label) == "NPU" ||
@@ -147,8 +155,8 @@ void ChromeClassifier::ClassifyTracks(std::vector<model::Track>& tracks, const m
         track.stream_id = *n;  // "stream 7"
       }
     } else if (internal || (track.pid.is_text && (strings.Get(track.pid.text) == "Spans" ||
-                                                   strings.Get(track.pid.text) == "Traces" ||
-                                                   strings.Get(track.pid.text).empty()))) {
+                                                  strings.Get(track.pid.text) == "Traces" ||
+                                                  strings.Get(track.pid.text).empty()))) {
       // The profiler's own spans, and Kineto's "Record Window End" marker
       // (pid "", tid "").
       track.kind = TrackKind::kProfilerInternal;
@@ -175,13 +183,15 @@ EventKind ChromeClassifier::ClassifyHostSlice(std::string_view name, std::string
   if (IEquals(cat, "user_annotation")) return EventKind::kUserAnnotation;
   if (IEquals(cat, "python_function") || IEquals(cat, "python")) return EventKind::kPythonFunction;
   if (IEquals(cat, "cuda_runtime") || IEquals(cat, "runtime") || IEquals(cat, "cuda_driver") ||
-      EndsWith(cat, "_runtime") || EndsWith(cat, "_driver") || cat == "enqueue" || cat == "dequeue") {
+      EndsWith(cat, "_runtime") || EndsWith(cat, "_driver") || cat == "enqueue" ||
+      cat == "dequeue") {
     return EventKind::kRuntimeCall;
   }
   return EventKind::kOther;
 }
 
-EventKind ChromeClassifier::ClassifyAscendDeviceTask(const model::Trace& partial, model::SliceId i) const {
+EventKind ChromeClassifier::ClassifyAscendDeviceTask(const model::Trace& partial,
+                                                     model::SliceId i) const {
   const std::string_view name = partial.slice_name(i);
   const auto task_type = partial.ArgString(i, ArgKey::kTaskType).value_or("");
   if (task_type == "AI_CORE" || task_type == "AI_CPU" || task_type == "AI_VECTOR_CORE" ||
@@ -250,10 +260,18 @@ FlowKind ChromeClassifier::ClassifyFlow(std::string_view category, std::string_v
 
 void ChromeClassifier::DescribeRank(const model::Trace& trace, model::RankInfo* info) {
   switch (flavor_) {
-    case ChromeFlavor::kAscend: info->source = model::SourceFormat::kAscendTraceView; break;
-    case ChromeFlavor::kPytorchLegacy: info->source = model::SourceFormat::kPytorchLegacy; break;
-    case ChromeFlavor::kKineto: info->source = model::SourceFormat::kKineto; break;
-    case ChromeFlavor::kUnknown: info->source = model::SourceFormat::kChromeJson; break;
+    case ChromeFlavor::kAscend:
+      info->source = model::SourceFormat::kAscendTraceView;
+      break;
+    case ChromeFlavor::kPytorchLegacy:
+      info->source = model::SourceFormat::kPytorchLegacy;
+      break;
+    case ChromeFlavor::kKineto:
+      info->source = model::SourceFormat::kKineto;
+      break;
+    case ChromeFlavor::kUnknown:
+      info->source = model::SourceFormat::kChromeJson;
+      break;
   }
   // The device that ran most device work names the rank's device.
   std::map<int32_t, uint64_t> work_by_device;

@@ -1,13 +1,12 @@
 #include "perfdx/formats/chrome_json_parser.h"
 
-#include <simdjson.h>
-
 #include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <memory>
 
 #include <fmt/format.h>
+#include <simdjson.h>
 
 #include "perfdx/base/decimal_time.h"
 #include "perfdx/base/utf8.h"
@@ -564,7 +563,8 @@ Status Reader::Run() {
   PERFDX_RETURN_IF_ERROR(Fill(options_.chunk_bytes));
   if (end_ >= 3 && std::memcmp(data(), "\xEF\xBB\xBF", 3) == 0) pos_ = 3;  // UTF-8 BOM
   PERFDX_RETURN_IF_ERROR(SkipSpace(false));
-  if (pos_ == end_) return InvalidInput(fmt::format("{}: at byte {}: empty file", path(), Offset(pos_)));
+  if (pos_ == end_)
+    return InvalidInput(fmt::format("{}: at byte {}: empty file", path(), Offset(pos_)));
   const char c = data()[pos_];
   Status status;
   if (c == '[') {
@@ -576,7 +576,8 @@ Status Reader::Run() {
     envelope_->object_form = true;
     status = TopLevelObject();
   } else {
-    return ErrorAt(pos_, fmt::format("not a JSON trace (expected '[' or '{{', found {})", DescribeByte(c)));
+    return ErrorAt(
+        pos_, fmt::format("not a JSON trace (expected '[' or '{{', found {})", DescribeByte(c)));
   }
   PERFDX_RETURN_IF_ERROR(status);
   if (source_.truncated()) ReportTruncation(source_.truncation() + "; analysed up to there");
@@ -620,8 +621,8 @@ Status Reader::TopLevelObject() {
     PERFDX_RETURN_IF_ERROR(SkipSpace(/*commas=*/true));
     if (pos_ == end_) {
       if (!saw_events) return ErrorAt(pos_, "the file ends before a \"traceEvents\" array");
-      ReportTruncation(fmt::format("the file ends before the trace object is closed (byte {})",
-                                   Offset(pos_)));
+      ReportTruncation(
+          fmt::format("the file ends before the trace object is closed (byte {})", Offset(pos_)));
       return Status::Ok();
     }
     const char c = data()[pos_];
@@ -632,7 +633,8 @@ Status Reader::TopLevelObject() {
       return Status::Ok();
     }
     if (c != '"') {
-      if (!saw_events) return ErrorAt(pos_, fmt::format("expected a key, found {}", DescribeByte(c)));
+      if (!saw_events)
+        return ErrorAt(pos_, fmt::format("expected a key, found {}", DescribeByte(c)));
       sink_.OnStat(LoadStat::kTrailingData);
       sink_.OnWarning(fmt::format("{}: malformed data after the events at byte {}; ignored", path(),
                                   Offset(pos_)));
@@ -643,7 +645,8 @@ Status Reader::TopLevelObject() {
     PERFDX_RETURN_IF_ERROR(SkipSpace(false));
     if (pos_ == end_ || data()[pos_] != ':') {
       if (pos_ == end_ && saw_events) {
-        ReportTruncation(fmt::format("the file ends inside the trace object (byte {})", Offset(pos_)));
+        ReportTruncation(
+            fmt::format("the file ends inside the trace object (byte {})", Offset(pos_)));
         return Status::Ok();
       }
       return ErrorAt(pos_ == end_ ? key_pos : pos_, fmt::format("expected ':' after \"{}\"", key));
@@ -721,7 +724,8 @@ void Reader::HandleTopLevelValue(const std::string& key, size_t length) {
   };
   if (key == "baseTimeNanoseconds") {
     std::string_view token;
-    if (doc.raw_json_token().get(token) == SUCCESS) envelope_->base_time_ns = ParseInt(TrimRight(token));
+    if (doc.raw_json_token().get(token) == SUCCESS)
+      envelope_->base_time_ns = ParseInt(TrimRight(token));
     return;
   }
   if (key == "displayTimeUnit") {
@@ -878,9 +882,8 @@ bool Reader::ParseRegion(size_t begin, size_t cut) {
     sink_.OnEvent(event_);
     ++count;
     const char* location = nullptr;
-    good_end = doc.current_location().get(location) == SUCCESS
-                   ? static_cast<size_t>(location - d)
-                   : cut;
+    good_end =
+        doc.current_location().get(location) == SUCCESS ? static_cast<size_t>(location - d) : cut;
   }
   restore();
   if (failed) {
@@ -913,9 +916,10 @@ Result<Reader::ElementOutcome> Reader::ScalarElement() {
     }
     if (eof_) {
       if (!IsScalarStart(data()[pos_])) {
-        ReportTruncation(fmt::format("truncated at byte {}: the file ends inside an event; the events "
-                                     "before it were read",
-                                     Offset(pos_)));
+        ReportTruncation(
+            fmt::format("truncated at byte {}: the file ends inside an event; the events "
+                        "before it were read",
+                        Offset(pos_)));
         pos_ = end_;
         return ElementOutcome::kEnd;
       }
@@ -945,7 +949,8 @@ Status Reader::SkipOversizedValue(size_t consumed) {
     consumed = 0;
     PERFDX_RETURN_IF_ERROR(Fill(options_.chunk_bytes));
     if (available() == 0) {
-      ReportTruncation(fmt::format("the file ends inside an oversized value (byte {})", Offset(pos_)));
+      ReportTruncation(
+          fmt::format("the file ends inside an oversized value (byte {})", Offset(pos_)));
       return Status::Ok();
     }
     auto outcome = scanner_.Scan(data() + pos_, available(), &consumed);

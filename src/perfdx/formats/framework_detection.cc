@@ -9,7 +9,9 @@ using model::EventKind;
 using model::Framework;
 using model::Platform;
 
-bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool StartsWith(std::string_view s, std::string_view p) {
+  return s.substr(0, p.size()) == p;
+}
 
 // Inductor names the kernels it generates triton_{poi,red,per,tem}_fused_*
 // (torch/_inductor/codegen); a trace holding them ran compiled code.
@@ -122,9 +124,10 @@ model::FrameworkInfo DetectFramework(const model::Trace& trace, const io::TraceI
         } else if (path.find("_ascend_ms/") != std::string_view::npos) {
           out.framework = Framework::kMindSpore;
         }
-        out.detected_from = out.framework == Framework::kUnknown
-                                ? "a kernel table outside a profile folder, which does not name its framework"
-                                : "the profile folder the kernel table is in";
+        out.detected_from =
+            out.framework == Framework::kUnknown
+                ? "a kernel table outside a profile folder, which does not name its framework"
+                : "the profile folder the kernel table is in";
         return out;
       }
       const bool torch_npu_db = path.find("ascend_pytorch_profiler") != std::string_view::npos;
@@ -155,11 +158,20 @@ model::FrameworkInfo DetectFramework(const model::Trace& trace, const io::TraceI
     out.platform = runtime_platform;
   } else {
     switch (info.device_type) {
-      case model::DeviceType::kCpu: out.platform = Platform::kCpu; break;
-      case model::DeviceType::kCuda: out.platform = Platform::kCuda; break;
-      case model::DeviceType::kRocm: out.platform = Platform::kRocm; break;
-      case model::DeviceType::kNpu: out.platform = Platform::kAscend; break;
-      case model::DeviceType::kUnknown: break;
+      case model::DeviceType::kCpu:
+        out.platform = Platform::kCpu;
+        break;
+      case model::DeviceType::kCuda:
+        out.platform = Platform::kCuda;
+        break;
+      case model::DeviceType::kRocm:
+        out.platform = Platform::kRocm;
+        break;
+      case model::DeviceType::kNpu:
+        out.platform = Platform::kAscend;
+        break;
+      case model::DeviceType::kUnknown:
+        break;
     }
   }
   if (!pytorch) {

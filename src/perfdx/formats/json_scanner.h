@@ -39,7 +39,7 @@ class JsonScanner {
   enum class State : uint8_t { kStart, kInString, kEscape, kInScalar, kInContainer };
   State state_ = State::kStart;
   State string_return_ = State::kInContainer;
-  std::vector<char> stack_;  // '{' or '[' of the outermost levels
+  std::vector<char> stack_;       // '{' or '[' of the outermost levels
   uint64_t unchecked_depth_ = 0;  // levels nested beyond stack_
   size_t max_checked_depth_;
 };
@@ -50,6 +50,8 @@ inline bool IsScalarStart(char c) {
          c == 'I';
 }
 
-inline bool IsJsonSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+inline bool IsJsonSpace(char c) {
+  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
 
 }  // namespace perfdx::formats

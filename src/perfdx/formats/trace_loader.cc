@@ -35,7 +35,9 @@ class BuilderSink final : public ChromeEventSink {
   }
   void OnBadEvent(model::LoadStat why) override { builder_.AddBadEvent(why); }
   void OnStat(model::LoadStat stat) override { builder_.load_stats().Add(stat); }
-  void OnWarning(std::string message) override { builder_.load_stats().AddWarning(std::move(message)); }
+  void OnWarning(std::string message) override {
+    builder_.load_stats().AddWarning(std::move(message));
+  }
 
  private:
   model::TraceBuilder& builder_;

@@ -3,14 +3,14 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
-#include <zstd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <vector>
 
 #include <fmt/format.h>
+#include <zlib.h>
+#include <zstd.h>
 
 namespace perfdx::io {
 namespace {
@@ -95,10 +95,10 @@ class LimitedSource : public ByteSource {
     if (compression_ != Compression::kNone && bytes_out_ > limits_.ratio_floor_bytes &&
         static_cast<double>(bytes_out_) >
             limits_.max_compression_ratio * static_cast<double>(std::max<uint64_t>(bytes_in_, 1))) {
-      return LimitExceeded(fmt::format(
-          "{}: compression ratio above {:.0f}:1 at byte {} of the compressed input (a "
-          "decompression bomb? raise the limit with --max-ratio)",
-          path_, limits_.max_compression_ratio, bytes_in_));
+      return LimitExceeded(
+          fmt::format("{}: compression ratio above {:.0f}:1 at byte {} of the compressed input (a "
+                      "decompression bomb? raise the limit with --max-ratio)",
+                      path_, limits_.max_compression_ratio, bytes_in_));
     }
     return Status::Ok();
   }
@@ -147,10 +147,11 @@ class GzipSource final : public LimitedSource {
           // The input ended; a complete stream would have reported Z_STREAM_END.
           if (!at_member_boundary_) {
             if (bytes_out_ + (capacity - zs_.avail_out) == 0) {
-              return InvalidInput(fmt::format("{}: at compressed byte {}: gzip stream ends before any data",
-                                              path_, bytes_in_));
+              return InvalidInput(fmt::format(
+                  "{}: at compressed byte {}: gzip stream ends before any data", path_, bytes_in_));
             }
-            truncation_ = fmt::format("gzip stream ends early (after {} compressed bytes)", bytes_in_);
+            truncation_ =
+                fmt::format("gzip stream ends early (after {} compressed bytes)", bytes_in_);
           }
           done_ = true;
           break;
@@ -224,10 +225,11 @@ class ZstdSource final : public LimitedSource {
         if (n == 0) {
           if (last_rc_ != 0) {
             if (bytes_out_ + out.pos == 0) {
-              return InvalidInput(fmt::format("{}: at compressed byte {}: zstd stream ends before any data",
-                                              path_, bytes_in_));
+              return InvalidInput(fmt::format(
+                  "{}: at compressed byte {}: zstd stream ends before any data", path_, bytes_in_));
             }
-            truncation_ = fmt::format("zstd stream ends early (after {} compressed bytes)", bytes_in_);
+            truncation_ =
+                fmt::format("zstd stream ends early (after {} compressed bytes)", bytes_in_);
           }
           done_ = true;
           break;
@@ -242,8 +244,8 @@ class ZstdSource final : public LimitedSource {
           return InvalidInput(fmt::format("{}: at compressed byte {}: corrupt zstd data ({})",
                                           path_, at, ZSTD_getErrorName(rc)));
         }
-        truncation_ = fmt::format("corrupt zstd data at compressed byte {} ({})", at,
-                                  ZSTD_getErrorName(rc));
+        truncation_ =
+            fmt::format("corrupt zstd data at compressed byte {} ({})", at, ZSTD_getErrorName(rc));
         done_ = true;
         break;
       }
@@ -295,14 +297,18 @@ Result<std::unique_ptr<ByteSource>> Wrap(std::unique_ptr<RawInput> raw, std::str
 
 const char* CompressionName(Compression c) {
   switch (c) {
-    case Compression::kNone: return "none";
-    case Compression::kGzip: return "gzip";
-    case Compression::kZstd: return "zstd";
+    case Compression::kNone:
+      return "none";
+    case Compression::kGzip:
+      return "gzip";
+    case Compression::kZstd:
+      return "zstd";
   }
   return "none";
 }
 
-Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::string& path, const ReadLimits& limits) {
+Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::string& path,
+                                                   const ReadLimits& limits) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     const int err = errno;

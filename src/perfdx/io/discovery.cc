@@ -18,7 +18,8 @@ constexpr int kMaxFolderDepth = 4;
 constexpr size_t kSniffBytes = 4096;
 
 bool EndsWith(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 bool HasTraceExtension(const std::string& name) {
@@ -28,8 +29,8 @@ bool HasTraceExtension(const std::string& name) {
 // Files of Ascend profiles and peer tools that are JSON but not traces.
 bool IsKnownNonTrace(const std::string& name) {
   static constexpr std::string_view kPrefixes[] = {
-      "profiler_info", "profiler_metadata", "communication", "cluster_", "step_trace",
-      "kernel_details", "operator_", "memory_", "op_statistic", "api_statistic"};
+      "profiler_info",  "profiler_metadata", "communication", "cluster_",     "step_trace",
+      "kernel_details", "operator_",         "memory_",       "op_statistic", "api_statistic"};
   return std::any_of(std::begin(kPrefixes), std::end(kPrefixes),
                      [&](std::string_view p) { return name.rfind(p, 0) == 0; });
 }
@@ -56,7 +57,6 @@ bool LooksLikeTrace(const std::string& path) {
   }
   return false;
 }
-
 
 bool IsAscendProfileDir(const fs::path& dir) {
   const std::string name = dir.filename().string();
@@ -146,8 +146,8 @@ Result<TraceInput> AscendInput(const fs::path& dir, Discovery* discovery) {
     input.kind = InputKind::kAscendDb;
     input.trace_path = dbs.front().string();
     if (dbs.size() > 1) {
-      discovery->warnings.push_back(fmt::format("{}: several profiler DBs; reading {}",
-                                                output.string(), input.trace_path));
+      discovery->warnings.push_back(
+          fmt::format("{}: several profiler DBs; reading {}", output.string(), input.trace_path));
     }
     return input;
   }
@@ -247,7 +247,8 @@ std::optional<int64_t> RankFromFileName(const std::string& name) {
   std::string lower(name);
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  for (size_t pos = lower.find("rank"); pos != std::string::npos; pos = lower.find("rank", pos + 1)) {
+  for (size_t pos = lower.find("rank"); pos != std::string::npos;
+       pos = lower.find("rank", pos + 1)) {
     size_t i = pos + 4;
     if (i < lower.size() && (lower[i] == '-' || lower[i] == '_')) ++i;
     size_t j = i;
@@ -318,7 +319,8 @@ Result<Discovery> DiscoverInputs(const std::vector<std::string>& paths) {
         for (const auto& entry : fs::directory_iterator(folder, ec)) {
           const std::string name = entry.path().filename().string();
           if (name.rfind("profiler_info_", 0) == 0 && EndsWith(name, ".json")) {
-            if (auto rank = ParseDigits(name.substr(14, name.size() - 14 - 5))) input.rank_hint = rank;
+            if (auto rank = ParseDigits(name.substr(14, name.size() - 14 - 5)))
+              input.rank_hint = rank;
           }
         }
       }

@@ -33,12 +33,12 @@ enum class InputKind {
 
 struct TraceInput {
   InputKind kind = InputKind::kChromeTraceFile;
-  std::string trace_path;    // the file whose events are read (.json, or the .db)
+  std::string trace_path;  // the file whose events are read (.json, or the .db)
   // Further files of the same timeline (msprof_slice_1_*.json, ...).
   std::vector<std::string> more_trace_paths;
-  std::string profile_dir;   // the *_ascend_pt / *_ascend_ms / PROF_* folder, if any
+  std::string profile_dir;           // the *_ascend_pt / *_ascend_ms / PROF_* folder, if any
   std::optional<int64_t> rank_hint;  // from file or folder names, profiler_info
-  std::string framework;     // "torch_npu" / "mindspore" / "msprof" for Ascend folders
+  std::string framework;             // "torch_npu" / "mindspore" / "msprof" for Ascend folders
 };
 
 struct Discovery {

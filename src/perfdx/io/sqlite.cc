@@ -73,7 +73,8 @@ Result<SqliteDb> SqliteDb::Open(const std::string& path, OpenMode mode, int busy
   db.path_ = path;
   std::string name = path;
   if (mode == kImmutable) {
-    if (!LooksLikeSqlite(path)) return InvalidInput(fmt::format("{}: not an SQLite database", path));
+    if (!LooksLikeSqlite(path))
+      return InvalidInput(fmt::format("{}: not an SQLite database", path));
     flags |= SQLITE_OPEN_URI;
     name = "file:" + UriEscape(path) + "?immutable=1";
   }
@@ -147,7 +148,8 @@ Result<std::vector<std::string>> SqliteDb::Columns(std::string_view table) const
   std::vector<std::string> out;
   if (!HasTable(table)) return out;
   // The name exists in sqlite_master, so quoting it is enough.
-  PERFDX_ASSIGN_OR_RETURN(SqliteStatement st, Prepare(fmt::format("PRAGMA table_info(\"{}\")", table)));
+  PERFDX_ASSIGN_OR_RETURN(SqliteStatement st,
+                          Prepare(fmt::format("PRAGMA table_info(\"{}\")", table)));
   for (;;) {
     PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
     if (!row) break;
@@ -237,7 +239,9 @@ void SqliteStatement::Reset() {
   bind_error_ = SQLITE_OK;
 }
 
-int SqliteStatement::columns() const { return sqlite3_column_count(stmt_); }
+int SqliteStatement::columns() const {
+  return sqlite3_column_count(stmt_);
+}
 
 bool SqliteStatement::IsNull(int column) const {
   return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
@@ -247,14 +251,19 @@ bool SqliteStatement::IsInteger(int column) const {
   return sqlite3_column_type(stmt_, column) == SQLITE_INTEGER;
 }
 
-int64_t SqliteStatement::Int(int column) const { return sqlite3_column_int64(stmt_, column); }
+int64_t SqliteStatement::Int(int column) const {
+  return sqlite3_column_int64(stmt_, column);
+}
 
-double SqliteStatement::Double(int column) const { return sqlite3_column_double(stmt_, column); }
+double SqliteStatement::Double(int column) const {
+  return sqlite3_column_double(stmt_, column);
+}
 
 std::string_view SqliteStatement::Text(int column) const {
   const unsigned char* text = sqlite3_column_text(stmt_, column);
   if (text == nullptr) return {};
-  return {reinterpret_cast<const char*>(text), static_cast<size_t>(sqlite3_column_bytes(stmt_, column))};
+  return {reinterpret_cast<const char*>(text),
+          static_cast<size_t>(sqlite3_column_bytes(stmt_, column))};
 }
 
 std::optional<int64_t> SqliteStatement::ExactInt(int column) const {

@@ -7,9 +7,8 @@
 //
 //   PERFDX_ASSIGN_OR_RETURN(SqliteDb db, SqliteDb::Open(path, SqliteDb::kImmutable));
 //   if (!db.HasTable("TASK")) ...
-//   PERFDX_ASSIGN_OR_RETURN(SqliteStatement st, db.Prepare("SELECT startNs FROM TASK WHERE id > ?"));
-//   st.Bind(1, int64_t{42});
-//   while (true) {
+//   PERFDX_ASSIGN_OR_RETURN(SqliteStatement st, db.Prepare("SELECT startNs FROM TASK WHERE id >
+//   ?")); st.Bind(1, int64_t{42}); while (true) {
 //     PERFDX_ASSIGN_OR_RETURN(bool row, st.Step());
 //     if (!row) break;
 //     int64_t start = st.Int(0);

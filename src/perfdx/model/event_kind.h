@@ -15,23 +15,23 @@ enum class EventKind : uint8_t {
   kMemcpyD2H,
   kMemcpyD2D,
   kMemcpyP2P,
-  kMemcpyOther,      // a copy whose direction the profiler did not record
+  kMemcpyOther,  // a copy whose direction the profiler did not record
   kMemset,
-  kCollective,       // communication on the device: NCCL/RCCL kernels, HCCL ops
-  kCollectiveTask,   // a sub-task of a collective (HCCL "Plane" tasks)
-  kDeviceSync,       // the device waiting (CUDA "Event Sync", Ascend notify wait)
-  kDeviceAnnotation, // host annotation projected onto the device timeline
+  kCollective,        // communication on the device: NCCL/RCCL kernels, HCCL ops
+  kCollectiveTask,    // a sub-task of a collective (HCCL "Plane" tasks)
+  kDeviceSync,        // the device waiting (CUDA "Event Sync", Ascend notify wait)
+  kDeviceAnnotation,  // host annotation projected onto the device timeline
   // Host work.
-  kFrameworkOp,      // aten::*, torch_npu / MindSpore operators
-  kRuntimeCall,      // CUDA/HIP/ACL runtime and driver calls, task-queue hops
+  kFrameworkOp,  // aten::*, torch_npu / MindSpore operators
+  kRuntimeCall,  // CUDA/HIP/ACL runtime and driver calls, task-queue hops
   kPythonFunction,
-  kUserAnnotation,   // record_function ranges
-  kDataLoading,      // DataLoader / dataset iteration
-  kStepMarker,       // ProfilerStep#N
+  kUserAnnotation,  // record_function ranges
+  kDataLoading,     // DataLoader / dataset iteration
+  kStepMarker,      // ProfilerStep#N
   // Non-slice records.
   kCounter,
   kMemoryEvent,
-  kOther,            // profiler bookkeeping, its own analyses, unknown categories
+  kOther,  // profiler bookkeeping, its own analyses, unknown categories
 };
 inline constexpr int kEventKindCount = static_cast<int>(EventKind::kOther) + 1;
 
@@ -48,12 +48,12 @@ inline bool IsDeviceWork(EventKind k) {
 
 enum class TrackKind : uint8_t {
   kHostThread = 0,
-  kDeviceStream,     // GPU stream / NPU stream ("Ascend Hardware")
-  kCommOps,          // collective operations of one communication group (HCCL)
-  kCommTasks,        // the tasks making up collectives (HCCL planes)
+  kDeviceStream,  // GPU stream / NPU stream ("Ascend Hardware")
+  kCommOps,       // collective operations of one communication group (HCCL)
+  kCommTasks,     // the tasks making up collectives (HCCL planes)
   kCounter,
-  kAsync,            // b/e/n async slices
-  kProfilerInternal, // the profiler's own spans and analyses ("Overlap Analysis")
+  kAsync,             // b/e/n async slices
+  kProfilerInternal,  // the profiler's own spans and analyses ("Overlap Analysis")
 };
 inline constexpr int kTrackKindCount = static_cast<int>(TrackKind::kProfilerInternal) + 1;
 
@@ -76,13 +76,13 @@ std::string_view FlowKindName(FlowKind kind);
 
 // Where a Trace came from.
 enum class SourceFormat : uint8_t {
-  kKineto = 0,         // PyTorch Kineto Chrome trace (CUDA, ROCm, CPU)
-  kPytorchLegacy,      // torch.autograd.profiler without Kineto ("CPU functions")
-  kAscendTraceView,    // torch_npu / MindSpore trace_view.json
-  kChromeJson,         // any other Chrome trace JSON
-  kAscendDb,           // torch_npu / MindSpore ascend_*_profiler_{rank}.db (SQLite)
-  kMsprofTimeline,     // msprof PROF_*/mindstudio_profiler_output/msprof_*.json
-  kAscendKernelCsv,    // a lone kernel_details.csv / op_summary_*.csv (device tasks only)
+  kKineto = 0,       // PyTorch Kineto Chrome trace (CUDA, ROCm, CPU)
+  kPytorchLegacy,    // torch.autograd.profiler without Kineto ("CPU functions")
+  kAscendTraceView,  // torch_npu / MindSpore trace_view.json
+  kChromeJson,       // any other Chrome trace JSON
+  kAscendDb,         // torch_npu / MindSpore ascend_*_profiler_{rank}.db (SQLite)
+  kMsprofTimeline,   // msprof PROF_*/mindstudio_profiler_output/msprof_*.json
+  kAscendKernelCsv,  // a lone kernel_details.csv / op_summary_*.csv (device tasks only)
 };
 std::string_view SourceFormatName(SourceFormat format);
 

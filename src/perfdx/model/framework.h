@@ -13,8 +13,8 @@ namespace perfdx::model {
 
 enum class Framework : uint8_t {
   kUnknown = 0,
-  kPytorch,    // stock PyTorch (CUDA, ROCm, CPU, XPU, MTIA, ...)
-  kTorchNpu,   // PyTorch with Ascend Extension for PyTorch
+  kPytorch,   // stock PyTorch (CUDA, ROCm, CPU, XPU, MTIA, ...)
+  kTorchNpu,  // PyTorch with Ascend Extension for PyTorch
   kMindSpore,
 };
 std::string_view FrameworkName(Framework f);

@@ -17,44 +17,45 @@ enum class StatSeverity : uint8_t {
 };
 
 // X(enum, name, severity, description)
-#define PERFDX_LOAD_STATS(X)                                                                     \
-  X(kEventNotObject, "event_not_object", kWarning, "array elements that are not JSON objects")   \
-  X(kEventInvalidJson, "event_invalid_json", kWarning, "events that are not valid JSON")         \
-  X(kEventTooLarge, "event_too_large", kWarning, "events larger than the per-event size limit")  \
-  X(kEventMissingPhase, "event_missing_phase", kWarning, "events without a \"ph\" string")       \
-  X(kEventUnknownPhase, "event_unknown_phase", kWarning, "events with a phase outside the format")\
-  X(kEventMissingTs, "event_missing_ts", kWarning, "timed events without \"ts\"")                \
-  X(kEventInvalidTs, "event_invalid_ts", kWarning, "events whose ts is not a finite number")     \
-  X(kEventInvalidDur, "event_invalid_dur", kWarning, "X events whose dur is missing or invalid")  \
-  X(kEventNegativeDur, "event_negative_dur", kWarning, "X events with a negative duration")      \
-  X(kEventInvalidUtf8Replaced, "event_invalid_utf8_replaced", kWarning,                          \
-    "events whose invalid UTF-8 bytes were replaced by '?'")                                     \
-  X(kEventControlCharsReplaced, "event_control_chars_replaced", kWarning,                        \
-    "events whose raw control characters in strings were replaced by spaces")                    \
-  X(kEventRepaired, "event_repaired", kWarning, "events kept after repairing invalid JSON")      \
-  X(kEndWithoutBegin, "end_without_begin", kWarning, "E events with no open B on their thread")  \
-  X(kBeginWithoutEnd, "begin_without_end", kWarning,                                             \
-    "B events never ended, closed at the last timestamp of the trace")                          \
-  X(kAsyncEndWithoutBegin, "async_end_without_begin", kWarning, "e events with no matching b")   \
-  X(kAsyncBeginWithoutEnd, "async_begin_without_end", kWarning,                                  \
-    "b events never ended, closed at the last timestamp of the trace")                          \
-  X(kCounterInvalidValue, "counter_invalid_value", kWarning, "counter series that are not numbers")\
-  X(kMetadataInvalid, "metadata_invalid", kWarning, "M events without a usable name")            \
-  X(kFlowUnmatched, "flow_unmatched", kInfo, "flow ends whose other end is not in the trace")    \
-  X(kFlowUnbound, "flow_unbound", kInfo, "flow ends that lie inside no slice")                   \
-  X(kSliceOverlap, "slice_partial_overlap", kInfo,                                               \
-    "slices overlapping an earlier slice on their track without nesting in it")                 \
-  X(kDuplicateStep, "duplicate_step", kInfo, "ProfilerStep markers seen more than once")         \
-  X(kTopLevelValueSkipped, "top_level_value_skipped", kInfo,                                     \
-    "top-level keys too large or malformed to read (the events are unaffected)")                 \
-  X(kTrailingData, "trailing_data", kWarning, "non-whitespace bytes after the JSON document")   \
-  X(kTruncated, "truncated", kWarning, "files that end before their trace is closed")          \
-  X(kSideRowSkipped, "side_file_row_skipped", kWarning,                                         \
-    "rows of Ascend side files and DB tables skipped (malformed or missing a required cell)")   \
-  X(kSideFileUnreadable, "side_file_unreadable", kWarning,                                      \
-    "Ascend side files or DB tables that could not be read (named in the warnings)")           \
-  X(kAscendContainerTask, "ascend_container_task", kInfo,                                       \
-    "DB device tasks without operator info (FFTS+ / HCCL launch containers), left out as "      \
+#define PERFDX_LOAD_STATS(X)                                                                       \
+  X(kEventNotObject, "event_not_object", kWarning, "array elements that are not JSON objects")     \
+  X(kEventInvalidJson, "event_invalid_json", kWarning, "events that are not valid JSON")           \
+  X(kEventTooLarge, "event_too_large", kWarning, "events larger than the per-event size limit")    \
+  X(kEventMissingPhase, "event_missing_phase", kWarning, "events without a \"ph\" string")         \
+  X(kEventUnknownPhase, "event_unknown_phase", kWarning, "events with a phase outside the format") \
+  X(kEventMissingTs, "event_missing_ts", kWarning, "timed events without \"ts\"")                  \
+  X(kEventInvalidTs, "event_invalid_ts", kWarning, "events whose ts is not a finite number")       \
+  X(kEventInvalidDur, "event_invalid_dur", kWarning, "X events whose dur is missing or invalid")   \
+  X(kEventNegativeDur, "event_negative_dur", kWarning, "X events with a negative duration")        \
+  X(kEventInvalidUtf8Replaced, "event_invalid_utf8_replaced", kWarning,                            \
+    "events whose invalid UTF-8 bytes were replaced by '?'")                                       \
+  X(kEventControlCharsReplaced, "event_control_chars_replaced", kWarning,                          \
+    "events whose raw control characters in strings were replaced by spaces")                      \
+  X(kEventRepaired, "event_repaired", kWarning, "events kept after repairing invalid JSON")        \
+  X(kEndWithoutBegin, "end_without_begin", kWarning, "E events with no open B on their thread")    \
+  X(kBeginWithoutEnd, "begin_without_end", kWarning,                                               \
+    "B events never ended, closed at the last timestamp of the trace")                             \
+  X(kAsyncEndWithoutBegin, "async_end_without_begin", kWarning, "e events with no matching b")     \
+  X(kAsyncBeginWithoutEnd, "async_begin_without_end", kWarning,                                    \
+    "b events never ended, closed at the last timestamp of the trace")                             \
+  X(kCounterInvalidValue, "counter_invalid_value", kWarning,                                       \
+    "counter series that are not numbers")                                                         \
+  X(kMetadataInvalid, "metadata_invalid", kWarning, "M events without a usable name")              \
+  X(kFlowUnmatched, "flow_unmatched", kInfo, "flow ends whose other end is not in the trace")      \
+  X(kFlowUnbound, "flow_unbound", kInfo, "flow ends that lie inside no slice")                     \
+  X(kSliceOverlap, "slice_partial_overlap", kInfo,                                                 \
+    "slices overlapping an earlier slice on their track without nesting in it")                    \
+  X(kDuplicateStep, "duplicate_step", kInfo, "ProfilerStep markers seen more than once")           \
+  X(kTopLevelValueSkipped, "top_level_value_skipped", kInfo,                                       \
+    "top-level keys too large or malformed to read (the events are unaffected)")                   \
+  X(kTrailingData, "trailing_data", kWarning, "non-whitespace bytes after the JSON document")      \
+  X(kTruncated, "truncated", kWarning, "files that end before their trace is closed")              \
+  X(kSideRowSkipped, "side_file_row_skipped", kWarning,                                            \
+    "rows of Ascend side files and DB tables skipped (malformed or missing a required cell)")      \
+  X(kSideFileUnreadable, "side_file_unreadable", kWarning,                                         \
+    "Ascend side files or DB tables that could not be read (named in the warnings)")               \
+  X(kAscendContainerTask, "ascend_container_task", kInfo,                                          \
+    "DB device tasks without operator info (FFTS+ / HCCL launch containers), left out as "         \
     "trace_view.json leaves them out")
 
 enum class LoadStat : uint8_t {

@@ -20,9 +20,12 @@ std::optional<int64_t> Trace::ArgInt(SliceId slice, ArgKey key) const {
   auto row = FindArgRow(*this, slice, key);
   if (!row) return std::nullopt;
   switch (args.type[*row]) {
-    case ArgType::kInt: return args.bits[*row];
-    case ArgType::kDouble: return static_cast<int64_t>(args.AsDouble(*row));
-    case ArgType::kString: return std::nullopt;
+    case ArgType::kInt:
+      return args.bits[*row];
+    case ArgType::kDouble:
+      return static_cast<int64_t>(args.AsDouble(*row));
+    case ArgType::kString:
+      return std::nullopt;
   }
   return std::nullopt;
 }

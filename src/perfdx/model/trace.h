@@ -150,7 +150,7 @@ struct RankInfo {
   SourceFormat source = SourceFormat::kChromeJson;
   DeviceType device_type = DeviceType::kUnknown;
   std::string device_name;
-  std::string distributed_backend;  // "nccl", "gloo", "hccl", ...
+  std::string distributed_backend;      // "nccl", "gloo", "hccl", ...
   std::optional<int64_t> base_time_ns;  // Kineto baseTimeNanoseconds
   std::vector<DeviceProperties> devices;
   // Framework, platform and execution features (formats/framework_detection).

@@ -142,14 +142,18 @@ size_t TraceBuilder::AsyncKeyHash::operator()(const AsyncKey& k) const {
   return HashMix(HashRawId(k.pid) ^ (HashRawId(k.id) * 3) ^ (uint64_t{k.category} << 20) ^
                  (uint64_t{k.name} << 42));
 }
-size_t TraceBuilder::RawIdHash::operator()(const RawId& id) const { return HashRawId(id); }
+size_t TraceBuilder::RawIdHash::operator()(const RawId& id) const {
+  return HashRawId(id);
+}
 size_t TraceBuilder::ThreadKeyHash::operator()(const std::pair<RawId, RawId>& k) const {
   return HashMix(HashRawId(k.first) ^ (HashRawId(k.second) * 3));
 }
 
 TraceBuilder::TraceBuilder(RankInfo info) {
   trace_.info = std::move(info);
-  async_space_ = trace_.strings.Intern("\x01" "async");
+  async_space_ = trace_.strings.Intern(
+      "\x01"
+      "async");
 }
 
 RawId TraceBuilder::Intern(const RawIdView& id) {
@@ -257,9 +261,15 @@ uint32_t TraceBuilder::AppendSlice(TrackId track, int64_t ts, int64_t dur, Strin
     trace_.args.key.push_back(arg.key);
     trace_.args.type.push_back(arg.type);
     switch (arg.type) {
-      case ArgType::kInt: trace_.args.bits.push_back(arg.int_value); break;
-      case ArgType::kDouble: trace_.args.bits.push_back(std::bit_cast<int64_t>(arg.double_value)); break;
-      case ArgType::kString: trace_.args.bits.push_back(trace_.strings.Intern(arg.string_value)); break;
+      case ArgType::kInt:
+        trace_.args.bits.push_back(arg.int_value);
+        break;
+      case ArgType::kDouble:
+        trace_.args.bits.push_back(std::bit_cast<int64_t>(arg.double_value));
+        break;
+      case ArgType::kString:
+        trace_.args.bits.push_back(trace_.strings.Intern(arg.string_value));
+        break;
     }
     ++count;
   }
@@ -323,9 +333,9 @@ void TraceBuilder::AddEvent(const RawEvent& event) {
     }
     case 'B': {
       const TrackId track = GetTrack(pid, tid, kEmptyString);
-      const uint32_t index = AppendSlice(track, ts, 0, trace_.strings.Intern(event.name),
-                                         trace_.strings.Intern(event.category),
-                                         kSliceFromBeginEnd, event);
+      const uint32_t index =
+          AppendSlice(track, ts, 0, trace_.strings.Intern(event.name),
+                      trace_.strings.Intern(event.category), kSliceFromBeginEnd, event);
       open_begins_[track].push_back(index);
       return;
     }
@@ -448,13 +458,26 @@ void TraceBuilder::AddMemoryEvent(const RawEvent& event) {
                       : arg.type == ArgType::kDouble ? static_cast<int64_t>(arg.double_value)
                                                      : 0;
     switch (arg.key) {
-      case ArgKey::kMemBytes: bytes = v; break;
-      case ArgKey::kTotalAllocated: allocated = v; break;
-      case ArgKey::kTotalReserved: reserved = v; break;
-      case ArgKey::kDeviceId: device_id = v; break;
-      case ArgKey::kDeviceType: device_type = v; break;
-      case ArgKey::kAddr: addr = v; break;
-      default: break;
+      case ArgKey::kMemBytes:
+        bytes = v;
+        break;
+      case ArgKey::kTotalAllocated:
+        allocated = v;
+        break;
+      case ArgKey::kTotalReserved:
+        reserved = v;
+        break;
+      case ArgKey::kDeviceId:
+        device_id = v;
+        break;
+      case ArgKey::kDeviceType:
+        device_type = v;
+        break;
+      case ArgKey::kAddr:
+        addr = v;
+        break;
+      default:
+        break;
     }
   }
   m.ts_ns.push_back(event.ts_ns);
@@ -477,7 +500,8 @@ void TraceBuilder::AddAsync(const RawEvent& event, const RawId& pid, char phase)
   trace_.tracks[track].thread_name = cat;
   const AsyncKey key{pid, cat, kEmptyString, Intern(event.id)};
   if (phase == 'n') {
-    AppendSlice(track, event.ts_ns, 0, trace_.strings.Intern(event.name), cat, kSliceInstant, event);
+    AppendSlice(track, event.ts_ns, 0, trace_.strings.Intern(event.name), cat, kSliceInstant,
+                event);
     return;
   }
   if (phase == 'b') {
@@ -573,7 +597,8 @@ void TraceBuilder::SortSlices() {
       return std::tie(a.ts, b.dur, a.index) < std::tie(b.ts, a.dur, b.index);
     };
     keys.clear();
-    for (uint32_t j = begin; j < end; ++j) keys.push_back({s.ts_ns[order[j]], s.dur_ns[order[j]], order[j]});
+    for (uint32_t j = begin; j < end; ++j)
+      keys.push_back({s.ts_ns[order[j]], s.dur_ns[order[j]], order[j]});
     // By ts first, then each run of equal ts by the whole key: profilers list
     // slices starting together in no particular order, and every such pair
     // would otherwise start a new run for SortByRuns.
@@ -834,7 +859,8 @@ Result<Trace> TraceBuilder::Finalize(Classifier& classifier) && {
   for (SliceId i = 0; i < trace_.slices.size(); ++i) {
     auto& list = categories[trace_.slices.track[i]];
     const StringId cat = trace_.slices.category[i];
-    if (list.size() < kMaxCategoriesPerTrack && std::find(list.begin(), list.end(), cat) == list.end()) {
+    if (list.size() < kMaxCategoriesPerTrack &&
+        std::find(list.begin(), list.end(), cat) == list.end()) {
       list.push_back(cat);
     }
   }

@@ -18,7 +18,8 @@ constexpr size_t kJsonOps = 50;
 constexpr size_t kTextRows = 10;
 
 void WriteHealth(JsonWriter& w, const HealthMetrics& h) {
-  for (const analysis::HealthMetricDef& m : analysis::kHealthMetrics) w.Key(m.name).Double(h.*m.value);
+  for (const analysis::HealthMetricDef& m : analysis::kHealthMetrics)
+    w.Key(m.name).Double(h.*m.value);
 }
 
 void WriteCause(JsonWriter& w, const analysis::GapCause& c) {
@@ -119,7 +120,9 @@ void WriteRank(JsonWriter& w, const AnalyzeRank& entry) {
     w.Key("metric").String(row.metric);
     w.Key("value").Double(row.value);
     w.Key("healthy").String(row.healthy);
-    w.Key("status").String(!row.applicable ? "not_applicable" : !row.judged ? "not_judged" : advisor::HealthStatusName(row.status));
+    w.Key("status").String(!row.applicable ? "not_applicable"
+                           : !row.judged   ? "not_judged"
+                                           : advisor::HealthStatusName(row.status));
     w.EndObject();
   }
   w.EndArray();
@@ -341,9 +344,12 @@ std::string Status(const advisor::HealthRow& row) {
   if (!row.applicable) return "n/a";
   if (!row.judged) return "";
   switch (row.status) {
-    case advisor::HealthStatus::kHealthy: return "✓";
-    case advisor::HealthStatus::kWarning: return "!";
-    case advisor::HealthStatus::kAbnormal: return "✗";
+    case advisor::HealthStatus::kHealthy:
+      return "✓";
+    case advisor::HealthStatus::kWarning:
+      return "!";
+    case advisor::HealthStatus::kAbnormal:
+      return "✗";
   }
   return "";
 }
@@ -367,14 +373,16 @@ std::string FeatureList(const model::RuntimeFeatures& f) {
 void RenderRankText(std::string& out, const AnalyzeRank& entry) {
   const RankAnalysis& a = entry.analysis;
   const model::RankInfo& info = a.trace->info;
-  out += fmt::format("═══ rank {} — {} ({} on {})\n", info.rank ? fmt::format("{}", *info.rank) : "?",
-                     info.path, model::SourceFormatName(info.source), info.device_name);
-  out += fmt::format("framework: {} on {}{} (from {})\n", model::FrameworkName(info.runtime.framework),
-                     model::PlatformName(info.runtime.platform), FeatureList(info.runtime.features),
-                     info.runtime.detected_from);
+  out +=
+      fmt::format("═══ rank {} — {} ({} on {})\n", info.rank ? fmt::format("{}", *info.rank) : "?",
+                  info.path, model::SourceFormatName(info.source), info.device_name);
+  out +=
+      fmt::format("framework: {} on {}{} (from {})\n", model::FrameworkName(info.runtime.framework),
+                  model::PlatformName(info.runtime.platform), FeatureList(info.runtime.features),
+                  info.runtime.detected_from);
   out += fmt::format("steps: {} analysed ({}), window {}, mean step {}\n", a.steps.size(),
-                     analysis::StepSourceName(a.timeline.source), analysis::AnalysisWindowName(a.window),
-                     FormatDuration(a.step_time.mean_ns));
+                     analysis::StepSourceName(a.timeline.source),
+                     analysis::AnalysisWindowName(a.window), FormatDuration(a.step_time.mean_ns));
   for (const std::string& n : a.notes) out += fmt::format("  note: {}\n", n);
 
   out += "\nHEALTH\n";
@@ -388,48 +396,57 @@ void RenderRankText(std::string& out, const AnalyzeRank& entry) {
   RenderFindingsText(out, entry.findings);
 
   out += "\nMACRO — timeline continuity\n";
-  out += fmt::format("  {} busy {} of {} analysed (compute kernels alone {}); idle {}\n",
-                     a.cpu_only ? "compute timeline" : "device", FormatShare(a.summary.device_utilization),
-                     FormatDuration(a.window_ns), FormatShare(a.summary.device_compute_share),
-                     FormatShare(a.summary.idle_share));
+  out +=
+      fmt::format("  {} busy {} of {} analysed (compute kernels alone {}); idle {}\n",
+                  a.cpu_only ? "compute timeline" : "device",
+                  FormatShare(a.summary.device_utilization), FormatDuration(a.window_ns),
+                  FormatShare(a.summary.device_compute_share), FormatShare(a.summary.idle_share));
   if (a.temporal.span_ns > 0 && !a.cpu_only) {
     const double span = static_cast<double>(a.temporal.span_ns);
     out += fmt::format("  temporal breakdown (HTA): compute {} · non-compute {} · idle {} of {}\n",
                        FormatShare(static_cast<double>(a.temporal.compute_ns) / span),
                        FormatShare(static_cast<double>(a.temporal.non_compute_ns) / span),
-                       FormatShare(static_cast<double>(a.temporal.idle_ns) / span), FormatDuration(a.temporal.span_ns));
+                       FormatShare(static_cast<double>(a.temporal.idle_ns) / span),
+                       FormatDuration(a.temporal.span_ns));
   }
   if (a.temporal.comm_comp_overlap) {
-    out += fmt::format("  communication hidden under compute: {}\n", FormatShare(*a.temporal.comm_comp_overlap));
+    out += fmt::format("  communication hidden under compute: {}\n",
+                       FormatShare(*a.temporal.comm_comp_overlap));
   }
   out += fmt::format("  idle gaps >= {}: {} totalling {}\n", FormatDuration(a.gaps.min_gap_ns),
                      a.gaps.gaps.size(), FormatDuration(a.gaps.total_ns));
   constexpr size_t kTextGroups = 5;
   for (size_t i = 0; i < a.gaps.recurring.size() && i < kTextGroups; ++i) {
     const analysis::GapGroup& g = a.gaps.recurring[i];
-    out += fmt::format("  recurring: {} per step ({} of step time) at the {} of {}/{} steps — {}{}\n",
-                       FormatDuration(g.ns_per_step), FormatShare(g.share_of_step_time), g.position,
-                       g.steps, a.steps.size(), g.cause.kind,
-                       g.cause.name.empty() ? "" : fmt::format(" ({})", Truncate(g.cause.name, 60)));
+    out +=
+        fmt::format("  recurring: {} per step ({} of step time) at the {} of {}/{} steps — {}{}\n",
+                    FormatDuration(g.ns_per_step), FormatShare(g.share_of_step_time), g.position,
+                    g.steps, a.steps.size(), g.cause.kind,
+                    g.cause.name.empty() ? "" : fmt::format(" ({})", Truncate(g.cause.name, 60)));
   }
   if (a.gaps.recurring.size() > kTextGroups) {
-    out += fmt::format("  ({} smaller recurring groups in the JSON report)\n", a.gaps.recurring.size() - kTextGroups);
+    out += fmt::format("  ({} smaller recurring groups in the JSON report)\n",
+                       a.gaps.recurring.size() - kTextGroups);
   }
 
   out += "\nMESO — where each step's time goes\n";
   if (!a.steps.empty()) {
-    out += fmt::format("  {:>8} {:>10} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}\n", "step", "time",
-                       "kernel", "memcpy", "memset", "comm", "runtime", "dataload", "cpu", "other");
+    out += fmt::format("  {:>8} {:>10} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}\n", "step",
+                       "time", "kernel", "memcpy", "memset", "comm", "runtime", "dataload", "cpu",
+                       "other");
     for (const analysis::StepAnalysis& s : a.steps) {
       const auto d = static_cast<double>(std::max<int64_t>(s.window.dur_ns(), 1));
       auto pct = [&](int64_t v) { return FormatShare(static_cast<double>(v) / d); };
-      out += fmt::format("  {:>8} {:>10} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}\n", s.window.id,
-                         FormatDuration(s.window.dur_ns()), pct(s.breakdown.kernel_ns), pct(s.breakdown.memcpy_ns),
-                         pct(s.breakdown.memset_ns), pct(s.breakdown.communication_ns), pct(s.breakdown.runtime_ns),
-                         pct(s.breakdown.dataloader_ns), pct(s.breakdown.cpu_exec_ns), pct(s.breakdown.other_ns));
+      out += fmt::format("  {:>8} {:>10} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}\n",
+                         s.window.id, FormatDuration(s.window.dur_ns()), pct(s.breakdown.kernel_ns),
+                         pct(s.breakdown.memcpy_ns), pct(s.breakdown.memset_ns),
+                         pct(s.breakdown.communication_ns), pct(s.breakdown.runtime_ns),
+                         pct(s.breakdown.dataloader_ns), pct(s.breakdown.cpu_exec_ns),
+                         pct(s.breakdown.other_ns));
     }
     bool any_device = false;
-    for (const auto& s : a.steps) any_device |= s.device.computing_ns + s.device.communication_ns > 0;
+    for (const auto& s : a.steps)
+      any_device |= s.device.computing_ns + s.device.communication_ns > 0;
     if (any_device) {
       // The parts preparing + computing + comm exposed + free + trailing sum
       // to the step's time; comm (all of it, overlapped or not) is beside them.
@@ -462,9 +479,12 @@ void RenderRankText(std::string& out, const AnalyzeRank& entry) {
     out += "  top kernels\n";
     for (size_t i = 0; i < a.kernels.kernels.size() && i < kTextRows; ++i) {
       const analysis::KernelStat& k = a.kernels.kernels[i];
-      out += fmt::format("    {:<60} {:>6} {:>8} x{:<6} mean {}{}\n", Truncate(k.name, 60), FormatShare(k.share),
-                         FormatDuration(k.total_ns), k.count, FormatDuration(k.mean_ns()),
-                         k.fp32_matrix ? "  [fp32 matrix]" : k.layout_conversion ? "  [layout]" : "");
+      out += fmt::format("    {:<60} {:>6} {:>8} x{:<6} mean {}{}\n", Truncate(k.name, 60),
+                         FormatShare(k.share), FormatDuration(k.total_ns), k.count,
+                         FormatDuration(k.mean_ns()),
+                         k.fp32_matrix         ? "  [fp32 matrix]"
+                         : k.layout_conversion ? "  [layout]"
+                                               : "");
     }
     const auto work = static_cast<double>(std::max<int64_t>(a.kernels.device_work_ns, 1));
     out += fmt::format(
@@ -474,10 +494,15 @@ void RenderRankText(std::string& out, const AnalyzeRank& entry) {
         FormatShare(a.kernels.layout_conversion_share));
   }
   for (const analysis::DeviceMemory& m : a.memory.devices) {
-    out += fmt::format("  memory {}: peak allocated {}{}", m.device_id < 0 ? std::string("host") : fmt::format("device {}", m.device_id),
-                       FormatBytes(static_cast<double>(m.peak_allocated_bytes)), m.relative ? " (since trace start)" : "");
-    if (m.peak_reserved_bytes >= 0) out += fmt::format(", reserved {}", FormatBytes(static_cast<double>(m.peak_reserved_bytes)));
-    if (m.fragmentation_at_peak) out += fmt::format(", fragmentation {}", FormatShare(*m.fragmentation_at_peak));
+    out +=
+        fmt::format("  memory {}: peak allocated {}{}",
+                    m.device_id < 0 ? std::string("host") : fmt::format("device {}", m.device_id),
+                    FormatBytes(static_cast<double>(m.peak_allocated_bytes)),
+                    m.relative ? " (since trace start)" : "");
+    if (m.peak_reserved_bytes >= 0)
+      out += fmt::format(", reserved {}", FormatBytes(static_cast<double>(m.peak_reserved_bytes)));
+    if (m.fragmentation_at_peak)
+      out += fmt::format(", fragmentation {}", FormatShare(*m.fragmentation_at_peak));
     out += fmt::format(", {:.0f} allocations/step\n", m.allocations_per_step);
   }
   out += '\n';

@@ -43,7 +43,9 @@ std::string SignedDuration(double ns) {
 bool IsDuration(const std::string& key) {
   return key.ends_with("_ns");
 }
-bool IsShare(const std::string& key) { return baseline::IsShareMetric(key); }
+bool IsShare(const std::string& key) {
+  return baseline::IsShareMetric(key);
+}
 
 std::string FormatValue(const std::string& key, const std::optional<double>& v) {
   if (!v) return "-";

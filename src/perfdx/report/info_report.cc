@@ -37,7 +37,8 @@ std::string RenderInfoJson(const InfoReport& report) {
     w.Key("source").String(model::SourceFormatName(info.source));
     w.Key("device").String(info.device_name);
     w.Key("device_type").String(model::DeviceTypeName(info.device_type));
-    if (!info.distributed_backend.empty()) w.Key("distributed_backend").String(info.distributed_backend);
+    if (!info.distributed_backend.empty())
+      w.Key("distributed_backend").String(info.distributed_backend);
     w.Key("start_ns").Int(s.start_ns);
     w.Key("end_ns").Int(s.end_ns);
     w.Key("span_ns").Int(s.span_ns);
@@ -108,23 +109,26 @@ std::string RenderInfoText(const InfoReport& report) {
   for (const InfoRank& rank : report.ranks) {
     const model::RankInfo& info = *rank.info;
     const analysis::TraceSummary& s = rank.summary;
-    out += fmt::format("rank {}  {}\n", info.rank ? fmt::format("{}", *info.rank) : std::string("?"),
-                       info.path);
+    out += fmt::format("rank {}  {}\n",
+                       info.rank ? fmt::format("{}", *info.rank) : std::string("?"), info.path);
     out += fmt::format("  source   {}  ({} on {})\n", model::SourceFormatName(info.source),
                        model::DeviceTypeName(info.device_type), info.device_name);
     if (info.world_size) {
-      out += fmt::format("  world    {} ranks, {}\n", *info.world_size,
-                         info.distributed_backend.empty() ? "backend unknown" : info.distributed_backend);
+      out += fmt::format(
+          "  world    {} ranks, {}\n", *info.world_size,
+          info.distributed_backend.empty() ? "backend unknown" : info.distributed_backend);
     }
     out += fmt::format("  span     {}\n", FormatDuration(s.span_ns));
     std::string phases;
-    for (const auto& [phase, count] : s.events_by_phase) phases += fmt::format(" {}:{}", phase, count);
+    for (const auto& [phase, count] : s.events_by_phase)
+      phases += fmt::format(" {}:{}", phase, count);
     out += fmt::format("  events   {}  (by phase:{})\n", s.events, phases);
     std::string kinds;
     for (int k = 0; k < model::kEventKindCount; ++k) {
       if (s.events_by_kind[k] == 0) continue;
-      kinds += fmt::format("\n    {:<18} {:>10}", model::EventKindName(static_cast<model::EventKind>(k)),
-                           s.events_by_kind[k]);
+      kinds +=
+          fmt::format("\n    {:<18} {:>10}", model::EventKindName(static_cast<model::EventKind>(k)),
+                      s.events_by_kind[k]);
     }
     out += fmt::format("  by kind{}\n", kinds);
     std::string steps;
@@ -133,25 +137,29 @@ std::string RenderInfoText(const InfoReport& report) {
     } else if (s.step_ids.size() <= 12) {
       for (int64_t id : s.step_ids) steps += fmt::format("{} ", id);
     } else {
-      steps = fmt::format("{} steps, {}..{}", s.step_ids.size(), s.step_ids.front(), s.step_ids.back());
+      steps =
+          fmt::format("{} steps, {}..{}", s.step_ids.size(), s.step_ids.front(), s.step_ids.back());
     }
     out += fmt::format("  steps    {}\n", steps);
     std::string tracks;
     for (int k = 0; k < model::kTrackKindCount; ++k) {
       if (s.tracks_by_kind[k] == 0) continue;
-      tracks += fmt::format(" {} {}", s.tracks_by_kind[k], model::TrackKindName(static_cast<model::TrackKind>(k)));
+      tracks += fmt::format(" {} {}", s.tracks_by_kind[k],
+                            model::TrackKindName(static_cast<model::TrackKind>(k)));
     }
     out += fmt::format("  tracks  {}\n", tracks);
     for (const analysis::TrackSummary& t : s.tracks) {
       if (t.kind == model::TrackKind::kCounter) continue;
       std::string label = t.process_name.empty() ? t.pid : t.process_name;
       label += " / " + (t.thread_name.empty() ? t.tid : t.thread_name);
-      out += fmt::format("    {:<17} {:<48} {:>9} slices\n", model::TrackKindName(t.kind), label, t.slices);
+      out += fmt::format("    {:<17} {:<48} {:>9} slices\n", model::TrackKindName(t.kind), label,
+                         t.slices);
     }
     std::string flows;
     for (int k = 0; k < model::kFlowKindCount; ++k) {
       if (s.flows_by_kind[k] == 0) continue;
-      flows += fmt::format(" {} {}", s.flows_by_kind[k], model::FlowKindName(static_cast<model::FlowKind>(k)));
+      flows += fmt::format(" {} {}", s.flows_by_kind[k],
+                           model::FlowKindName(static_cast<model::FlowKind>(k)));
     }
     if (!flows.empty()) out += fmt::format("  flows   {}\n", flows);
     if (!s.load_stats.empty()) {

@@ -25,15 +25,16 @@ class DataLoaderStallRule final : public Rule {
     f.gain.ns_per_step = PerStepNs(c, share);
     f.gain.share = ShareOfStep(c, f.gain.ns_per_step);
     f.severity = SeverityFor(band, share, f.gain.share);
-    f.title = fmt::format("Data loading stalls the device for {} of the step ({} per step)", Pct(share),
-                          Ms(f.gain.ns_per_step));
+    f.title = fmt::format("Data loading stalls the device for {} of the step ({} per step)",
+                          Pct(share), Ms(f.gain.ns_per_step));
     f.evidence.metric = "dataloader_stall_share";
     f.evidence.value = share;
     f.evidence.threshold = band.healthy;
     f.evidence.unit = "share";
     for (const analysis::Gap& g : c.analysis.gaps.gaps) {
       if (g.cause.kind != "data_loader") continue;
-      if (f.evidence.ranges.size() < 5) f.evidence.ranges.push_back({g.start_ns, g.start_ns + g.dur_ns});
+      if (f.evidence.ranges.size() < 5)
+        f.evidence.ranges.push_back({g.start_ns, g.start_ns + g.dur_ns});
     }
     AddTag(&f, "data_loader_wait");
     f.host_cause = true;

@@ -7,9 +7,9 @@
 //    NCCL; perfdx reads the process group's backend from the trace).
 // Neither has a what-if on the timeline (the fix changes the process
 // layout), so both report a gain of 0 and stay warnings.
-#include <fmt/format.h>
-
 #include <set>
+
+#include <fmt/format.h>
 
 #include "perfdx/advisor/advisor.h"
 #include "perfdx/advisor/knobs.h"
@@ -37,7 +37,8 @@ class DataParallelRule final : public Rule {
     if (!HasSliceNamed(trace, "DataParallel.forward")) return;
     std::set<int32_t> devices;
     for (model::SliceId i = 0; i < trace.slices.size(); ++i) {
-      if (model::IsDeviceWork(trace.slices.kind[i])) devices.insert(trace.tracks[trace.slices.track[i]].device_id);
+      if (model::IsDeviceWork(trace.slices.kind[i]))
+        devices.insert(trace.tracks[trace.slices.track[i]].device_id);
     }
     if (devices.size() < 2) return;
     Finding f;
@@ -69,7 +70,8 @@ class CollectiveBackendRule final : public Rule {
     f.rule = std::string(id());
     f.category = Category::kCommunication;
     f.severity = Severity::kWarning;
-    f.title = fmt::format("Collectives use the Gloo backend on {} devices", model::DeviceTypeName(info.device_type));
+    f.title = fmt::format("Collectives use the Gloo backend on {} devices",
+                          model::DeviceTypeName(info.device_type));
     f.evidence.metric = "distributed_backend";
     f.evidence.unit = info.distributed_backend;
     AddTag(&f, "gloo_on_device");

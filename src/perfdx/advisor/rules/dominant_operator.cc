@@ -109,7 +109,8 @@ class DominantOperatorRule final : public Rule {
       f.evidence.contributors.push_back(
           {kept[k]->name, time_of(*kept[k]), share_of(time_of(*kept[k]))});
     }
-    for (size_t k = 0; k < kept.size() && k < kTop; ++k) f.rests_on.push_back("op:" + kept[k]->name);
+    for (size_t k = 0; k < kept.size() && k < kTop; ++k)
+      f.rests_on.push_back("op:" + kept[k]->name);
     // A large operator is no evidence that fusion helps: operator_fusion
     // shows only with the fusion rules' evidence ("fusible").
     AppendFixes(&f.recommendations, {"operator_fusion"});

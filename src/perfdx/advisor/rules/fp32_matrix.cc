@@ -43,7 +43,8 @@ class Fp32MatrixRule final : public Rule {
     const Band& band = c.thresholds.fp32_matrix_share;
     if (advisor::Evaluate(band, share) == HealthStatus::kHealthy) return;
     const std::optional<ThroughputRatio> ratio = RankThroughputRatio(c.trace().info);
-    const double speedup = std::max(1.0, ratio ? ratio->fp16_over_fp32 : c.thresholds.fp32_matrix_speedup);
+    const double speedup =
+        std::max(1.0, ratio ? ratio->fp16_over_fp32 : c.thresholds.fp32_matrix_speedup);
 
     Finding f;
     f.rule = std::string(id());

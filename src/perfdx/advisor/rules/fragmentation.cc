@@ -45,10 +45,10 @@ class FragmentationRule final : public Rule {
     f.category = Category::kMemory;
     f.gain = {0, 0};
     f.severity = status == HealthStatus::kAbnormal ? Severity::kWarning : Severity::kInfo;
-    f.title =
-        fmt::format("{} of device {}'s reserved memory is unusable at the allocation peak ({} of {} "
-                    "reserved)",
-                    Pct(frag), worst->device_id, Gib(unusable), Gib(reserved));
+    f.title = fmt::format(
+        "{} of device {}'s reserved memory is unusable at the allocation peak ({} of {} "
+        "reserved)",
+        Pct(frag), worst->device_id, Gib(unusable), Gib(reserved));
     f.evidence.metric = "fragmentation_at_peak";
     f.evidence.value = frag;
     f.evidence.threshold = band.healthy;

@@ -3,11 +3,11 @@
 // guide's "device idle while the host dispatches" (up to 50% seen). Gain:
 // the short dispatch gaps per step (what a captured graph or fused kernels
 // would hide).
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <map>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "perfdx/advisor/advisor.h"
 #include "perfdx/advisor/knobs.h"
@@ -30,12 +30,14 @@ class HostBoundDispatchRule final : public Rule {
     for (const analysis::Gap& g : c.analysis.gaps.gaps) {
       // Short gaps inside a step where the host is dispatching; long ones
       // are recurring-gap findings.
-      if (g.between_steps || static_cast<double>(g.dur_ns) >= c.thresholds.min_recurring_gap_ns) continue;
+      if (g.between_steps || static_cast<double>(g.dur_ns) >= c.thresholds.min_recurring_gap_ns)
+        continue;
       if (g.cause.kind != "framework_op" && g.cause.kind != "launch_overhead") continue;
       total_ns += g.dur_ns;
       ++count;
       by_op[g.cause.name.empty() ? "(launch calls)" : g.cause.name] += g.dur_ns;
-      if (f.evidence.ranges.size() < 5) f.evidence.ranges.push_back({g.start_ns, g.start_ns + g.dur_ns});
+      if (f.evidence.ranges.size() < 5)
+        f.evidence.ranges.push_back({g.start_ns, g.start_ns + g.dur_ns});
     }
     if (count == 0) return;
     const int64_t per_step = total_ns / static_cast<int64_t>(c.step_count());
@@ -52,38 +54,44 @@ class HostBoundDispatchRule final : public Rule {
       means.insert(means.end(), std::min<uint64_t>(k.count, 1000), k.mean_ns());
     }
     std::sort(means.begin(), means.end());
-    const double median_kernel_ns = means.empty() ? 0 : static_cast<double>(means[means.size() / 2]);
+    const double median_kernel_ns =
+        means.empty() ? 0 : static_cast<double>(means[means.size() / 2]);
 
     f.rule = std::string(id());
     f.category = Category::kComputeUtilization;
     f.gain = {per_step, share};
     f.severity = SeverityFor(band, share, share);
-    f.title = fmt::format("The host cannot keep the device fed: {} short gaps leave it idle {} per step ({} of step time) "
-                          "while operators are dispatched",
-                          count / c.step_count(), Ms(per_step), Pct(share));
+    f.title = fmt::format(
+        "The host cannot keep the device fed: {} short gaps leave it idle {} per step ({} of step "
+        "time) "
+        "while operators are dispatched",
+        count / c.step_count(), Ms(per_step), Pct(share));
     for (const auto& [name, ns] : by_op) {
       f.evidence.contributors.push_back({name, ns / static_cast<int64_t>(c.step_count()),
                                          static_cast<double>(ns) / static_cast<double>(total_ns)});
     }
     KeepLargest(&f.evidence.contributors, 3);
     std::string names;
-    for (const Contributor& x : f.evidence.contributors) names += (names.empty() ? "" : ", ") + x.name;
+    for (const Contributor& x : f.evidence.contributors)
+      names += (names.empty() ? "" : ", ") + x.name;
     f.title += fmt::format(" (mostly inside {})", names);
     f.evidence.metric = "dispatch_gap_share";
     f.evidence.value = share;
     f.evidence.threshold = band.healthy;
     f.evidence.unit = "share";
-    f.evidence.details = {{"short_gaps_per_step", static_cast<double>(count) / static_cast<double>(c.step_count())},
-                          {"kernels_per_step", static_cast<double>(kernels) / static_cast<double>(c.step_count())},
-                          {"median_kernel_mean_ns", median_kernel_ns},
-                          {"framework_overhead_share", c.analysis.summary.framework_overhead_share}};
+    f.evidence.details = {
+        {"short_gaps_per_step", static_cast<double>(count) / static_cast<double>(c.step_count())},
+        {"kernels_per_step", static_cast<double>(kernels) / static_cast<double>(c.step_count())},
+        {"median_kernel_mean_ns", median_kernel_ns},
+        {"framework_overhead_share", c.analysis.summary.framework_overhead_share}};
     // Many short device-idle gaps while operators dispatch: fewer launches
     // (graphs, fused kernels) is what the evidence supports.
     AddTag(&f, "dispatch_bound");
     AddTag(&f, "fusible");
     f.host_cause = true;
     f.recommendations = RecommendationsFor("reduce_launch_overhead");
-    for (Recommendation& r : RecommendationsFor("operator_fusion")) f.recommendations.push_back(std::move(r));
+    for (Recommendation& r : RecommendationsFor("operator_fusion"))
+      f.recommendations.push_back(std::move(r));
     out->push_back(std::move(f));
   }
 };

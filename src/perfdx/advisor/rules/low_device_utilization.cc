@@ -4,9 +4,9 @@
 // host work). This rule reports only the idle time left over, so that the
 // findings never count the same time twice. Gain: that unexplained idle
 // time per step.
-#include <fmt/format.h>
-
 #include <algorithm>
+
+#include <fmt/format.h>
 
 #include "perfdx/advisor/advisor.h"
 #include "perfdx/advisor/knobs.h"
@@ -50,7 +50,8 @@ class LowDeviceUtilizationRule final : public Rule {
     for (const analysis::GapGroup& g : c.analysis.gaps.recurring) {
       const std::string& kind = g.cause.kind;
       if (kind == "data_loader" || kind == "synchronization" || kind == "launch_overhead") continue;
-      if (static_cast<double>(g.mean_dur_ns) >= c.thresholds.min_recurring_gap_ns) explained_ns += g.total_ns;
+      if (static_cast<double>(g.mean_dur_ns) >= c.thresholds.min_recurring_gap_ns)
+        explained_ns += g.total_ns;
     }
     const int64_t idle_per_step = PerStepNs(c, c.analysis.summary.idle_share);
     const int64_t unexplained = idle_per_step - explained_ns / static_cast<int64_t>(c.step_count());
@@ -65,11 +66,13 @@ class LowDeviceUtilizationRule final : public Rule {
     // A kernel table alone (or a device-only trace) cannot say what the host
     // did meanwhile: say so rather than that the host had no cause.
     const model::Trace& t = c.trace();
-    const bool host_traced = std::any_of(t.tracks.begin(), t.tracks.end(), [](const model::Track& k) {
-      return k.kind == model::TrackKind::kHostThread && k.slice_end > k.slice_begin;
-    });
+    const bool host_traced =
+        std::any_of(t.tracks.begin(), t.tracks.end(), [](const model::Track& k) {
+          return k.kind == model::TrackKind::kHostThread && k.slice_end > k.slice_begin;
+        });
     f.title = fmt::format("The {} is busy only {} of the step; {} per step of idle time {}",
-                          c.analysis.cpu_only ? "compute timeline" : "device", Pct(utilization), Ms(unexplained),
+                          c.analysis.cpu_only ? "compute timeline" : "device", Pct(utilization),
+                          Ms(unexplained),
                           host_traced ? "has no single host-side cause"
                                       : "cannot be attributed: the trace records no host activity");
     // On a CPU-only trace the time between operators is the Python
@@ -87,8 +90,9 @@ class LowDeviceUtilizationRule final : public Rule {
     f.evidence.value = utilization;
     f.evidence.threshold = band.healthy;
     f.evidence.unit = "share";
-    f.evidence.details = {{"idle_share", c.analysis.summary.idle_share},
-                          {"explained_idle_ns_per_step", static_cast<double>(idle_per_step - unexplained)}};
+    f.evidence.details = {
+        {"idle_share", c.analysis.summary.idle_share},
+        {"explained_idle_ns_per_step", static_cast<double>(idle_per_step - unexplained)}};
     // Scattered idle time with no dominant host cause usually means the
     // device gets too little work per launch: bigger batches, or fewer,
     // larger kernels (the TensorBoard plugin's low-utilization advice).
@@ -96,7 +100,8 @@ class LowDeviceUtilizationRule final : public Rule {
     // profile for it (their evidence tags are not established here).
     f.host_cause = true;
     f.recommendations = RecommendationsFor("reduce_launch_overhead");
-    for (Recommendation& r : RecommendationsFor("operator_fusion")) f.recommendations.push_back(std::move(r));
+    for (Recommendation& r : RecommendationsFor("operator_fusion"))
+      f.recommendations.push_back(std::move(r));
     out->push_back(std::move(f));
   }
 };

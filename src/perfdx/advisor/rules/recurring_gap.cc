@@ -4,9 +4,9 @@
 // the rest: named Python functions and record_function ranges, optimizer
 // steps, untraced host time, and operators that leave the device idle.
 // Gain: the group's idle time per step (the step without the gap).
-#include <fmt/format.h>
-
 #include <set>
+
+#include <fmt/format.h>
 
 #include "perfdx/advisor/advisor.h"
 #include "perfdx/advisor/knobs.h"
@@ -17,11 +17,14 @@ namespace perfdx::advisor {
 namespace {
 
 std::string WhatTheHostDoes(const analysis::GapCause& cause) {
-  if (cause.kind == "python_function" || cause.kind == "user_annotation") return fmt::format("runs {}", cause.name);
+  if (cause.kind == "python_function" || cause.kind == "user_annotation")
+    return fmt::format("runs {}", cause.name);
   if (cause.kind == "optimizer_step") return "runs optimizer.step()";
-  if (cause.kind == "framework_op") return fmt::format("is inside {} with no device work queued", cause.name);
+  if (cause.kind == "framework_op")
+    return fmt::format("is inside {} with no device work queued", cause.name);
   if (cause.kind == "untraced") {
-    return cause.name.empty() ? "runs untraced code" : fmt::format("runs untraced code next to {}", cause.name);
+    return cause.name.empty() ? "runs untraced code"
+                              : fmt::format("runs untraced code next to {}", cause.name);
   }
   return fmt::format("is in {}", cause.kind);
 }
@@ -44,7 +47,8 @@ class RecurringGapRule final : public Rule {
       // healthy run).
       std::set<int64_t> long_steps;
       for (const analysis::Gap& gap : c.analysis.gaps.gaps) {
-        if (gap.cause.kind == kind && gap.cause.name == g.cause.name && gap.position == g.position &&
+        if (gap.cause.kind == kind && gap.cause.name == g.cause.name &&
+            gap.position == g.position &&
             static_cast<double>(gap.dur_ns) >= c.thresholds.min_recurring_gap_ns) {
           long_steps.insert(gap.step);
         }
@@ -57,16 +61,19 @@ class RecurringGapRule final : public Rule {
       f.gain.ns_per_step = g.ns_per_step;
       f.gain.share = share;
       f.severity = SeverityFor(band, share, share);
-      const std::string where = g.position == "between_steps" ? "between steps" : fmt::format("at the {} of the step", g.position);
+      const std::string where = g.position == "between_steps"
+                                    ? "between steps"
+                                    : fmt::format("at the {} of the step", g.position);
       // A CPU-only trace has no device: its compute timeline is the host's ops.
       // The time per step leads: a group of many short gaps must not read
       // as one short pause.
-      const std::string gaps =
-          g.count > g.steps ? fmt::format(" in {} gaps of {} on average", g.count, Ms(g.mean_dur_ns)) : "";
-      f.title = fmt::format("{} {} per step{} {} in {} of {} steps while the host {} ({} of step time)",
-                            c.analysis.cpu_only ? "Compute pauses" : "The device idles", Ms(g.ns_per_step),
-                            gaps, where, g.steps, c.analysis.steps.size(), WhatTheHostDoes(g.cause),
-                            Pct(share));
+      const std::string gaps = g.count > g.steps ? fmt::format(" in {} gaps of {} on average",
+                                                               g.count, Ms(g.mean_dur_ns))
+                                                 : "";
+      f.title = fmt::format(
+          "{} {} per step{} {} in {} of {} steps while the host {} ({} of step time)",
+          c.analysis.cpu_only ? "Compute pauses" : "The device idles", Ms(g.ns_per_step), gaps,
+          where, g.steps, c.analysis.steps.size(), WhatTheHostDoes(g.cause), Pct(share));
       f.evidence.metric = "recurring_gap_ns_per_step";
       f.evidence.value = static_cast<double>(g.ns_per_step);
       f.evidence.threshold = band.healthy * static_cast<double>(c.step_ns());
@@ -74,12 +81,15 @@ class RecurringGapRule final : public Rule {
       f.evidence.details = {{"mean_gap_ns", static_cast<double>(g.mean_dur_ns)},
                             {"gaps", static_cast<double>(g.count)},
                             {"cause_coverage", g.cause.coverage}};
-      if (!g.cause.name.empty()) f.evidence.contributors.push_back({g.cause.name, g.ns_per_step, share});
+      if (!g.cause.name.empty())
+        f.evidence.contributors.push_back({g.cause.name, g.ns_per_step, share});
       std::set<int64_t> steps;
       for (const analysis::Gap& gap : c.analysis.gaps.gaps) {
-        if (gap.cause.kind != kind || gap.cause.name != g.cause.name || gap.position != g.position) continue;
+        if (gap.cause.kind != kind || gap.cause.name != g.cause.name || gap.position != g.position)
+          continue;
         steps.insert(gap.step);
-        if (f.evidence.ranges.size() < 5) f.evidence.ranges.push_back({gap.start_ns, gap.start_ns + gap.dur_ns});
+        if (f.evidence.ranges.size() < 5)
+          f.evidence.ranges.push_back({gap.start_ns, gap.start_ns + gap.dur_ns});
       }
       f.steps.assign(steps.begin(), steps.end());
       // The evidence each fix needs: an operator with no device work queued
@@ -93,10 +103,13 @@ class RecurringGapRule final : public Rule {
         AddTag(&f, "host_io");
         f.evidence.details.emplace_back("host_activity_" + g.host_activity, 1.0);
       }
-      const char* fix = kind == "framework_op" ? "reduce_launch_overhead" : kind == "optimizer_step" ? "fused_optimizer" : "async_logging";
+      const char* fix = kind == "framework_op"     ? "reduce_launch_overhead"
+                        : kind == "optimizer_step" ? "fused_optimizer"
+                                                   : "async_logging";
       f.recommendations = RecommendationsFor(fix);
       if (kind != "framework_op" && kind != "optimizer_step") {
-        for (Recommendation& r : RecommendationsFor("avoid_host_sync")) f.recommendations.push_back(std::move(r));
+        for (Recommendation& r : RecommendationsFor("avoid_host_sync"))
+          f.recommendations.push_back(std::move(r));
       }
       out->push_back(std::move(f));
     }

@@ -2,10 +2,10 @@
 // "device utilization ... strongly fluctuating", "saw-tooth utilization").
 // Gains, what-if: every step as fast as the median step (jitter), and every
 // low-utilization step as busy as the high ones (saw-tooth).
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
+
+#include <fmt/format.h>
 
 #include "perfdx/advisor/advisor.h"
 #include "perfdx/advisor/knobs.h"
@@ -25,7 +25,8 @@ bool SlowStepsHaveCause(const RuleContext& c) {
   const analysis::StepTimeStats& s = c.analysis.step_time;
   int64_t excess_ns = 0;
   for (const analysis::StepAnalysis& step : c.analysis.steps) {
-    if (std::find(s.outlier_steps.begin(), s.outlier_steps.end(), step.window.id) != s.outlier_steps.end()) {
+    if (std::find(s.outlier_steps.begin(), s.outlier_steps.end(), step.window.id) !=
+        s.outlier_steps.end()) {
       excess_ns += std::max<int64_t>(0, step.window.dur_ns() - s.median_ns);
     }
   }
@@ -33,9 +34,11 @@ bool SlowStepsHaveCause(const RuleContext& c) {
   int64_t caused_ns = 0;
   for (const analysis::Gap& g : c.analysis.gaps.gaps) {
     const std::string& kind = g.cause.kind;
-    const bool named = kind == "data_loader" || kind == "synchronization" || kind == "optimizer_step" ||
-                       kind == "python_function" || kind == "user_annotation";
-    if (named && std::find(s.outlier_steps.begin(), s.outlier_steps.end(), g.step) != s.outlier_steps.end()) {
+    const bool named = kind == "data_loader" || kind == "synchronization" ||
+                       kind == "optimizer_step" || kind == "python_function" ||
+                       kind == "user_annotation";
+    if (named && std::find(s.outlier_steps.begin(), s.outlier_steps.end(), g.step) !=
+                     s.outlier_steps.end()) {
       caused_ns += g.dur_ns;
     }
   }
@@ -65,9 +68,11 @@ class StepJitterRule final : public Rule {
     if (c.analysis.cpu_only && !SlowStepsHaveCause(c)) f.severity = Severity::kInfo;
     f.steps = s.outlier_steps;
     std::string outliers;
-    for (int64_t id : s.outlier_steps) outliers += fmt::format("{}{}", outliers.empty() ? "" : ", ", id);
-    f.title = fmt::format("Step time varies: CV {:.2f}, {} to {} (median {}){}", s.cv, Ms(s.min_ns), Ms(s.max_ns),
-                          Ms(s.median_ns), outliers.empty() ? "" : fmt::format("; outlier steps {}", outliers));
+    for (int64_t id : s.outlier_steps)
+      outliers += fmt::format("{}{}", outliers.empty() ? "" : ", ", id);
+    f.title = fmt::format("Step time varies: CV {:.2f}, {} to {} (median {}){}", s.cv, Ms(s.min_ns),
+                          Ms(s.max_ns), Ms(s.median_ns),
+                          outliers.empty() ? "" : fmt::format("; outlier steps {}", outliers));
     f.evidence.metric = "step_time_cv";
     f.evidence.value = s.cv;
     f.evidence.threshold = band.healthy;
@@ -77,7 +82,8 @@ class StepJitterRule final : public Rule {
                           {"p90_ns", static_cast<double>(s.p90_ns)}};
     for (const analysis::StepAnalysis& step : c.analysis.steps) {
       for (int64_t id : s.outlier_steps) {
-        if (step.window.id == id) f.evidence.ranges.push_back({step.window.start_ns, step.window.end_ns});
+        if (step.window.id == id)
+          f.evidence.ranges.push_back({step.window.start_ns, step.window.end_ns});
       }
     }
     // Host noise (other processes, interrupts, unpinned threads) and
@@ -88,11 +94,13 @@ class StepJitterRule final : public Rule {
     f.host_cause = true;
     const std::vector<int64_t>& stalled = c.analysis.gaps.stalled_launch_steps;
     const auto in_outlier = [&](int64_t step) {
-      return std::find(s.outlier_steps.begin(), s.outlier_steps.end(), step) != s.outlier_steps.end();
+      return std::find(s.outlier_steps.begin(), s.outlier_steps.end(), step) !=
+             s.outlier_steps.end();
     };
     if (std::any_of(stalled.begin(), stalled.end(), in_outlier) || stalled.size() >= 2) {
       AddTag(&f, "host_contention");
-      f.evidence.details.emplace_back("steps_with_stalled_launches", static_cast<double>(stalled.size()));
+      f.evidence.details.emplace_back("steps_with_stalled_launches",
+                                      static_cast<double>(stalled.size()));
     }
     for (const analysis::Gap& g : c.analysis.gaps.gaps) {
       if (g.cause.kind == "synchronization" && (s.outlier_steps.empty() || in_outlier(g.step))) {
@@ -101,7 +109,8 @@ class StepJitterRule final : public Rule {
       }
     }
     f.recommendations = RecommendationsFor("cpu_binding");
-    for (Recommendation& r : RecommendationsFor("avoid_host_sync")) f.recommendations.push_back(std::move(r));
+    for (Recommendation& r : RecommendationsFor("avoid_host_sync"))
+      f.recommendations.push_back(std::move(r));
     out->push_back(std::move(f));
   }
 };
@@ -124,7 +133,8 @@ class SawtoothUtilizationRule final : public Rule {
       if (std::fabs(d) < min_swing) return;
       amplitude += std::fabs(d);
       if (k >= 2) {
-        const double prev = steps[k - 1].health.device_utilization - steps[k - 2].health.device_utilization;
+        const double prev =
+            steps[k - 1].health.device_utilization - steps[k - 2].health.device_utilization;
         flips += (d > 0) != (prev > 0);
       }
     }
@@ -135,14 +145,17 @@ class SawtoothUtilizationRule final : public Rule {
     double high = 0;
     for (const auto& s : steps) high = std::max(high, s.health.device_utilization);
     int64_t lost_ns = 0;
-    for (const auto& s : steps) lost_ns += static_cast<int64_t>((high - s.health.device_utilization) * static_cast<double>(s.window.dur_ns()));
+    for (const auto& s : steps)
+      lost_ns += static_cast<int64_t>((high - s.health.device_utilization) *
+                                      static_cast<double>(s.window.dur_ns()));
     Finding f;
     f.rule = std::string(id());
     f.category = Category::kScheduling;
     f.gain.ns_per_step = lost_ns / static_cast<int64_t>(steps.size());
     f.gain.share = ShareOfStep(c, f.gain.ns_per_step);
     f.severity = f.gain.share >= 0.05 ? Severity::kWarning : Severity::kInfo;
-    f.title = fmt::format("Device utilization saw-tooths between steps (mean swing {} per step)", Pct(amplitude));
+    f.title = fmt::format("Device utilization saw-tooths between steps (mean swing {} per step)",
+                          Pct(amplitude));
     f.evidence.metric = "utilization_swing";
     f.evidence.value = amplitude;
     f.evidence.threshold = c.thresholds.sawtooth_amplitude;
@@ -156,7 +169,8 @@ class SawtoothUtilizationRule final : public Rule {
       }
     }
     f.recommendations = RecommendationsFor("dataloader_parallel");
-    for (Recommendation& r : RecommendationsFor("overlap_communication")) f.recommendations.push_back(std::move(r));
+    for (Recommendation& r : RecommendationsFor("overlap_communication"))
+      f.recommendations.push_back(std::move(r));
     out->push_back(std::move(f));
   }
 };

@@ -1,9 +1,9 @@
 // The device idles while the host blocks in a synchronization inside the
 // step (aten::item, .cpu(), cudaStreamSynchronize, aclrtSynchronizeStream...):
 // each one drains the device queue. Gain: the sync-caused idle time per step.
-#include <fmt/format.h>
-
 #include <map>
+
+#include <fmt/format.h>
 
 #include "perfdx/advisor/advisor.h"
 #include "perfdx/advisor/knobs.h"
@@ -27,7 +27,8 @@ class SyncInStepRule final : public Rule {
       total_ns += g.dur_ns;
       ++count;
       by_call[g.cause.name.empty() ? "(sync)" : g.cause.name] += g.dur_ns;
-      if (f.evidence.ranges.size() < 5) f.evidence.ranges.push_back({g.start_ns, g.start_ns + g.dur_ns});
+      if (f.evidence.ranges.size() < 5)
+        f.evidence.ranges.push_back({g.start_ns, g.start_ns + g.dur_ns});
     }
     if (count == 0) return;
     const int64_t per_step = total_ns / static_cast<int64_t>(c.step_count());
@@ -45,8 +46,10 @@ class SyncInStepRule final : public Rule {
                                          static_cast<double>(ns) / static_cast<double>(total_ns)});
       if (ns > worst_ns) worst = name, worst_ns = ns;
     }
-    f.title = fmt::format("Host synchronizations ({} most) leave the device idle {} per step ({} of step time, {} gaps)",
-                          worst, Ms(per_step), Pct(share), count);
+    f.title = fmt::format(
+        "Host synchronizations ({} most) leave the device idle {} per step ({} of step time, {} "
+        "gaps)",
+        worst, Ms(per_step), Pct(share), count);
     f.evidence.metric = "sync_idle_share";
     f.evidence.value = share;
     f.evidence.threshold = band.healthy;
@@ -54,7 +57,8 @@ class SyncInStepRule final : public Rule {
     AddTag(&f, "host_sync");
     f.host_cause = true;
     f.recommendations = RecommendationsFor("avoid_host_sync");
-    for (Recommendation& r : RecommendationsFor("launch_blocking_off")) f.recommendations.push_back(std::move(r));
+    for (Recommendation& r : RecommendationsFor("launch_blocking_off"))
+      f.recommendations.push_back(std::move(r));
     out->push_back(std::move(f));
   }
 };

@@ -88,14 +88,16 @@ std::vector<Collective> CollectivesIn(const model::Trace& trace, const IntervalS
     Collective col;
     col.slice = i;
     const auto collective_name = trace.ArgString(i, ArgKey::kCollectiveName);
-    col.type = analysis::ParseCollectiveType(collective_name ? *collective_name : trace.slice_name(i));
+    col.type =
+        analysis::ParseCollectiveType(collective_name ? *collective_name : trace.slice_name(i));
     const auto in = trace.ArgInt(i, ArgKey::kInMsgNelems);
     const auto out_nelems = trace.ArgInt(i, ArgKey::kOutMsgNelems);
     const auto dtype = trace.ArgString(i, ArgKey::kDtype);
     const auto count = trace.ArgInt(i, ArgKey::kElementCount);
     const auto data_type = trace.ArgString(i, ArgKey::kDataType);
     if ((in || out_nelems) && dtype && analysis::DtypeBytes(*dtype) > 0) {
-      col.message_bytes = std::max(in.value_or(0), out_nelems.value_or(0)) * analysis::DtypeBytes(*dtype);
+      col.message_bytes =
+          std::max(in.value_or(0), out_nelems.value_or(0)) * analysis::DtypeBytes(*dtype);
     } else if (count && data_type && analysis::DtypeBytes(*data_type) > 0) {
       col.message_bytes = *count * analysis::DtypeBytes(*data_type);
     }
