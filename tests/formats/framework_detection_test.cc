@@ -51,6 +51,10 @@ TEST(FrameworkDetection, HipRuntimeIsRocm) {
 
 // Other accelerators are named as what they are, never as CUDA.
 TEST(FrameworkDetection, XpuAndMtiaRuntimesAreNotCuda) {
+  auto xpu = testing::ImportString(Kineto("xpu_runtime", "urEnqueueKernelLaunch", "gemm_kernel"));
+  ASSERT_TRUE(xpu.ok()) << xpu.status().message();
+  EXPECT_NE(xpu->info.device_type, model::DeviceType::kCuda);
+  EXPECT_EQ(xpu->info.device_name.find("NVIDIA"), std::string::npos) << xpu->info.device_name;
   EXPECT_EQ(Detect(Kineto("xpu_runtime", "urEnqueueKernelLaunch", "gemm_kernel")).platform,
             Platform::kXpu);
   EXPECT_EQ(Detect(Kineto("mtia_runtime", "mtiaLaunchKernel", "gemm_kernel")).platform,

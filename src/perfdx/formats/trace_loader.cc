@@ -50,6 +50,19 @@ namespace {
 void DescribeRuntime(const io::TraceInput& input, std::optional<model::Framework> framework,
                      model::Trace* trace) {
   trace->info.runtime = DetectFramework(*trace, input);
+  // The classifier calls any device work it cannot place CUDA; an XPU, MTIA
+  // or other accelerator is never named as one.
+  const model::Platform platform = trace->info.runtime.platform;
+  if ((platform == model::Platform::kXpu || platform == model::Platform::kMtia ||
+       platform == model::Platform::kOther) &&
+      trace->info.device_type == model::DeviceType::kCuda) {
+    trace->info.device_type = model::DeviceType::kUnknown;
+    if (trace->info.device_name == "NVIDIA GPU") {
+      trace->info.device_name = platform == model::Platform::kXpu    ? "Intel XPU"
+                                : platform == model::Platform::kMtia ? "MTIA"
+                                                                     : "accelerator";
+    }
+  }
   if (framework) {
     trace->info.runtime.framework = *framework;
     trace->info.runtime.detected_from = "--framework";
