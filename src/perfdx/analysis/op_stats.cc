@@ -1,6 +1,7 @@
 #include "perfdx/analysis/op_stats.h"
 
 #include <algorithm>
+#include <tuple>
 #include <unordered_map>
 
 #include "perfdx/analysis/slice_sets.h"
@@ -52,15 +53,22 @@ OpSummary SummarizeOps(const model::Trace& trace, const OpAttribution& attributi
   std::sort(out.ops.begin(), out.ops.end(), [&](const OpStat& a, const OpStat& b) {
     return key(a) != key(b) ? key(a) > key(b) : a.name < b.name;
   });
-  int64_t total = 0;
-  for (const OpStat& op : out.ops) total += key(op);
-  if (total > 0) {
-    int64_t top3 = 0;
-    for (size_t k = 0; k < out.ops.size() && k < 3; ++k) top3 += key(out.ops[k]);
-    out.top1_share = static_cast<double>(key(out.ops[0])) / static_cast<double>(total);
-    out.top3_share = static_cast<double>(top3) / static_cast<double>(total);
-  }
+  std::vector<int64_t> times;
+  times.reserve(out.ops.size());
+  for (const OpStat& op : out.ops) times.push_back(key(op));
+  std::tie(out.top1_share, out.top3_share) = TopOpShares(std::move(times));
   return out;
+}
+
+std::pair<double, double> TopOpShares(std::vector<int64_t> times) {
+  std::sort(times.rbegin(), times.rend());
+  int64_t total = 0;
+  for (int64_t t : times) total += t;
+  if (total <= 0) return {0, 0};
+  int64_t top3 = 0;
+  for (size_t k = 0; k < times.size() && k < 3; ++k) top3 += times[k];
+  return {static_cast<double>(times[0]) / static_cast<double>(total),
+          static_cast<double>(top3) / static_cast<double>(total)};
 }
 
 }  // namespace perfdx::analysis

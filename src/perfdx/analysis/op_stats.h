@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "perfdx/analysis/interval_set.h"
@@ -37,6 +38,12 @@ struct OpSummary {
 };
 
 // Ops whose start lies inside `window`.
+// The top-1 and top-3 operator names' shares of the total of `times` (one
+// time per operator name, any order): the one definition of
+// top1/top3_op_share, for a window and for each step. {0, 0} when the
+// total is 0.
+std::pair<double, double> TopOpShares(std::vector<int64_t> times);
+
 OpSummary SummarizeOps(const model::Trace& trace, const OpAttribution& attribution,
                        const IntervalSet& window);
 

@@ -68,20 +68,8 @@ std::vector<std::pair<double, double>> TopOpSharesPerStep(const model::Trace& tr
   std::vector<std::pair<double, double>> out;
   for (const auto& by_name : per_step) {
     std::vector<int64_t> times;
-    int64_t total = 0;
-    for (const auto& [name, ns] : by_name) {
-      times.push_back(ns);
-      total += ns;
-    }
-    std::sort(times.rbegin(), times.rend());
-    if (total <= 0) {
-      out.emplace_back(0, 0);
-      continue;
-    }
-    int64_t top3 = 0;
-    for (size_t k = 0; k < times.size() && k < 3; ++k) top3 += times[k];
-    out.emplace_back(static_cast<double>(times[0]) / static_cast<double>(total),
-                     static_cast<double>(top3) / static_cast<double>(total));
+    for (const auto& [name, ns] : by_name) times.push_back(ns);
+    out.push_back(TopOpShares(std::move(times)));
   }
   return out;
 }
