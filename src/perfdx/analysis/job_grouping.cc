@@ -19,26 +19,6 @@ constexpr int64_t kSpanSlackNs = int64_t{1'000'000'000};
 // The names that make up this share of device time define a trace's work.
 constexpr double kCoreWorkShare = 0.99;
 
-struct Span {
-  int64_t start_ns = 0;
-  int64_t end_ns = 0;
-  bool valid = false;
-};
-
-Span TraceSpan(const model::Trace& t) {
-  Span span;
-  const model::SliceTable& s = t.slices;
-  for (model::SliceId i = 0; i < s.size(); ++i) {
-    if (!span.valid) {
-      span = {s.ts_ns[i], s.end_ns(i), true};
-      continue;
-    }
-    span.start_ns = std::min(span.start_ns, s.ts_ns[i]);
-    span.end_ns = std::max(span.end_ns, s.end_ns(i));
-  }
-  return span;
-}
-
 // The kernel names that make up most of the device time; the operators
 // instead on a CPU-only trace.
 std::set<std::string_view> CoreWork(const RankAnalysis& a) {
@@ -96,11 +76,15 @@ std::string WhyNotOneJob(const RankAnalysis& a, const RankAnalysis& b) {
         model::PlatformName(x.runtime.platform), model::FrameworkName(y.runtime.framework),
         model::PlatformName(y.runtime.platform));
   }
-  const Span sx = TraceSpan(*a.trace);
-  const Span sy = TraceSpan(*b.trace);
-  if (sx.valid && sy.valid && sx.start_ns >= kClockTimeNs && sy.start_ns >= kClockTimeNs &&
-      (sx.end_ns + kSpanSlackNs < sy.start_ns || sy.end_ns + kSpanSlackNs < sx.start_ns)) {
-    return "they were recorded at different times";
+  const IntervalSet sx = TraceSpan(*a.trace);
+  const IntervalSet sy = TraceSpan(*b.trace);
+  if (!sx.empty() && !sy.empty()) {
+    const Interval ix = sx.intervals().front();
+    const Interval iy = sy.intervals().front();
+    if (ix.start >= kClockTimeNs && iy.start >= kClockTimeNs &&
+        (ix.end + kSpanSlackNs < iy.start || iy.end + kSpanSlackNs < ix.start)) {
+      return "they were recorded at different times";
+    }
   }
   const double overlap = Jaccard(CoreWork(a), CoreWork(b));
   if (overlap < kSameJobMinKernelOverlap) {

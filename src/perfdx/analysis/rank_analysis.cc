@@ -20,17 +20,6 @@ IntervalSet StepWindows(const std::vector<StepWindow>& steps) {
   return IntervalSet::FromUnsorted(std::move(v));
 }
 
-IntervalSet TraceSpan(const model::Trace& trace) {
-  int64_t first = std::numeric_limits<int64_t>::max();
-  int64_t last = std::numeric_limits<int64_t>::min();
-  for (SliceId i = 0; i < trace.slices.size(); ++i) {
-    if (trace.tracks[trace.slices.track[i]].kind == model::TrackKind::kProfilerInternal) continue;
-    first = std::min(first, trace.slices.ts_ns[i]);
-    last = std::max(last, trace.slices.end_ns(i));
-  }
-  return first < last ? IntervalSet::Single(first, last) : IntervalSet();
-}
-
 // Top-1/top-3 operator shares per step in one pass over the device work:
 // device self time per op name, bucketed by the step holding the launch.
 std::vector<std::pair<double, double>> TopOpSharesPerStep(const model::Trace& trace,
@@ -75,6 +64,17 @@ std::vector<std::pair<double, double>> TopOpSharesPerStep(const model::Trace& tr
 }
 
 }  // namespace
+
+IntervalSet TraceSpan(const model::Trace& trace) {
+  int64_t first = std::numeric_limits<int64_t>::max();
+  int64_t last = std::numeric_limits<int64_t>::min();
+  for (SliceId i = 0; i < trace.slices.size(); ++i) {
+    if (trace.tracks[trace.slices.track[i]].kind == model::TrackKind::kProfilerInternal) continue;
+    first = std::min(first, trace.slices.ts_ns[i]);
+    last = std::max(last, trace.slices.end_ns(i));
+  }
+  return first < last ? IntervalSet::Single(first, last) : IntervalSet();
+}
 
 RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& options) {
   RankAnalysis r;

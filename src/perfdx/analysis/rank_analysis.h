@@ -70,4 +70,8 @@ struct RankAnalysis {
 
 RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& options);
 
+// From the first to the last instant of any slice, the profiler's own
+// bookkeeping left out (the window of --window all); empty for no slices.
+IntervalSet TraceSpan(const model::Trace& trace);
+
 }  // namespace perfdx::analysis
