@@ -863,7 +863,7 @@ TEST(RealTraceRulesTest, AscendHcclBandwidthMatchesCommunicationJson) {
 
     const RuleContext c{r->analysis, Thresholds{}};
     double hccs_gbps = 0;
-    for (const LinkTraffic& l : TransfersByLink(r->trace, AnalysedWindow(c))) {
+    for (const LinkTraffic& l : TransfersByLink(r->trace, c.analysis.window_intervals)) {
       if (l.link == "HCCS") hccs_gbps = l.gbps();
     }
     EXPECT_NEAR(hccs_gbps, golden_gbps, 0.02 * golden_gbps);

@@ -34,6 +34,7 @@ struct RuleContext {
   const analysis::RankAnalysis& analysis;
   const Thresholds& thresholds;
   const model::Trace& trace() const { return *analysis.trace; }
+  const model::RankInfo& info() const { return analysis.trace->info; }
   int64_t step_ns() const { return GainStepNs(analysis); }
   size_t step_count() const { return GainStepCount(analysis); }
 };

@@ -95,7 +95,7 @@ RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& optio
                                   r.timeline.steps.size(), before));
   }
 
-  const Activity activity = BuildActivity(trace);
+  Activity activity = BuildActivity(trace);
   r.cpu_only = activity.cpu_only;
   if (r.cpu_only) {
     r.notes.push_back(
@@ -146,6 +146,8 @@ RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& optio
   r.collectives = AnalyzeCollectives(trace, &r.timeline);
   r.host_syncs = CountHostSyncs(trace, r.window_steps);
   r.elementwise_chains = FindElementwiseChains(trace, attribution, r.window_steps, r.cpu_only);
+  r.window_intervals = std::move(window);
+  r.activity = std::move(activity);
   return r;
 }
 

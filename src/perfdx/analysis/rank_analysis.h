@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "perfdx/analysis/activity.h"
 #include "perfdx/analysis/collectives.h"
 #include "perfdx/analysis/device_time.h"
 #include "perfdx/analysis/elementwise_chains.h"
@@ -51,6 +52,11 @@ struct RankAnalysis {
   int64_t window_ns = 0;
   // The steps that make up that window (empty: the whole trace).
   std::vector<StepWindow> window_steps;
+  // That window as an interval set (what every window metric intersects).
+  IntervalSet window_intervals;
+  // What the device and the host were doing over the whole trace
+  // (activity.h); rules clip it to window_intervals.
+  Activity activity;
   HealthMetrics summary;
   StepTimeStats step_time;
   TemporalBreakdown temporal;

@@ -199,7 +199,7 @@ class AffinityApiRule final : public Rule {
     if (t.info.device_type != model::DeviceType::kNpu) return;
     if (t.ascend && t.ascend->config.framework == "mindspore") return;
     const CannVersion cann = ParseCann(t.ascend ? t.ascend->config.cann_version : "");
-    const analysis::IntervalSet window = AnalysedWindow(c);
+    const analysis::IntervalSet& window = c.analysis.window_intervals;
     const model::SliceTable& s = t.slices;
 
     // Each host thread's top-level aten ops, in time order (slices are

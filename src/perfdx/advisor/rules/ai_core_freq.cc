@@ -76,7 +76,7 @@ class AiCoreFreqRule final : public Rule {
     double rated = t.ascend ? t.ascend->device.aicore_freq_mhz : -1;
     for (const Sample& s : samples) rated = std::max(rated, s.mhz);
     if (rated <= 0) return;
-    const analysis::IntervalSet window = AnalysedWindow(c);
+    const analysis::IntervalSet& window = c.analysis.window_intervals;
 
     struct PerOp {
       uint64_t tasks = 0;

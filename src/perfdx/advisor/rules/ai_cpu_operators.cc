@@ -31,7 +31,7 @@ class AiCpuOperatorsRule final : public Rule {
     const model::Trace& t = c.trace();
     // Only Ascend device tasks carry a Task Type.
     if (t.info.device_type != model::DeviceType::kNpu || c.analysis.window_ns <= 0) return;
-    const analysis::IntervalSet window = AnalysedWindow(c);
+    const analysis::IntervalSet& window = c.analysis.window_intervals;
     int64_t total_ns = 0;
     int64_t longest_ns = 0;
     uint64_t tasks = 0;

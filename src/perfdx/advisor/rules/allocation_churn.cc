@@ -51,7 +51,7 @@ class AllocationChurnRule final : public Rule {
 
     // Host time in driver-level alloc/free calls inside the window, by name.
     const model::Trace& t = c.trace();
-    const analysis::IntervalSet window = AnalysedWindow(c);
+    const analysis::IntervalSet& window = c.analysis.window_intervals;
     std::vector<Contributor> calls;
     int64_t driver_ns = 0;
     for (model::SliceId i = 0; i < t.slices.size(); ++i) {

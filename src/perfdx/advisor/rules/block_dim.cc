@@ -45,7 +45,7 @@ class BlockDimRule final : public Rule {
     const int64_t ai_cores = t.ascend->device.ai_core_count;
     const int64_t aiv_cores = t.ascend->device.aiv_count;
     if (ai_cores <= 0) return;
-    const analysis::IntervalSet window = AnalysedWindow(c);
+    const analysis::IntervalSet& window = c.analysis.window_intervals;
     if (CountOpStates(t, window).NoStatic()) return;
 
     uint64_t checked = 0;

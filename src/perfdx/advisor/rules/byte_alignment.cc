@@ -43,7 +43,7 @@ class ByteAlignmentRule final : public Rule {
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
     const model::Trace& t = c.trace();
     if (t.info.device_type != model::DeviceType::kNpu) return;
-    const analysis::IntervalSet window = AnalysedWindow(c);
+    const analysis::IntervalSet& window = c.analysis.window_intervals;
     const auto base = static_cast<int64_t>(c.thresholds.byte_alignment_bytes);
     if (base <= 0) return;
     const model::SliceTable& s = t.slices;

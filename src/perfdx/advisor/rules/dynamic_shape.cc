@@ -44,7 +44,7 @@ class DynamicShapeRule final : public Rule {
     const model::Trace& t = c.trace();
     if (t.info.device_type != model::DeviceType::kNpu) return;
     if (t.ascend && t.ascend->config.framework == "mindspore") return;
-    const analysis::IntervalSet window = AnalysedWindow(c);
+    const analysis::IntervalSet& window = c.analysis.window_intervals;
     const OpStateCounts states = CountOpStates(t, window);
     const std::vector<model::SliceId> compiles = RuntimeCallsNamed(t, window, kCompileAndExecute);
     const std::vector<model::SliceId> compile_parts = RuntimeCallsNamed(t, window, kOpCompile);

@@ -85,7 +85,7 @@ class EnvironmentVariablesRule final : public Rule {
     const model::Trace& t = c.trace();
     if (!t.ascend || t.ascend->env_variables.empty()) return;
     const std::map<std::string, std::string>& env = t.ascend->env_variables;
-    const bool dynamic = CountOpStates(t, AnalysedWindow(c)).NoStatic();
+    const bool dynamic = CountOpStates(t, c.analysis.window_intervals).NoStatic();
     std::vector<Offender> found;
     auto check = [&](std::string_view var,
                      const std::function<std::optional<Offender>(const std::string&)>& offends) {

@@ -72,7 +72,7 @@ class ExposedCommunicationRule final : public Rule {
 
     // Where: the longest exposed stretches, and the collectives they belong to.
     const model::Trace& t = c.trace();
-    const analysis::IntervalSet window = AnalysedWindow(c);
+    const analysis::IntervalSet& window = c.analysis.window_intervals;
     const analysis::IntervalSet compute = DeviceComputeIn(t, window);
     const analysis::IntervalSet exposed = Subtract(
         DeviceIntervalsIn(

@@ -75,7 +75,7 @@ class LowBusBandwidthRule final : public Rule {
     const model::Trace& t = c.trace();
     const Thresholds& th = c.thresholds;
     const double target = th.link_bandwidth_efficiency.healthy;
-    const analysis::IntervalSet window = AnalysedWindow(c);
+    const analysis::IntervalSet& window = c.analysis.window_intervals;
     std::vector<LinkUse> links;
     bool bus_bandwidth = false;
 

@@ -28,7 +28,7 @@ class MemcpyShareRule final : public Rule {
     if (advisor::Evaluate(band, h.memcpy_share) == HealthStatus::kHealthy) return;
 
     const model::Trace& t = c.trace();
-    const analysis::IntervalSet window = AnalysedWindow(c);
+    const analysis::IntervalSet& window = c.analysis.window_intervals;
     const analysis::IntervalSet copies = DeviceIntervalsIn(
         t, window, [&](model::SliceId i) { return model::IsMemcpy(t.slices.kind[i]); });
     const analysis::IntervalSet d2d = DeviceIntervalsIn(t, window, [&](model::SliceId i) {

@@ -34,7 +34,7 @@ class MemoryOperatorsRule final : public Rule {
 
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
     const model::Trace& t = c.trace();
-    const analysis::IntervalSet window = AnalysedWindow(c);
+    const analysis::IntervalSet& window = c.analysis.window_intervals;
     int64_t flagged_ns = 0;
     bool malloc_flagged = false;
     bool free_flagged = false;

@@ -54,7 +54,7 @@ class OperatorNoBoundRule final : public Rule {
       }
     }
     if (columns.empty()) return;  // not a PipeUtilization profile
-    const analysis::IntervalSet window = AnalysedWindow(c);
+    const analysis::IntervalSet& window = c.analysis.window_intervals;
     if (CountOpStates(t, window).NoStatic()) return;
     const double bound = c.thresholds.operator_bound_ratio;
 

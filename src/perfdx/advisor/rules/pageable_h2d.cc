@@ -48,7 +48,7 @@ class PageableH2dRule final : public Rule {
                           {"h2d_pinned_share", h.h2d_pinned_share}};
     const model::Trace& t = c.trace();
     const analysis::IntervalSet pageable =
-        DeviceIntervalsIn(t, AnalysedWindow(c), [&](model::SliceId i) {
+        DeviceIntervalsIn(t, c.analysis.window_intervals, [&](model::SliceId i) {
           return t.slices.kind[i] == model::EventKind::kMemcpyH2D &&
                  t.slice_name(i).find("Pageable") != std::string_view::npos;
         });

@@ -31,7 +31,7 @@ class PythonGcRule final : public Rule {
 
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
     const model::Trace& t = c.trace();
-    const analysis::IntervalSet window = AnalysedWindow(c);
+    const analysis::IntervalSet& window = c.analysis.window_intervals;
     const model::SliceTable& s = t.slices;
     uint64_t events = 0;
     int64_t gc_ns = 0;

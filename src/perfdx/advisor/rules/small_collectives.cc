@@ -39,7 +39,7 @@ class SmallCollectivesRule final : public Rule {
 
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
     const model::Trace& t = c.trace();
-    const analysis::IntervalSet window = AnalysedWindow(c);
+    const analysis::IntervalSet& window = c.analysis.window_intervals;
     // A Kineto trace lists the GPUs of its node; a larger group spans nodes.
     // (A process that sees one GPU makes every group look inter-node: the
     // smaller RDMA limit then applies and the rule errs on the quiet side.)

@@ -34,7 +34,7 @@ class SyncBatchNormRule final : public Rule {
 
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
     const model::Trace& t = c.trace();
-    const analysis::IntervalSet window = AnalysedWindow(c);
+    const analysis::IntervalSet& window = c.analysis.window_intervals;
     const model::SliceTable& s = t.slices;
     uint64_t calls = 0;
     int64_t host_ns = 0;

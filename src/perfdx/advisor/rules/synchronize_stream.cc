@@ -33,7 +33,7 @@ class SynchronizeStreamRule final : public Rule {
 
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
     const model::Trace& t = c.trace();
-    const analysis::IntervalSet window = AnalysedWindow(c);
+    const analysis::IntervalSet& window = c.analysis.window_intervals;
     std::vector<model::SliceId> calls = RuntimeCallsNamed(t, window, kSyncStream, true);
     const size_t syncs = calls.size();
     if (syncs == 0) return;

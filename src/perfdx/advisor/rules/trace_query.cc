@@ -43,28 +43,6 @@ void ForEachTransfer(const model::Trace& trace, const IntervalSet& window, Fn&& 
 
 }  // namespace
 
-IntervalSet AnalysedWindow(const RuleContext& c) {
-  const analysis::RankAnalysis& a = c.analysis;
-  std::vector<Interval> v;
-  if (a.window != analysis::AnalysisWindow::kAll) {
-    size_t n = a.steps.size();
-    if (a.window == analysis::AnalysisWindow::kHta && n >= 2) --n;
-    for (size_t k = 0; k < n; ++k)
-      v.push_back({a.steps[k].window.start_ns, a.steps[k].window.end_ns});
-  }
-  IntervalSet window = IntervalSet::FromUnsorted(std::move(v));
-  if (!window.empty()) return window;
-  const model::Trace& t = c.trace();
-  int64_t first = std::numeric_limits<int64_t>::max();
-  int64_t last = std::numeric_limits<int64_t>::min();
-  for (SliceId i = 0; i < t.slices.size(); ++i) {
-    if (t.tracks[t.slices.track[i]].kind == model::TrackKind::kProfilerInternal) continue;
-    first = std::min(first, t.slices.ts_ns[i]);
-    last = std::max(last, t.slices.end_ns(i));
-  }
-  return first < last ? IntervalSet::Single(first, last) : IntervalSet();
-}
-
 bool DeviceSliceIn(const model::Trace& trace, SliceId i, const IntervalSet& window) {
   return model::IsDeviceTrack(trace.tracks[trace.slices.track[i]].kind) &&
          window.Contains(trace.slices.ts_ns[i]);

@@ -19,11 +19,6 @@
 
 namespace perfdx::advisor {
 
-// The window the summary metrics cover (rank_analysis.cc): the analysed
-// steps, all but the last for --window hta, the trace span for --window all
-// or when there are no steps.
-analysis::IntervalSet AnalysedWindow(const RuleContext& c);
-
 // Is slice i device work whose start lies in the window (the kernel
 // summary's rule for what a window holds)?
 bool DeviceSliceIn(const model::Trace& trace, model::SliceId i,
