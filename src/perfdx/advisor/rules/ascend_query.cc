@@ -5,13 +5,6 @@
 #include "perfdx/advisor/rules/rule_util.h"
 
 namespace perfdx::advisor {
-namespace {
-
-constexpr double kHighPriorityRatio = 0.05;    // ANALYZER_HIGH_PRIORITY_TIME_RATIO
-constexpr double kMediumPriorityRatio = 0.03;  // ANALYZER_MEDIUM_PRIORITY_TIME_RATIO
-
-}  // namespace
-
 bool KernelInWindow(const model::Trace& trace, const model::AscendKernel& k,
                     const analysis::IntervalSet& window) {
   if (k.slice >= 0)
@@ -44,35 +37,8 @@ std::vector<model::SliceId> RuntimeCallsNamed(const model::Trace& trace,
   return out;
 }
 
-Severity PrioritySeverity(double gain_share) {
-  if (gain_share >= kHighPriorityRatio) return Severity::kCritical;
-  if (gain_share >= kMediumPriorityRatio) return Severity::kWarning;
-  return Severity::kInfo;
-}
-
 std::string_view KernelTaskType(const model::Trace& trace, const model::AscendKernel& k) {
   return trace.str(k.core_type);
-}
-
-void FlaggedTasks::Add(std::string_view op, int64_t dur_ns, double saved) {
-  ++count;
-  ns += dur_ns;
-  longest_ns = std::max(longest_ns, dur_ns);
-  saved_ns += saved;
-  auto it = by_op.find(op);
-  if (it == by_op.end()) it = by_op.emplace(std::string(op), Contributor{std::string(op)}).first;
-  it->second.ns += dur_ns;
-  it->second.share += saved;
-}
-
-std::vector<Contributor> FlaggedTasks::LargestContributors(size_t max) const {
-  std::vector<Contributor> out;
-  out.reserve(by_op.size());
-  for (const auto& [op, x] : by_op) {
-    out.push_back({op, x.ns, saved_ns > 0 ? x.share / saved_ns : 0});
-  }
-  KeepLargest(&out, max);
-  return out;
 }
 
 }  // namespace perfdx::advisor

@@ -44,26 +44,7 @@ std::vector<model::SliceId> RuntimeCallsNamed(const model::Trace& trace,
                                               const analysis::IntervalSet& window,
                                               std::string_view name, bool prefix = false);
 
-// msprof-analyze base_analyzer get_priority_by_time_ratio: a cause worth
-// >= 5% of the step is high priority (critical), >= 3% medium (warning),
-// less low (info).
-Severity PrioritySeverity(double gain_share);
-
 // Task type of a kernel row / slice as written ("AI_CORE", "MIX_AIC", ...).
 std::string_view KernelTaskType(const model::Trace& trace, const model::AscendKernel& k);
-
-// The kernel tasks a rule flags and the time each could save (an upper
-// bound), summed per operator.
-struct FlaggedTasks {
-  uint64_t count = 0;
-  int64_t ns = 0;
-  int64_t longest_ns = 0;
-  double saved_ns = 0;
-  std::map<std::string, Contributor, std::less<>> by_op;  // share: saved ns
-
-  void Add(std::string_view op, int64_t dur_ns, double saved);
-  // The `max` operators with the most flagged time; share: of the saving.
-  std::vector<Contributor> LargestContributors(size_t max) const;
-};
 
 }  // namespace perfdx::advisor

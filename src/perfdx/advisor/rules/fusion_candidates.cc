@@ -19,7 +19,6 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
-#include "perfdx/advisor/rules/trace_query.h"
 #include "perfdx/analysis/kernel_stats.h"
 
 namespace perfdx::advisor {

@@ -2,6 +2,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,5 +43,33 @@ bool AllReduceDominates(const analysis::CollectiveSummary& collectives);
 // Keeps the `max` contributors with the most time (ties: larger share, then
 // name, so the order never depends on the input's), largest first.
 void KeepLargest(std::vector<Contributor>* contributors, size_t max);
+
+// A window total spread over the analysed steps, as PerStepNs does for shares.
+int64_t PerStep(const RuleContext& c, int64_t total_ns);
+
+// "2.1 MB" (decimal megabytes, as msprof-analyze reports transit sizes).
+std::string Mb(int64_t bytes);
+
+// Appends the catalogue's recommendations for each fix, in order.
+void AppendFixes(std::vector<Recommendation>* out, std::initializer_list<std::string_view> fix_ids);
+
+// msprof-analyze base_analyzer get_priority_by_time_ratio: a cause worth
+// >= 5% of the step is high priority (critical), >= 3% medium (warning),
+// less low (info).
+Severity PrioritySeverity(double gain_share);
+
+// The kernel tasks a rule flags and the time each could save (an upper
+// bound), summed per operator.
+struct FlaggedTasks {
+  uint64_t count = 0;
+  int64_t ns = 0;
+  int64_t longest_ns = 0;
+  double saved_ns = 0;
+  std::map<std::string, Contributor, std::less<>> by_op;  // share: saved ns
+
+  void Add(std::string_view op, int64_t dur_ns, double saved);
+  // The `max` operators with the most flagged time; share: of the saving.
+  std::vector<Contributor> LargestContributors(size_t max) const;
+};
 
 }  // namespace perfdx::advisor

@@ -53,10 +53,6 @@ IntervalSet DeviceComputeIn(const model::Trace& trace, const IntervalSet& window
       trace, window, [&](SliceId i) { return trace.slices.kind[i] == EventKind::kComputeKernel; });
 }
 
-int64_t PerStep(const RuleContext& c, int64_t total_ns) {
-  return total_ns / static_cast<int64_t>(c.step_count());
-}
-
 std::vector<Collective> CollectivesIn(const model::Trace& trace, const IntervalSet& window) {
   using model::ArgKey;
   const model::SliceTable& s = trace.slices;
@@ -115,20 +111,6 @@ std::vector<LinkTraffic> TransfersByLink(const model::Trace& trace, const Interv
   std::vector<LinkTraffic> out;
   for (auto& [link, traffic] : by_link) out.push_back(std::move(traffic));
   return out;
-}
-
-std::string Mb(int64_t bytes) {
-  const double b = static_cast<double>(bytes);
-  if (b >= 1e6) return fmt::format("{:.1f} MB", b / 1e6);
-  if (b >= 1e3) return fmt::format("{:.1f} KB", b / 1e3);
-  return fmt::format("{} B", bytes);
-}
-
-void AppendFixes(std::vector<Recommendation>* out,
-                 std::initializer_list<std::string_view> fix_ids) {
-  for (std::string_view fix : fix_ids) {
-    for (Recommendation& r : RecommendationsFor(fix)) out->push_back(std::move(r));
-  }
 }
 
 }  // namespace perfdx::advisor

@@ -42,9 +42,6 @@ analysis::IntervalSet DeviceIntervalsIn(const model::Trace& trace,
 analysis::IntervalSet DeviceComputeIn(const model::Trace& trace,
                                       const analysis::IntervalSet& window);
 
-// A window total spread over the analysed steps, as PerStepNs does for shares.
-int64_t PerStep(const RuleContext& c, int64_t total_ns);
-
 // One collective on the device inside the analysed window.
 struct Collective {
   model::SliceId slice = 0;
@@ -76,11 +73,5 @@ struct LinkTraffic {
 };
 std::vector<LinkTraffic> TransfersByLink(const model::Trace& trace,
                                          const analysis::IntervalSet& window);
-
-// "2.1 MB" (decimal megabytes, as msprof-analyze reports transit sizes).
-std::string Mb(int64_t bytes);
-
-// Appends the catalogue's recommendations for each fix, in order.
-void AppendFixes(std::vector<Recommendation>* out, std::initializer_list<std::string_view> fix_ids);
 
 }  // namespace perfdx::advisor
