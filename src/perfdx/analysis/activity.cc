@@ -98,6 +98,7 @@ Activity BuildActivity(const model::Trace& trace) {
     return s.kind[i] == EventKind::kMemcpyH2D &&
            trace.slice_name(i).find("Pinned") != std::string_view::npos;
   });
+  a.device_memcpy_d2d = device_kind(EventKind::kMemcpyD2D);
   a.device_busy = Union(Union(a.device_compute, a.device_communication),
                         Union(a.device_memcpy, a.device_memset));
   a.cpu_only = a.device_busy.empty();

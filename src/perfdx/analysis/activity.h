@@ -46,6 +46,8 @@ struct Activity {
   IntervalSet framework_overhead;  // host in framework/runtime code, compute idle, not loading data
   IntervalSet dataloader_stall;    // host loading data, compute idle
   IntervalSet communication_exposed;  // communication with no compute running
+
+  IntervalSet device_memcpy_d2d;  // device-to-device copies (part of device_memcpy)
 };
 
 Activity BuildActivity(const model::Trace& trace);

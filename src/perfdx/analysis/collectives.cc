@@ -267,6 +267,42 @@ std::optional<SliceId> CommArgsSlice(const model::Trace& trace, SliceId kernel,
   return std::nullopt;
 }
 
+// Per transport over the collectives (only those in the window when asked),
+// as communication.json's "Total Op Info" sums them.
+std::vector<TransportTransit> SumTransports(const std::vector<CollectiveStats>& collectives,
+                                            bool only_in_window) {
+  std::map<std::string, TransportTransit> totals;
+  auto add = [&](const TransportTransit& t, bool with_sizes) {
+    TransportTransit& total = totals[t.transport];
+    total.transport = t.transport;
+    total.transit_bytes += t.transit_bytes;
+    total.transit_ns += t.transit_ns;
+    total.transfers += t.transfers;
+    total.large_transfers += t.large_transfers;
+    if (!with_sizes) return;
+    for (const PacketSize& p : t.size_distribution) {
+      auto it = std::find_if(total.size_distribution.begin(), total.size_distribution.end(),
+                             [&](const PacketSize& q) { return q.bytes == p.bytes; });
+      if (it == total.size_distribution.end()) {
+        total.size_distribution.push_back(p);
+      } else {
+        it->count += p.count;
+        it->transit_ns += p.transit_ns;
+      }
+    }
+  };
+  for (const CollectiveStats& c : collectives) {
+    if (only_in_window && !c.in_window) continue;
+    for (const TransportTransit& t : c.transports) {
+      if (t.transport != "SDMA") add(t, true);  // SDMA is recomputed from the others
+    }
+    // Transfers over other SDMA links (neither HCCS, PCIE nor SIO).
+    const TransportTransit other = OtherSdmaLinks(c.transports);
+    if (other.transfers > 0) add(other, false);
+  }
+  return Ordered(std::move(totals));
+}
+
 }  // namespace
 
 double BusBandwidthFactor(CollectiveType type, int64_t n) {
@@ -351,7 +387,8 @@ int64_t DtypeBytes(std::string_view dtype) {
   return it == kSizes.end() ? 0 : it->second;
 }
 
-CollectiveSummary AnalyzeCollectives(const model::Trace& trace, const StepTimeline* timeline) {
+CollectiveSummary AnalyzeCollectives(const model::Trace& trace, const StepTimeline* timeline,
+                                     const IntervalSet* window) {
   CollectiveSummary out;
   const model::SliceTable& s = trace.slices;
   bool have_comm_ops = false;
@@ -458,53 +495,59 @@ CollectiveSummary AnalyzeCollectives(const model::Trace& trace, const StepTimeli
       }
     }
   }
-  std::map<std::string, TransportTransit> totals;
   for (size_t k = 0; k < out.collectives.size(); ++k) {
     if (tasks_of[k].empty()) continue;
     AscendCollectiveParser(trace, &out.collectives[k]).Run(std::move(tasks_of[k]));
-    for (const TransportTransit& t : out.collectives[k].transports) {
-      if (t.transport == "SDMA") continue;  // recomputed from the others
-      TransportTransit& total = totals[t.transport];
-      total.transport = t.transport;
-      total.transit_bytes += t.transit_bytes;
-      total.transit_ns += t.transit_ns;
-      total.transfers += t.transfers;
-      total.large_transfers += t.large_transfers;
-      for (const PacketSize& p : t.size_distribution) {
-        auto it = std::find_if(total.size_distribution.begin(), total.size_distribution.end(),
-                               [&](const PacketSize& q) { return q.bytes == p.bytes; });
-        if (it == total.size_distribution.end()) {
-          total.size_distribution.push_back(p);
-        } else {
-          it->count += p.count;
-          it->transit_ns += p.transit_ns;
-        }
-      }
-    }
-    // Transfers over other SDMA links (neither HCCS, PCIE nor SIO).
-    if (const TransportTransit* sdma = out.collectives[k].Transport("SDMA")) {
-      int64_t named_bytes = 0, named_ns = 0;
-      uint64_t named_n = 0, named_large = 0;
-      for (std::string_view key : {"HCCS", "PCIE", "SIO"}) {
-        if (const TransportTransit* t = out.collectives[k].Transport(key)) {
-          named_bytes += t->transit_bytes;
-          named_ns += t->transit_ns;
-          named_n += t->transfers;
-          named_large += t->large_transfers;
-        }
-      }
-      if (sdma->transfers > named_n) {
-        TransportTransit& total = totals["SDMA"];
-        total.transport = "SDMA";
-        total.transit_bytes += sdma->transit_bytes - named_bytes;
-        total.transit_ns += sdma->transit_ns - named_ns;
-        total.transfers += sdma->transfers - named_n;
-        total.large_transfers += sdma->large_transfers - named_large;
-      }
+  }
+  if (window != nullptr) {
+    for (CollectiveStats& c : out.collectives) c.in_window = window->Contains(c.start_ns);
+  }
+  out.totals = SumTransports(out.collectives, false);
+  out.window_totals = SumTransports(out.collectives, true);
+  std::map<CollectiveType, CollectiveTypeTotal> by_type;
+  for (const CollectiveStats& c : out.collectives) {
+    CollectiveTypeTotal& t = by_type[c.type];
+    t.type = c.type;
+    ++t.count;
+    if (c.in_window) ++t.in_window;
+    t.total_ns += c.dur_ns;
+    if (c.message_bytes >= 0) {
+      t.message_bytes += c.message_bytes;
+      ++t.sized;
     }
   }
-  out.totals = Ordered(std::move(totals));
+  for (const auto& [type, t] : by_type) out.by_type.push_back(t);
+  std::stable_sort(out.by_type.begin(), out.by_type.end(),
+                   [](const CollectiveTypeTotal& a, const CollectiveTypeTotal& b) {
+                     return a.total_ns > b.total_ns;
+                   });
   return out;
+}
+
+TransportTransit OtherSdmaLinks(const std::vector<TransportTransit>& transports) {
+  TransportTransit other;
+  other.transport = "SDMA";
+  auto find = [&](std::string_view key) -> const TransportTransit* {
+    for (const TransportTransit& t : transports) {
+      if (t.transport == key) return &t;
+    }
+    return nullptr;
+  };
+  const TransportTransit* sdma = find("SDMA");
+  if (sdma == nullptr) return other;
+  other.transit_bytes = sdma->transit_bytes;
+  other.transit_ns = sdma->transit_ns;
+  other.transfers = sdma->transfers;
+  other.large_transfers = sdma->large_transfers;
+  for (std::string_view key : {"HCCS", "PCIE", "SIO"}) {
+    if (const TransportTransit* t = find(key)) {
+      other.transit_bytes -= t->transit_bytes;
+      other.transit_ns -= t->transit_ns;
+      other.transfers -= t->transfers;
+      other.large_transfers -= t->large_transfers;
+    }
+  }
+  return other;
 }
 
 }  // namespace perfdx::analysis

@@ -43,6 +43,7 @@
 #include <string_view>
 #include <vector>
 
+#include "perfdx/analysis/interval_set.h"
 #include "perfdx/analysis/steps.h"
 #include "perfdx/model/trace.h"
 
@@ -113,7 +114,11 @@ struct CollectiveStats {
   // The call's payload (NCCL: max(In, Out msg nelems) x dtype; HCCL: count x
   // data type); -1 when the trace does not say.
   int64_t message_bytes = -1;
-  int64_t group_size = -1;  // Kineto "Group size"; -1 unknown
+  // Kineto "Group size"; -1 unknown (HCCL ops, and Kineto before the arg
+  // existed, say nothing: the world size is no substitute, a job can run
+  // groups of any size, e.g. HTA's nccl_data sample has groups of 1 in a
+  // world of 2).
+  int64_t group_size = -1;
   // message_bytes / dur_ns (GB/s) and x the bus factor; nullopt without both.
   std::optional<double> algbw_gbps;
   std::optional<double> busbw_gbps;
@@ -142,16 +147,43 @@ struct CollectiveStats {
     }
     return b;
   }
+  // Some of its transfers went over RDMA (it leaves the server).
+  bool rdma() const { return Transport("RDMA") != nullptr; }
+
+  // Its start lies in the analysis window (AnalyzeCollectives' `window`).
+  bool in_window = true;
+};
+
+// All collectives of one type.
+struct CollectiveTypeTotal {
+  CollectiveType type = CollectiveType::kUnknown;
+  uint64_t count = 0;
+  uint64_t in_window = 0;
+  int64_t total_ns = 0;       // Σ durations
+  int64_t message_bytes = 0;  // Σ message_bytes of those that have one
+  uint64_t sized = 0;         // how many have one
 };
 
 struct CollectiveSummary {
   std::vector<CollectiveStats> collectives;  // by start time
   // Per transport over all collectives (communication.json "Total Op Info").
   std::vector<TransportTransit> totals;
+  // The same over the collectives in the window: the link traffic the
+  // window's metrics and rules read.
+  std::vector<TransportTransit> window_totals;
+  // Per type, most device time first (ties: enum order).
+  std::vector<CollectiveTypeTotal> by_type;
 };
 
-// `timeline` (optional) assigns step ids.
+// `timeline` (optional) assigns step ids; `window` (optional, default the
+// whole trace) sets in_window and window_totals.
 CollectiveSummary AnalyzeCollectives(const model::Trace& trace,
-                                     const StepTimeline* timeline = nullptr);
+                                     const StepTimeline* timeline = nullptr,
+                                     const IntervalSet* window = nullptr);
+
+// The transfers of `transports` (an ordered list, SDMA the sum) over SDMA
+// links other than HCCS, PCIE and SIO: SDMA minus the named links. Empty
+// (transfers 0) when there are none.
+TransportTransit OtherSdmaLinks(const std::vector<TransportTransit>& transports);
 
 }  // namespace perfdx::analysis

@@ -66,4 +66,34 @@ MemorySummary SummarizeMemory(const model::Trace& trace, const StepTimeline& tim
   return out;
 }
 
+bool IsDriverAllocCall(std::string_view name) {
+  auto starts = [&](std::string_view p) { return name.substr(0, p.size()) == p; };
+  const bool runtime = starts("cuda") || starts("hip") || starts("aclrt") || starts("AscendCL@acl");
+  return runtime && (name.find("Malloc") != std::string_view::npos ||
+                     name.find("Free") != std::string_view::npos);
+}
+
+DriverAllocSummary SummarizeDriverAllocCalls(const model::Trace& trace, const IntervalSet& window) {
+  DriverAllocSummary out;
+  const model::SliceTable& s = trace.slices;
+  for (model::SliceId i = 0; i < s.size(); ++i) {
+    if (s.kind[i] != model::EventKind::kRuntimeCall || !window.Contains(s.ts_ns[i])) continue;
+    const std::string_view name = trace.slice_name(i);
+    if (!IsDriverAllocCall(name)) continue;
+    out.total_ns += s.dur_ns[i];
+    auto it = std::find_if(out.calls.begin(), out.calls.end(),
+                           [&](const DriverAllocCall& c) { return c.name == name; });
+    if (it == out.calls.end()) {
+      out.calls.push_back({std::string(name), 0, 0});
+      it = out.calls.end() - 1;
+    }
+    ++it->calls;
+    it->total_ns += s.dur_ns[i];
+  }
+  std::stable_sort(
+      out.calls.begin(), out.calls.end(),
+      [](const DriverAllocCall& a, const DriverAllocCall& b) { return a.total_ns > b.total_ns; });
+  return out;
+}
+
 }  // namespace perfdx::analysis

@@ -12,8 +12,11 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
+#include "perfdx/analysis/interval_set.h"
 #include "perfdx/analysis/steps.h"
 #include "perfdx/model/trace.h"
 
@@ -38,5 +41,26 @@ struct MemorySummary {
 };
 
 MemorySummary SummarizeMemory(const model::Trace& trace, const StepTimeline& timeline);
+
+// Device-memory calls that reach the driver rather than the caching
+// allocator's pool: cudaMalloc, cudaFree, cudaMallocAsync, hipMalloc,
+// aclrtMalloc, aclrtFreePhysical, AscendCL@aclMallocMemInner, ... (a
+// cuda / hip / aclrt / AscendCL@acl runtime call whose name holds Malloc or
+// Free; msprof-analyze's memory rule watches the same calls).
+bool IsDriverAllocCall(std::string_view name);
+
+struct DriverAllocCall {
+  std::string name;
+  uint64_t calls = 0;
+  int64_t total_ns = 0;
+};
+
+// The host's runtime calls that are driver allocations, starting in a window.
+struct DriverAllocSummary {
+  int64_t total_ns = 0;
+  std::vector<DriverAllocCall> calls;  // by total_ns, longest first (ties: first seen)
+};
+
+DriverAllocSummary SummarizeDriverAllocCalls(const model::Trace& trace, const IntervalSet& window);
 
 }  // namespace perfdx::analysis

@@ -143,9 +143,11 @@ RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& optio
   r.temporal = ComputeTemporalBreakdown(trace, options.window, r.timeline);
   r.gaps = FindGaps(trace, activity, r.timeline, options.min_gap_ns);
   r.memory = SummarizeMemory(trace, r.timeline);
-  r.collectives = AnalyzeCollectives(trace, &r.timeline);
+  r.collectives = AnalyzeCollectives(trace, &r.timeline, &window);
   r.host_syncs = CountHostSyncs(trace, r.window_steps);
   r.elementwise_chains = FindElementwiseChains(trace, attribution, r.window_steps, r.cpu_only);
+  r.driver_allocs = SummarizeDriverAllocCalls(trace, window);
+  r.layout = AnalyzeRankLayout(trace);
   r.window_intervals = std::move(window);
   r.activity = std::move(activity);
   return r;

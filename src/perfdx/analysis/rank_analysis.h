@@ -18,6 +18,7 @@
 #include "perfdx/analysis/kernel_stats.h"
 #include "perfdx/analysis/memory_stats.h"
 #include "perfdx/analysis/op_stats.h"
+#include "perfdx/analysis/rank_layout.h"
 #include "perfdx/analysis/step_breakdown.h"
 #include "perfdx/analysis/step_stats.h"
 #include "perfdx/analysis/steps.h"
@@ -72,6 +73,10 @@ struct RankAnalysis {
   HostSyncSummary host_syncs;
   ElementwiseChainSummary elementwise_chains;
   std::vector<std::string> notes;
+  // Host time in driver-level alloc/free calls over the window (memory_stats.h).
+  DriverAllocSummary driver_allocs;
+  // Devices with work, host traced, nn.DataParallel (rank_layout.h).
+  RankLayout layout;
 };
 
 RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& options);

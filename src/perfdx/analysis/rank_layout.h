@@ -1,0 +1,28 @@
+// How the rank's process is laid out, as far as the trace shows it: which
+// devices ran work, whether the host side was traced, and whether the model
+// ran under nn.DataParallel (the configuration rules read these).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "perfdx/model/trace.h"
+
+namespace perfdx::analysis {
+
+struct RankLayout {
+  // The device ids of the tracks that ran device work (kernels, copies,
+  // sets, collectives), ascending.
+  std::vector<int32_t> work_device_ids;
+  // A host thread track holds slices (a kernel table alone, or a
+  // device-only export, holds none).
+  bool host_traced = false;
+  // The trace holds a "DataParallel.forward" slice: the module's forward as
+  // the PyTorch profiler names it (the TensorBoard plugin's rule R2 looks
+  // for the same name).
+  bool data_parallel_forward = false;
+};
+
+RankLayout AnalyzeRankLayout(const model::Trace& trace);
+
+}  // namespace perfdx::analysis
