@@ -336,8 +336,8 @@ TEST(CollectivesTest, ParseTypesAndDtypes) {
   EXPECT_EQ(DtypeBytes("mystery"), 0);
 }
 
-// The spellings the rules meet (moved with the definitions from the
-// advisor's trace_query, which now uses these).
+// The spellings the rules meet (the advisor's communication rules read
+// these collectives; they keep no definitions of their own).
 TEST(CollectivesTest, KinetoSpellingsAndBusBandwidthFactors) {
   EXPECT_EQ(DtypeBytes("Float"), 4);
   EXPECT_EQ(DtypeBytes("FP16"), 2);

@@ -12,7 +12,6 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/ascend_query.h"
 #include "perfdx/advisor/rules/rule_util.h"
-#include "perfdx/advisor/rules/trace_query.h"
 
 namespace perfdx::advisor {
 namespace {

@@ -14,26 +14,11 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
-#include "perfdx/advisor/rules/trace_query.h"
 
 namespace perfdx::advisor {
 namespace {
 
 constexpr size_t kMaxContributors = 5;
-
-bool StartsWith(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
-
-// Device-memory calls that reach the driver: cudaMalloc, cudaFree,
-// cudaMallocAsync, hipMalloc, aclrtMalloc, aclrtFreePhysical,
-// AscendCL@aclMallocMemInner, ...
-bool IsDriverAllocCall(std::string_view name) {
-  const bool runtime = StartsWith(name, "cuda") || StartsWith(name, "hip") ||
-                       StartsWith(name, "aclrt") || StartsWith(name, "AscendCL@acl");
-  return runtime && (name.find("Malloc") != std::string_view::npos ||
-                     name.find("Free") != std::string_view::npos);
-}
 
 class AllocationChurnRule final : public Rule {
  public:
@@ -49,27 +34,10 @@ class AllocationChurnRule final : public Rule {
     const Band& band = c.thresholds.allocations_per_step;
     if (advisor::Evaluate(band, worst->allocations_per_step) == HealthStatus::kHealthy) return;
 
-    // Host time in driver-level alloc/free calls inside the window, by name.
-    const model::Trace& t = c.trace();
-    const analysis::IntervalSet& window = c.analysis.window_intervals;
-    std::vector<Contributor> calls;
-    int64_t driver_ns = 0;
-    for (model::SliceId i = 0; i < t.slices.size(); ++i) {
-      if (t.slices.kind[i] != model::EventKind::kRuntimeCall || !window.Contains(t.slices.ts_ns[i]))
-        continue;
-      const std::string_view name = t.slice_name(i);
-      if (!IsDriverAllocCall(name)) continue;
-      driver_ns += t.slices.dur_ns[i];
-      auto it = std::find_if(calls.begin(), calls.end(),
-                             [&](const Contributor& x) { return x.name == name; });
-      if (it == calls.end()) {
-        calls.push_back({std::string(name), 0, 0});
-        it = calls.end() - 1;
-      }
-      it->ns += t.slices.dur_ns[i];
-    }
-    std::sort(calls.begin(), calls.end(),
-              [](const Contributor& a, const Contributor& b) { return a.ns > b.ns; });
+    // Host time in driver-level alloc/free calls inside the window, by name
+    // (analysis/memory_stats.h).
+    const analysis::DriverAllocSummary& driver = c.analysis.driver_allocs;
+    const int64_t driver_ns = driver.total_ns;
 
     Finding f;
     f.rule = std::string(id());
@@ -88,10 +56,11 @@ class AllocationChurnRule final : public Rule {
     f.evidence.details = {{"device_id", static_cast<double>(worst->device_id)},
                           {"frees_per_step", worst->frees_per_step},
                           {"driver_alloc_ns_per_step", static_cast<double>(f.gain.ns_per_step)}};
-    for (Contributor& x : calls) {
+    for (const analysis::DriverAllocCall& x : driver.calls) {
       if (f.evidence.contributors.size() == kMaxContributors) break;
-      x.share = driver_ns > 0 ? static_cast<double>(x.ns) / static_cast<double>(driver_ns) : 0;
-      f.evidence.contributors.push_back(std::move(x));
+      f.evidence.contributors.push_back(
+          {x.name, x.total_ns,
+           driver_ns > 0 ? static_cast<double>(x.total_ns) / static_cast<double>(driver_ns) : 0});
     }
     // Driver allocations in the steady state: the cache does not hold the
     // step's blocks; frees inside the step release the cache.

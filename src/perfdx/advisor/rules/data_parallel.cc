@@ -7,8 +7,6 @@
 //    NCCL; perfdx reads the process group's backend from the trace).
 // Neither has a what-if on the timeline (the fix changes the process
 // layout), so both report a gain of 0 and stay warnings.
-#include <set>
-
 #include <fmt/format.h>
 
 #include "perfdx/advisor/advisor.h"
@@ -19,27 +17,14 @@
 namespace perfdx::advisor {
 namespace {
 
-bool HasSliceNamed(const model::Trace& trace, std::string_view name) {
-  const model::StringId id = trace.strings.Find(name);
-  if (id == model::StringPool::kNotInterned) return false;
-  for (model::StringId n : trace.slices.name) {
-    if (n == id) return true;
-  }
-  return false;
-}
-
 class DataParallelRule final : public Rule {
  public:
   std::string_view id() const override { return "data_parallel_single_process"; }
 
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
-    const model::Trace& trace = c.trace();
-    if (!HasSliceNamed(trace, "DataParallel.forward")) return;
-    std::set<int32_t> devices;
-    for (model::SliceId i = 0; i < trace.slices.size(); ++i) {
-      if (model::IsDeviceWork(trace.slices.kind[i]))
-        devices.insert(trace.tracks[trace.slices.track[i]].device_id);
-    }
+    const analysis::RankLayout& layout = c.analysis.layout;
+    if (!layout.data_parallel_forward) return;
+    const std::vector<int32_t>& devices = layout.work_device_ids;
     if (devices.size() < 2) return;
     Finding f;
     f.rule = std::string(id());
@@ -61,7 +46,7 @@ class CollectiveBackendRule final : public Rule {
   std::string_view id() const override { return "collective_backend"; }
 
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
-    const model::RankInfo& info = c.trace().info;
+    const model::RankInfo& info = c.info();
     const bool accelerator = info.device_type == model::DeviceType::kCuda ||
                              info.device_type == model::DeviceType::kRocm ||
                              info.device_type == model::DeviceType::kNpu;

@@ -15,7 +15,6 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
-#include "perfdx/advisor/rules/trace_query.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -71,14 +70,10 @@ class ExposedCommunicationRule final : public Rule {
     }
 
     // Where: the longest exposed stretches, and the collectives they belong to.
-    const model::Trace& t = c.trace();
-    const analysis::IntervalSet& window = c.analysis.window_intervals;
-    const analysis::IntervalSet compute = DeviceComputeIn(t, window);
-    const analysis::IntervalSet exposed = Subtract(
-        DeviceIntervalsIn(
-            t, window,
-            [&](model::SliceId i) { return t.slices.kind[i] == model::EventKind::kCollective; }),
-        compute);
+    // The communication the metric counts as exposed (activity.h), clipped
+    // to the window.
+    const analysis::IntervalSet exposed =
+        Intersect(c.analysis.activity.communication_exposed, c.analysis.window_intervals);
     std::vector<analysis::Interval> longest = exposed.intervals();
     std::sort(longest.begin(), longest.end(),
               [](const analysis::Interval& a, const analysis::Interval& b) {
@@ -91,10 +86,9 @@ class ExposedCommunicationRule final : public Rule {
     for (const analysis::Interval& iv : longest) f.evidence.ranges.push_back({iv.start, iv.end});
 
     std::map<std::string_view, int64_t> by_name;
-    for (const Collective& col : CollectivesIn(t, window)) {
-      const int64_t start = t.slices.ts_ns[col.slice];
-      const int64_t end = t.slices.end_ns(col.slice);
-      by_name[t.slice_name(col.slice)] += exposed.LengthIn(start, end);
+    for (const analysis::CollectiveStats& col : c.analysis.collectives.collectives) {
+      if (!col.in_window) continue;
+      by_name[col.name] += exposed.LengthIn(col.start_ns, col.start_ns + col.dur_ns);
     }
     std::vector<Contributor> contributors;
     const double window_ns = static_cast<double>(c.analysis.window_ns);

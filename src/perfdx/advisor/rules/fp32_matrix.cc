@@ -16,7 +16,6 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
-#include "perfdx/advisor/rules/trace_query.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -25,9 +24,10 @@ constexpr size_t kMaxContributors = 5;
 
 // TF32 exists from Ampere (compute capability 8.0) on; older GPUs need
 // FP16/BF16 autocast to reach their tensor cores.
-bool HasTf32(const model::Trace& t) {
-  if (t.info.device_type != model::DeviceType::kCuda) return false;
-  return std::any_of(t.info.devices.begin(), t.info.devices.end(),
+// Read from the rank's device properties (RankInfo), not the trace's events.
+bool HasTf32(const model::RankInfo& info) {
+  if (info.device_type != model::DeviceType::kCuda) return false;
+  return std::any_of(info.devices.begin(), info.devices.end(),
                      [](const model::DeviceProperties& d) { return d.compute_major >= 8; });
 }
 
@@ -42,7 +42,7 @@ class Fp32MatrixRule final : public Rule {
         static_cast<double>(k.fp32_matrix_ns) / static_cast<double>(k.device_work_ns);
     const Band& band = c.thresholds.fp32_matrix_share;
     if (advisor::Evaluate(band, share) == HealthStatus::kHealthy) return;
-    const std::optional<ThroughputRatio> ratio = RankThroughputRatio(c.trace().info);
+    const std::optional<ThroughputRatio> ratio = RankThroughputRatio(c.info());
     const double speedup =
         std::max(1.0, ratio ? ratio->fp16_over_fp32 : c.thresholds.fp32_matrix_speedup);
 
@@ -55,7 +55,7 @@ class Fp32MatrixRule final : public Rule {
     f.gain.share = ShareOfStep(c, f.gain.ns_per_step);
     f.severity = SeverityFor(band, share, f.gain.share);
     // What the reduced-precision path is called on this device.
-    const model::DeviceType device = c.trace().info.device_type;
+    const model::DeviceType device = c.info().device_type;
     const std::string_view fast_path = device == model::DeviceType::kNpu    ? "the FP16 cube path"
                                        : device == model::DeviceType::kRocm ? "matrix cores"
                                                                             : "Tensor Cores";
@@ -92,7 +92,7 @@ class Fp32MatrixRule final : public Rule {
       if (ks.fp32_matrix) f.rests_on.push_back("kernel:" + ks.name);
     }
     AppendFixes(&f.recommendations, {"mixed_precision", "mixed_precision_fp16"});
-    if (HasTf32(c.trace())) {
+    if (HasTf32(c.info())) {
       AppendFixes(&f.recommendations, {"tf32"});
     }
     out->push_back(std::move(f));

@@ -1,10 +1,11 @@
 // Collectives that use their link poorly (guide 000 §一: achieved bandwidth
 // / link peak < 50% abnormal, target 75%). Only where the trace has the
 // numbers:
-//   Ascend  the HCCL transfer tasks' bytes and durations, per link type
-//           (HCCS, PCIE, RDMA, and any other SDMA link such as SIO):
-//           Σ size / Σ duration, msprof-analyze's Transit Size / Transit
-//           Time.
+//   Ascend  the window's per-transport transit totals of the collectives
+//           (analysis/collectives.h, communication.json's definitions:
+//           HCCS with HCCS_SW folded in, PCIE, SIO, RDMA, and the transfers
+//           over other SDMA links): Σ size / Σ duration, msprof-analyze's
+//           Transit Size / Transit Time.
 //   GPU     collectives with Kineto message args: bus bandwidth = S / t x
 //           the nccl-tests factor (2(n-1)/n for all-reduce, n = Group size).
 //           A kernel's time includes waiting for the other ranks, so the
@@ -26,7 +27,6 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
-#include "perfdx/advisor/rules/trace_query.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -42,7 +42,7 @@ struct LinkUse {
 };
 
 double AscendPeak(const Thresholds& th, const std::string& link) {
-  if (link == "HCCS" || link == "HCCS_SW") return th.hccs_peak_gbps;
+  if (link == "HCCS") return th.hccs_peak_gbps;
   if (link == "PCIE") return th.pcie_peak_gbps;
   if (link == "RDMA") return th.rdma_peak_gbps;
   // SIO and other on-server links have no peak of their own: they are SDMA
@@ -51,10 +51,10 @@ double AscendPeak(const Thresholds& th, const std::string& link) {
 }
 
 // The intra-node GPU link and its peak (see Thresholds::gpu_link_peak_gbps).
-std::pair<std::string, double> GpuLink(const model::Trace& t, const Thresholds& th) {
+std::pair<std::string, double> GpuLink(const model::RankInfo& info, const Thresholds& th) {
   if (th.gpu_link_peak_gbps > 0) return {"GPU link", th.gpu_link_peak_gbps};
-  if (t.info.device_type != model::DeviceType::kCuda) return {"", 0};
-  for (const model::DeviceProperties& d : t.info.devices) {
+  if (info.device_type != model::DeviceType::kCuda) return {"", 0};
+  for (const model::DeviceProperties& d : info.devices) {
     if (d.compute_major < 0) continue;
     if (d.compute_minor == 0) {
       if (d.compute_major == 7) return {"NVLink", 150};
@@ -72,37 +72,48 @@ class LowBusBandwidthRule final : public Rule {
   std::string_view id() const override { return "low_bus_bandwidth"; }
 
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
-    const model::Trace& t = c.trace();
     const Thresholds& th = c.thresholds;
     const double target = th.link_bandwidth_efficiency.healthy;
-    const analysis::IntervalSet& window = c.analysis.window_intervals;
+    const analysis::CollectiveSummary& collectives = c.analysis.collectives;
     std::vector<LinkUse> links;
     bool bus_bandwidth = false;
 
-    const std::vector<LinkTraffic> traffic = TransfersByLink(t, window);
+    // The links of the window's transfers: the named transports, and SDMA
+    // only for the links it holds beyond HCCS, PCIE and SIO (it is their sum).
+    std::vector<analysis::TransportTransit> traffic;
+    for (const analysis::TransportTransit& t : collectives.window_totals) {
+      if (t.transport != "SDMA") traffic.push_back(t);
+    }
+    if (analysis::TransportTransit other = analysis::OtherSdmaLinks(collectives.window_totals);
+        other.transfers > 0) {
+      traffic.push_back(std::move(other));
+    }
     if (!traffic.empty()) {
       // Transfer tasks carry no overlap of their own: scale by the share of
       // all communication that is exposed.
       const analysis::HealthMetrics& h = c.analysis.summary;
       const double exposed = h.comm_share > 0 ? h.comm_not_overlapped_share / h.comm_share : 0;
-      for (const LinkTraffic& l : traffic) {
-        const double peak = AscendPeak(th, l.link);
-        if (peak <= 0 || l.ns <= 0) continue;
-        const double ideal_ns = static_cast<double>(l.bytes) / (target * peak);
-        LinkUse u{l.link, l.gbps(), peak, 0, l.tasks};
-        u.saved_ns =
-            static_cast<int64_t>(std::max(0.0, static_cast<double>(l.ns) - ideal_ns) * exposed);
+      for (const analysis::TransportTransit& l : traffic) {
+        const double peak = AscendPeak(th, l.transport);
+        if (peak <= 0 || l.transit_ns <= 0) continue;
+        const double ideal_ns = static_cast<double>(l.transit_bytes) / (target * peak);
+        LinkUse u{l.transport, l.bandwidth_gbps(), peak, 0, l.transfers};
+        u.saved_ns = static_cast<int64_t>(
+            std::max(0.0, static_cast<double>(l.transit_ns) - ideal_ns) * exposed);
         links.push_back(u);
       }
     } else {
       bus_bandwidth = true;
-      const auto local_devices = static_cast<int64_t>(t.info.devices.size());
-      const auto [gpu_link, gpu_peak] = GpuLink(t, th);
-      const analysis::IntervalSet compute = DeviceComputeIn(t, window);
+      const auto local_devices = static_cast<int64_t>(c.info().devices.size());
+      const auto [gpu_link, gpu_peak] = GpuLink(c.info(), th);
+      // Compute clipped to the window: what can hide a collective's time.
+      const analysis::IntervalSet compute =
+          Intersect(c.analysis.activity.device_compute, c.analysis.window_intervals);
       std::map<std::string, LinkUse> by_link;
-      for (const Collective& col : CollectivesIn(t, window)) {
+      for (const analysis::CollectiveStats& col : collectives.collectives) {
+        if (!col.in_window) continue;
         const double factor = analysis::BusBandwidthFactor(col.type, col.group_size);
-        const int64_t dur = t.slices.dur_ns[col.slice];
+        const int64_t dur = col.dur_ns;
         if (factor <= 0 || col.group_size < 2 || dur <= 0) continue;
         const bool inter_node = local_devices > 0 && col.group_size > local_devices;
         const double small_limit =
@@ -117,7 +128,7 @@ class LowBusBandwidthRule final : public Rule {
         u.peak_gbps = peak;
         u.achieved_gbps = std::max(u.achieved_gbps, bus_bytes / static_cast<double>(dur));
         ++u.transfers;
-        const int64_t start = t.slices.ts_ns[col.slice];
+        const int64_t start = col.start_ns;
         const double exposed_share =
             1.0 -
             static_cast<double>(compute.LengthIn(start, start + dur)) / static_cast<double>(dur);

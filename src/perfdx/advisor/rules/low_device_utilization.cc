@@ -65,11 +65,7 @@ class LowDeviceUtilizationRule final : public Rule {
     f.severity = SeverityFor(band, utilization, share);
     // A kernel table alone (or a device-only trace) cannot say what the host
     // did meanwhile: say so rather than that the host had no cause.
-    const model::Trace& t = c.trace();
-    const bool host_traced =
-        std::any_of(t.tracks.begin(), t.tracks.end(), [](const model::Track& k) {
-          return k.kind == model::TrackKind::kHostThread && k.slice_end > k.slice_begin;
-        });
+    const bool host_traced = c.analysis.layout.host_traced;
     f.title = fmt::format("The {} is busy only {} of the step; {} per step of idle time {}",
                           c.analysis.cpu_only ? "compute timeline" : "device", Pct(utilization),
                           Ms(unexplained),

@@ -9,7 +9,6 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
-#include "perfdx/advisor/rules/trace_query.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -27,14 +26,11 @@ class MemcpyShareRule final : public Rule {
     const Band& band = c.thresholds.memcpy_share;
     if (advisor::Evaluate(band, h.memcpy_share) == HealthStatus::kHealthy) return;
 
-    const model::Trace& t = c.trace();
+    const analysis::Activity& act = c.analysis.activity;
     const analysis::IntervalSet& window = c.analysis.window_intervals;
-    const analysis::IntervalSet copies = DeviceIntervalsIn(
-        t, window, [&](model::SliceId i) { return model::IsMemcpy(t.slices.kind[i]); });
-    const analysis::IntervalSet d2d = DeviceIntervalsIn(t, window, [&](model::SliceId i) {
-      return t.slices.kind[i] == model::EventKind::kMemcpyD2D;
-    });
-    const analysis::IntervalSet exposed = Subtract(copies, DeviceComputeIn(t, window));
+    const analysis::IntervalSet copies = Intersect(act.device_memcpy, window);
+    const analysis::IntervalSet d2d = Intersect(act.device_memcpy_d2d, window);
+    const analysis::IntervalSet exposed = Subtract(copies, act.device_compute);
     const int64_t copy_ns = copies.TotalLength();
     // Device-to-device copies move nothing between host and device: they
     // re-lay tensors out (.contiguous(), format casts), which channels_last

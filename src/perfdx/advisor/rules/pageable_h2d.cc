@@ -11,7 +11,6 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
-#include "perfdx/advisor/rules/trace_query.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -46,12 +45,8 @@ class PageableH2dRule final : public Rule {
     f.evidence.unit = "share";
     f.evidence.details = {{"memcpy_share", h.memcpy_share},
                           {"h2d_pinned_share", h.h2d_pinned_share}};
-    const model::Trace& t = c.trace();
     const analysis::IntervalSet pageable =
-        DeviceIntervalsIn(t, c.analysis.window_intervals, [&](model::SliceId i) {
-          return t.slices.kind[i] == model::EventKind::kMemcpyH2D &&
-                 t.slice_name(i).find("Pageable") != std::string_view::npos;
-        });
+        Intersect(c.analysis.activity.device_memcpy_h2d_pageable, c.analysis.window_intervals);
     for (const analysis::Interval& iv : pageable.intervals()) {
       if (f.evidence.ranges.size() == kMaxRanges) break;
       f.evidence.ranges.push_back({iv.start, iv.end});

@@ -1,9 +1,11 @@
 // Many small collectives: each pays the fixed latency of a launch and a
 // handshake, so small messages reach a fraction of the link bandwidth
 // (msprof-analyze packet rule: more than 20% of the ops move less than
-// 16 MB over SDMA or 1 MB over RDMA). Sizes: an Ascend op's HCCL transfer
-// bytes (msprof-analyze's Transit Size), else the message of the call —
-// Kineto "In/Out msg nelems" x dtype size, HCCL count x data type.
+// 16 MB over SDMA or 1 MB over RDMA). Sizes: an Ascend op's link transit
+// bytes (analysis/collectives.h: SDMA + RDMA, msprof-analyze's Transit
+// Size), else the message of the call — Kineto "In/Out msg nelems" x dtype
+// size, HCCL count x data type. The collectives are those of the analysis
+// window (CollectiveStats::in_window).
 //
 // Recommended bucket: all small messages of a step in one bucket when they
 // fit under the small-packet limit, else buckets of the limit itself (the
@@ -23,7 +25,6 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
-#include "perfdx/advisor/rules/trace_query.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -38,29 +39,30 @@ class SmallCollectivesRule final : public Rule {
   std::string_view id() const override { return "small_collectives"; }
 
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
-    const model::Trace& t = c.trace();
     const analysis::IntervalSet& window = c.analysis.window_intervals;
     // A Kineto trace lists the GPUs of its node; a larger group spans nodes.
     // (A process that sees one GPU makes every group look inter-node: the
     // smaller RDMA limit then applies and the rule errs on the quiet side.)
-    const auto local_devices = static_cast<int64_t>(t.info.devices.size());
+    const auto local_devices = static_cast<int64_t>(c.info().devices.size());
     struct Sized {
-      model::SliceId slice;
+      const analysis::CollectiveStats* col;
       int64_t bytes;
     };
     std::vector<Sized> small;
     size_t sized = 0;
     double limit_bytes = 0;  // the largest limit a small collective was held to
-    for (const Collective& col : CollectivesIn(t, window)) {
-      const int64_t bytes = col.transit_bytes >= 0 ? col.transit_bytes : col.message_bytes;
+    for (const analysis::CollectiveStats& col : c.analysis.collectives.collectives) {
+      if (!col.in_window) continue;
+      const bool transits = !col.transports.empty();
+      const int64_t bytes = transits ? col.link_bytes() : col.message_bytes;
       if (bytes <= 0) continue;
       ++sized;
-      const bool inter_node = col.rdma || (col.transit_bytes < 0 && local_devices > 0 &&
-                                           col.group_size > local_devices);
+      const bool inter_node =
+          col.rdma() || (!transits && local_devices > 0 && col.group_size > local_devices);
       const double limit = inter_node ? c.thresholds.small_collective_rdma_bytes
                                       : c.thresholds.small_collective_sdma_bytes;
       if (static_cast<double>(bytes) >= limit) continue;
-      small.push_back({col.slice, bytes});
+      small.push_back({&col, bytes});
       limit_bytes = std::max(limit_bytes, limit);
     }
     if (sized == 0) return;
@@ -89,14 +91,14 @@ class SmallCollectivesRule final : public Rule {
     std::vector<analysis::Interval> intervals;
     std::map<std::string_view, Contributor> by_name;
     for (const Sized& s : small) {
-      intervals.push_back({t.slices.ts_ns[s.slice], t.slices.end_ns(s.slice)});
-      Contributor& x = by_name[t.slice_name(s.slice)];
-      x.ns += t.slices.dur_ns[s.slice];
+      intervals.push_back({s.col->start_ns, s.col->start_ns + s.col->dur_ns});
+      Contributor& x = by_name[s.col->name];
+      x.ns += s.col->dur_ns;
       x.share += 1;  // count for now
     }
     const analysis::IntervalSet exposed =
         Subtract(Intersect(analysis::IntervalSet::FromUnsorted(std::move(intervals)), window),
-                 DeviceComputeIn(t, window));
+                 c.analysis.activity.device_compute);
     const int64_t exposed_per_step = PerStep(c, exposed.TotalLength());
 
     Finding f;
