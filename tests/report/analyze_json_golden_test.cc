@@ -258,5 +258,83 @@ TEST_F(AnalyzeJsonGolden, DataLoaderStallGainAsComputedByHand) {
   EXPECT_TRUE(found);
 }
 
+TEST_F(AnalyzeJsonGolden, NoCollectivesGiveAnEmptySection) {
+  // The hand-made trace has no collective: the section is there, empty.
+  EXPECT_EQ(At("/ranks/0/collectives/count"), 0);
+  EXPECT_EQ(At("/ranks/0/collectives/listed"), 0);
+  for (const char* key : {"by_type", "transports", "window_transports", "longest"}) {
+    simdjson::dom::array a;
+    ASSERT_EQ(doc_.at_pointer(std::string("/ranks/0/collectives/") + key).get_array().get(a),
+              simdjson::SUCCESS)
+        << key;
+    EXPECT_EQ(a.size(), 0u) << key;
+  }
+}
+
+// The collectives section of a real Ascend profile against torch_npu's own
+// communication.json (step 50, the profile's one step): the op count, and
+// the HCCS totals of "Total Op Info" (sizes exact in bytes, time within the
+// µs rounding, transfers = the size distribution's counts).
+TEST(AnalyzeJsonCollectives, AscendSectionMatchesCommunicationJson) {
+  PERFDX_REQUIRE_SHARED();
+  const std::string profile =
+      perfdx::testing::SharedPath("traces/ascend/torch_npu_2rank_text_level1");
+  pipeline::AnalyzeRequest request;
+  request.paths = {profile};
+  auto r = pipeline::BuildAnalyzeReport(request);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const std::string json = RenderAnalyzeJson(*r);
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  ASSERT_EQ(parser.parse(json).get(doc), simdjson::SUCCESS);
+  simdjson::dom::array ranks;
+  ASSERT_EQ(doc["ranks"].get_array().get(ranks), simdjson::SUCCESS);
+  ASSERT_EQ(ranks.size(), 2u);
+  for (simdjson::dom::element rank : ranks) {
+    const int64_t id = rank["rank"].get_int64().value();
+    SCOPED_TRACE(id);
+    simdjson::dom::parser golden_parser;
+    simdjson::dom::element golden;
+    ASSERT_EQ(golden_parser
+                  .load(profile + "/rank" + std::to_string(id) +
+                        "_ascend_pt/ASCEND_PROFILER_OUTPUT/communication.json")
+                  .get(golden),
+              simdjson::SUCCESS);
+    simdjson::dom::object ops;
+    ASSERT_EQ(golden["step50"]["collective"].get_object().get(ops), simdjson::SUCCESS);
+    uint64_t op_count = 0;
+    for (auto field : ops) op_count += field.key != "Total Op Info";
+    simdjson::dom::element hccs =
+        golden.at_pointer("/step50/collective/Total Op Info/Communication Bandwidth Info/HCCS");
+    const double size_mb = double(hccs["Transit Size(MB)"].get_double().value());
+    const double time_ms = double(hccs["Transit Time(ms)"].get_double().value());
+    uint64_t transfers = 0;
+    simdjson::dom::object distribution;
+    ASSERT_EQ(hccs["Size Distribution"].get_object().get(distribution), simdjson::SUCCESS);
+    for (auto field : distribution) {
+      transfers += uint64_t(field.value.at(0).get_int64().value());
+    }
+
+    simdjson::dom::element c = rank["collectives"];
+    EXPECT_EQ(uint64_t(c["count"].get_uint64().value()), op_count);
+    EXPECT_EQ(uint64_t(c["listed"].get_uint64().value()), op_count);  // under the cap of 50
+    for (const char* key : {"transports", "window_transports"}) {
+      SCOPED_TRACE(key);
+      simdjson::dom::element t = c[key].at(0);
+      EXPECT_EQ(std::string_view(t["transport"].get_string().value()), "HCCS");
+      EXPECT_EQ(double(t["transit_bytes"].get_int64().value()), std::round(size_mb * 1e6));
+      EXPECT_NEAR(double(t["transit_ns"].get_int64().value()), time_ms * 1e6, 50);
+      EXPECT_EQ(uint64_t(t["transfers"].get_uint64().value()), transfers);
+    }
+    simdjson::dom::array longest;
+    ASSERT_EQ(c["longest"].get_array().get(longest), simdjson::SUCCESS);
+    for (simdjson::dom::element op : longest) {
+      EXPECT_EQ(int64_t(op["step"].get_int64().value()), 50);
+      EXPECT_TRUE(bool(op["in_window"].get_bool().value()));
+      EXPECT_EQ(std::string_view(op["type"].get_string().value()), "allreduce");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace perfdx::report

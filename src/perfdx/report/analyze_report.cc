@@ -15,6 +15,10 @@ using analysis::RankAnalysis;
 
 constexpr size_t kJsonKernels = 50;
 constexpr size_t kJsonOps = 50;
+// The collectives listed one by one: the longest, so a 1000-step trace with
+// thousands of collectives keeps a bounded JSON; the per-type and
+// per-transport totals cover them all.
+constexpr size_t kJsonCollectives = 50;
 constexpr size_t kTextRows = 10;
 
 void WriteHealth(JsonWriter& w, const HealthMetrics& h) {
@@ -27,6 +31,86 @@ void WriteCause(JsonWriter& w, const analysis::GapCause& c) {
   w.Key("kind").String(c.kind);
   w.Key("name").String(c.name);
   w.Key("coverage").Double(c.coverage);
+  w.EndObject();
+}
+
+void WriteTransports(JsonWriter& w, const std::vector<analysis::TransportTransit>& transports) {
+  w.BeginArray();
+  for (const analysis::TransportTransit& t : transports) {
+    w.BeginObject();
+    w.Key("transport").String(t.transport);
+    w.Key("transit_bytes").Int(t.transit_bytes);
+    w.Key("transit_ns").Int(t.transit_ns);
+    w.Key("bandwidth_gbps").Double(t.bandwidth_gbps());
+    w.Key("transfers").Uint(t.transfers);
+    w.Key("large_packet_ratio").Double(t.large_packet_ratio());
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+void WriteOptionalInt(JsonWriter& w, int64_t v) {
+  v >= 0 ? w.Int(v) : w.Null();
+}
+
+void WriteCollectives(JsonWriter& w, const analysis::CollectiveSummary& s) {
+  w.Key("collectives").BeginObject();
+  w.Key("count").Uint(s.collectives.size());
+  w.Key("by_type").BeginArray();
+  for (const analysis::CollectiveTypeTotal& t : s.by_type) {
+    w.BeginObject();
+    w.Key("type").String(analysis::CollectiveTypeName(t.type));
+    w.Key("count").Uint(t.count);
+    w.Key("in_window").Uint(t.in_window);
+    w.Key("total_ns").Int(t.total_ns);
+    w.Key("sized").Uint(t.sized);
+    w.Key("message_bytes").Int(t.message_bytes);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("transports");
+  WriteTransports(w, s.totals);
+  w.Key("window_transports");
+  WriteTransports(w, s.window_totals);
+  // The longest ones (ties: the earlier first), in start order.
+  std::vector<const analysis::CollectiveStats*> listed;
+  for (const analysis::CollectiveStats& c : s.collectives) listed.push_back(&c);
+  std::stable_sort(listed.begin(), listed.end(),
+                   [](const auto* a, const auto* b) { return a->dur_ns > b->dur_ns; });
+  if (listed.size() > kJsonCollectives) listed.resize(kJsonCollectives);
+  std::stable_sort(listed.begin(), listed.end(),
+                   [](const auto* a, const auto* b) { return a->start_ns < b->start_ns; });
+  w.Key("listed").Uint(listed.size());
+  w.Key("longest").BeginArray();
+  for (const analysis::CollectiveStats* c : listed) {
+    w.BeginObject();
+    w.Key("name").String(c->name);
+    w.Key("type").String(analysis::CollectiveTypeName(c->type));
+    w.Key("step");
+    c->step_id ? w.Int(*c->step_id) : w.Null();
+    w.Key("start_ns").Int(c->start_ns);
+    w.Key("dur_ns").Int(c->dur_ns);
+    w.Key("in_window").Bool(c->in_window);
+    w.Key("message_bytes");
+    WriteOptionalInt(w, c->message_bytes);
+    w.Key("group_size");
+    WriteOptionalInt(w, c->group_size);
+    w.Key("algbw_gbps");
+    c->algbw_gbps ? w.Double(*c->algbw_gbps) : w.Null();
+    w.Key("busbw_gbps");
+    c->busbw_gbps ? w.Double(*c->busbw_gbps) : w.Null();
+    w.Key("link_bytes");
+    c->transports.empty() ? w.Null() : w.Int(c->link_bytes());
+    w.Key("rdma").Bool(c->rdma());
+    w.Key("transit_ns");
+    WriteOptionalInt(w, c->transit_ns);
+    w.Key("wait_ns");
+    WriteOptionalInt(w, c->wait_ns);
+    w.Key("wait_ratio");
+    c->wait_ratio ? w.Double(*c->wait_ratio) : w.Null();
+    w.EndObject();
+  }
+  w.EndArray();
   w.EndObject();
 }
 
@@ -241,6 +325,8 @@ void WriteRank(JsonWriter& w, const AnalyzeRank& entry) {
   }
   w.EndArray();
   w.EndObject();
+
+  WriteCollectives(w, a.collectives);
 
   w.Key("notes").BeginArray();
   for (const std::string& n : a.notes) w.String(n);
