@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "perfdx/analysis/slice_sets.h"
+#include "perfdx/base/strings.h"
 
 namespace perfdx::analysis {
 namespace {
@@ -19,13 +20,6 @@ constexpr size_t kSequenceLength = 3;
 constexpr int64_t kShortKernelNs = 50'000;
 constexpr size_t kMaxSequences = 10;
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 // Does the launching op say its inputs are 32-bit floats? Kineto records
 // "Input type" (["float", "float", ...]); Ascend trace_view records it as
 // "float;\r\nfloat".
@@ -33,7 +27,7 @@ bool OpInputsAreFloat32(const model::Trace& trace, int32_t op) {
   if (op < 0) return false;
   auto types = trace.ArgString(static_cast<SliceId>(op), model::ArgKey::kInputType);
   if (!types) return false;
-  const std::string t = Lower(*types);
+  const std::string t = AsciiLower(*types);
   return t.find("\"float\"") != std::string::npos || t.find("float;") != std::string::npos ||
          t == "float" || t.find("float32") != std::string::npos;
 }
