@@ -7,6 +7,7 @@
 
 #include "perfdx/analysis/interval_set.h"
 #include "perfdx/analysis/slice_sets.h"
+#include "perfdx/base/statistics.h"
 #include "perfdx/base/strings.h"
 
 namespace perfdx::analysis {
@@ -103,6 +104,11 @@ std::vector<StepBreakdown> ComputeStepBreakdowns(const model::Trace& trace,
     b.dataloader_ns = ns[kDataLoader];
     b.cpu_exec_ns = ns[kCpuExec];
     b.other_ns = std::max<int64_t>(0, w.dur_ns()) - categorised_ns;
+    const int64_t step_ns = w.dur_ns();
+    b.shares = {ShareOf(b.kernel_ns, step_ns),   ShareOf(b.memcpy_ns, step_ns),
+                ShareOf(b.memset_ns, step_ns),   ShareOf(b.communication_ns, step_ns),
+                ShareOf(b.runtime_ns, step_ns),  ShareOf(b.dataloader_ns, step_ns),
+                ShareOf(b.cpu_exec_ns, step_ns), ShareOf(b.other_ns, step_ns)};
     out.push_back(b);
   }
   return out;

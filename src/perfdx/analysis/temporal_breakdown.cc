@@ -11,6 +11,7 @@
 
 #include "perfdx/analysis/interval_set.h"
 #include "perfdx/analysis/slice_sets.h"
+#include "perfdx/base/statistics.h"
 #include "perfdx/base/strings.h"
 
 namespace perfdx::analysis {
@@ -208,6 +209,9 @@ TemporalBreakdown ComputeTemporalBreakdown(const model::Trace& trace, AnalysisWi
   out.idle_ns = out.span_ns - busy.TotalLength();
   out.compute_ns = compute_set.TotalLength();
   out.non_compute_ns = busy.TotalLength() - out.compute_ns;
+  out.idle_share = ShareOf(out.idle_ns, out.span_ns);
+  out.compute_share = ShareOf(out.compute_ns, out.span_ns);
+  out.non_compute_share = ShareOf(out.non_compute_ns, out.span_ns);
   if (comm_set.TotalLength() > 0) {
     out.comm_comp_overlap = static_cast<double>(Intersect(comm_set, compute_set).TotalLength()) /
                             static_cast<double>(comm_set.TotalLength());

@@ -85,6 +85,12 @@ T NearestRankPercentile(std::vector<T> values, double p) {
   return values[index];
 }
 
+// part / whole, 0 when whole is not positive: every share (0..1) of a
+// duration in perfdx is this.
+inline double ShareOf(int64_t part, int64_t whole) {
+  return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
+
 // Quantile q in [0, 1] of sorted values, linear between closest ranks
 // (Hyndman & Fan type 7, the default of R and numpy).
 inline double SortedQuantile(const std::vector<double>& sorted, double q) {
