@@ -169,6 +169,11 @@ TEST_F(AnalyzeJsonGolden, StepsAsComputedByHand) {
     EXPECT_EQ(At(p + "/breakdown_ns/dataloader"), loader[s]);
     EXPECT_EQ(At(p + "/breakdown_ns/cpu_exec"), 50e3);
     EXPECT_EQ(At(p + "/breakdown_ns/other"), 0);
+    // The shares the text report's step table prints: each category / the step.
+    EXPECT_DOUBLE_EQ(At(p + "/breakdown_share/kernel"), 5.5e6 / dur[s]);
+    EXPECT_DOUBLE_EQ(At(p + "/breakdown_share/dataloader"), loader[s] / dur[s]);
+    EXPECT_DOUBLE_EQ(At(p + "/breakdown_share/memcpy"), 0.5e6 / dur[s]);
+    EXPECT_EQ(At(p + "/breakdown_share/other"), 0);
     EXPECT_EQ(At(p + "/device_ns/computing"), 5.5e6);
     EXPECT_EQ(At(p + "/device_ns/free"), 0);
     EXPECT_EQ(At(p + "/device_ns/preparing"), dur[s] - 5.5e6);
@@ -198,11 +203,20 @@ TEST_F(AnalyzeJsonGolden, SummaryAsComputedByHand) {
   }
   EXPECT_EQ(At(s + "step_time_ns/mean"), 14e6);
   EXPECT_EQ(At(s + "step_time_ns/median"), 10e6);
+  // HTA's temporal breakdown over the 42 ms span: idle 24, compute 16.5,
+  // non-compute (the 1.5 ms of copies) 1.5.
+  EXPECT_DOUBLE_EQ(At("/ranks/0/temporal_breakdown_share/idle"), 24.0 / 42);
+  EXPECT_DOUBLE_EQ(At("/ranks/0/temporal_breakdown_share/compute"), 16.5 / 42);
+  EXPECT_DOUBLE_EQ(At("/ranks/0/temporal_breakdown_share/non_compute"), 1.5 / 42);
 }
 
 TEST_F(AnalyzeJsonGolden, KernelsAndOpsAsComputedByHand) {
   EXPECT_EQ(At("/ranks/0/kernel_totals_ns/device_work"), 18e6);
   EXPECT_EQ(At("/ranks/0/kernel_totals_ns/fp32_matrix"), 9e6);
+  // The sgemm (9 ms) is all the matrix work, in FP32, of 18 ms of device work.
+  EXPECT_DOUBLE_EQ(At("/ranks/0/kernel_shares/matrix"), 0.5);
+  EXPECT_DOUBLE_EQ(At("/ranks/0/kernel_shares/fp32_matrix"), 0.5);
+  EXPECT_EQ(At("/ranks/0/kernel_shares/layout_conversion"), 0);
   const char* names[] = {"volta_sgemm_128x64_nn", nullptr, nullptr,
                          "Memcpy HtoD (Pageable -> Device)"};
   const double totals[] = {9e6, 4.5e6, 3e6, 1.5e6};

@@ -10,7 +10,6 @@
 #include "perfdx/advisor/advisor.h"
 #include "perfdx/advisor/fix_targets.h"
 #include "perfdx/advisor/knobs.h"
-#include "perfdx/advisor/rules/ascend_query.h"
 #include "perfdx/advisor/rules/rule_util.h"
 
 namespace perfdx::advisor {

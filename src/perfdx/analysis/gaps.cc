@@ -7,6 +7,7 @@
 
 #include "perfdx/analysis/host_activity.h"
 #include "perfdx/analysis/slice_sets.h"
+#include "perfdx/base/statistics.h"
 
 namespace perfdx::analysis {
 namespace {
@@ -189,11 +190,7 @@ std::map<model::StringId, int64_t> MedianLaunchNs(const model::Trace& trace) {
     by_name[s.name[i]].push_back(s.dur_ns[i]);
   }
   std::map<model::StringId, int64_t> out;
-  for (auto& [name, durs] : by_name) {
-    std::nth_element(durs.begin(), durs.begin() + static_cast<std::ptrdiff_t>(durs.size() / 2),
-                     durs.end());
-    out[name] = durs[durs.size() / 2];
-  }
+  for (auto& [name, durs] : by_name) out[name] = MedianInPlace(durs);
   return out;
 }
 

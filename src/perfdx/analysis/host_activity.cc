@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "perfdx/base/strings.h"
+
 namespace perfdx::analysis {
 namespace {
 
@@ -44,10 +46,6 @@ constexpr std::array<std::string_view, 7> kLaunchCalls = {
     "cudaLaunchKernel", "cudaLaunchKernelExC",      "cuLaunchKernel",       "cuLaunchKernelEx",
     "hipLaunchKernel",  "hipExtModuleLaunchKernel", "hipModuleLaunchKernel"};
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 HostActivity FromPythonFrame(std::string_view name) {
   constexpr std::string_view kFunction = "<built-in function ";
   constexpr std::string_view kMethod = "<built-in method ";
@@ -77,7 +75,7 @@ HostActivity FromPythonFrame(std::string_view name) {
   if (paren == std::string_view::npos) return kNone;
   const std::string_view file = name.substr(0, paren);
   for (const auto& [module, activity] : kModules) {
-    if (file == module || EndsWith(file, std::string("/") + std::string(module))) return activity;
+    if (file == module || file.ends_with(std::string("/") + std::string(module))) return activity;
   }
   return kNone;
 }
@@ -88,8 +86,7 @@ HostActivity FromLabel(std::string_view name) {
     while (i < name.size() && !std::isalpha(static_cast<unsigned char>(name[i]))) ++i;
     size_t j = i;
     while (j < name.size() && std::isalpha(static_cast<unsigned char>(name[j]))) ++j;
-    std::string word(name.substr(i, j - i));
-    for (char& ch : word) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const std::string word = AsciiLower(name.substr(i, j - i));
     for (const auto& [w, activity] : kLabelWords) {
       if (word == w) return activity;
     }

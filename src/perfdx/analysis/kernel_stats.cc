@@ -6,6 +6,8 @@
 #include <unordered_map>
 
 #include "perfdx/analysis/slice_sets.h"
+#include "perfdx/base/statistics.h"
+#include "perfdx/base/strings.h"
 
 namespace perfdx::analysis {
 namespace {
@@ -19,13 +21,6 @@ constexpr size_t kSequenceLength = 3;
 constexpr int64_t kShortKernelNs = 50'000;
 constexpr size_t kMaxSequences = 10;
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 // Does the launching op say its inputs are 32-bit floats? Kineto records
 // "Input type" (["float", "float", ...]); Ascend trace_view records it as
 // "float;\r\nfloat".
@@ -33,7 +28,7 @@ bool OpInputsAreFloat32(const model::Trace& trace, int32_t op) {
   if (op < 0) return false;
   auto types = trace.ArgString(static_cast<SliceId>(op), model::ArgKey::kInputType);
   if (!types) return false;
-  const std::string t = Lower(*types);
+  const std::string t = AsciiLower(*types);
   return t.find("\"float\"") != std::string::npos || t.find("float;") != std::string::npos ||
          t == "float" || t.find("float32") != std::string::npos;
 }
@@ -120,18 +115,15 @@ KernelSummary SummarizeKernels(const model::Trace& trace, const OpAttribution& a
     out.device_work_ns += s.dur_ns[i];
   }
   for (KernelStat& k : out.kernels) {
-    k.share = out.device_work_ns > 0
-                  ? static_cast<double>(k.total_ns) / static_cast<double>(out.device_work_ns)
-                  : 0;
+    k.share = ShareOf(k.total_ns, out.device_work_ns);
     if (k.matrix) out.matrix_ns += k.total_ns;
     if (k.fp32_matrix) out.fp32_matrix_ns += k.total_ns;
     if (k.tensor_core) out.tensor_core_ns += k.total_ns;
     if (k.layout_conversion) out.layout_conversion_ns += k.total_ns;
   }
-  out.layout_conversion_share =
-      out.device_work_ns > 0
-          ? static_cast<double>(out.layout_conversion_ns) / static_cast<double>(out.device_work_ns)
-          : 0;
+  out.layout_conversion_share = ShareOf(out.layout_conversion_ns, out.device_work_ns);
+  out.matrix_share = ShareOf(out.matrix_ns, out.device_work_ns);
+  out.fp32_matrix_share = ShareOf(out.fp32_matrix_ns, out.device_work_ns);
   std::sort(out.kernels.begin(), out.kernels.end(), [](const KernelStat& a, const KernelStat& b) {
     return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
   });

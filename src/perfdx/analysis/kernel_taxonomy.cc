@@ -41,13 +41,6 @@ void AppendTokens(std::string_view text, std::vector<std::string>* out) {
   if (!cur.empty()) out->push_back(std::move(cur));
 }
 
-bool StartsWith(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
-bool EndsWith(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
-}
-
 // The source-name identifiers of an Itanium-mangled name (_ZN17cutlass__5x_
 // cudnn6KernelI...): <length><identifier>. Literals (Li64E), substitutions
 // (S1M_) and template parameters (T0_) carry digits that are not lengths.
@@ -106,7 +99,7 @@ size_t MatchAngle(std::string_view s, size_t open) {
 
 Parsed Parse(std::string_view name) {
   Parsed p;
-  if (StartsWith(name, "_Z")) {
+  if (name.starts_with("_Z")) {
     const std::vector<std::string> ids = MangledIdentifiers(name);
     for (size_t i = 0; i < ids.size(); ++i) {
       AppendTokens(ids[i], i < 2 ? &p.head : &p.args);
@@ -120,12 +113,12 @@ Parsed Parse(std::string_view name) {
     s.replace(at, 21, "anonymous_namespace");
   }
   std::string_view v(s);
-  if (StartsWith(v, "void ")) v.remove_prefix(5);
-  if (StartsWith(v, "std::enable_if<")) {  // a return type: enable_if<...>::type
+  if (v.starts_with("void ")) v.remove_prefix(5);
+  if (v.starts_with("std::enable_if<")) {  // a return type: enable_if<...>::type
     const size_t end = MatchAngle(v, 14);
     if (end != std::string_view::npos) {
       v.remove_prefix(end);
-      if (StartsWith(v, "::type ")) v.remove_prefix(7);
+      if (v.starts_with("::type ")) v.remove_prefix(7);
     }
   }
   const size_t cut = v.find_first_of("<(");
@@ -153,8 +146,8 @@ Parsed Parse(std::string_view name) {
 // suffix.
 bool TokenMatches(std::string_view token, std::string_view pattern) {
   if (!pattern.empty() && pattern.back() == '*')
-    return StartsWith(token, pattern.substr(0, pattern.size() - 1));
-  if (!pattern.empty() && pattern.front() == '*') return EndsWith(token, pattern.substr(1));
+    return token.starts_with(pattern.substr(0, pattern.size() - 1));
+  if (!pattern.empty() && pattern.front() == '*') return token.ends_with(pattern.substr(1));
   return token == pattern;
 }
 
@@ -232,7 +225,7 @@ bool ParseTypeToken(std::string_view t, Precision* out) {
   while (!t.empty()) {
     bool hit = false;
     for (const auto& [spelling, prec] : kTypes) {
-      if (StartsWith(t, spelling)) {
+      if (t.starts_with(spelling)) {
         Narrow(&p, prec);
         t.remove_prefix(spelling.size());
         hit = true;
@@ -263,7 +256,7 @@ bool MmaShapeToken(std::string_view t, char* letter) {
   static constexpr std::array<std::string_view, 7> kShapes = {"16816", "16832", "1688", "1684",
                                                               "8816",  "884",   "16864"};
   for (std::string_view shape : kShapes) {
-    if (!StartsWith(t, shape)) continue;
+    if (!t.starts_with(shape)) continue;
     const std::string_view op = t.substr(shape.size());
     if (op.empty() || op == "gemm" || op == "fprop" || op == "dgrad" || op == "wgrad" ||
         op == "cudnn" || op == "gemv") {
@@ -279,10 +272,10 @@ bool ArchAtLeast80(const std::vector<std::string>& tokens) {
   for (size_t i = 0; i < tokens.size(); ++i) {
     const std::string& t = tokens[i];
     if (t == "ampere" || t == "hopper") return true;
-    if (StartsWith(t, "sm") && t.size() >= 4 && std::isdigit(static_cast<unsigned char>(t[2])) &&
+    if (t.starts_with("sm") && t.size() >= 4 && std::isdigit(static_cast<unsigned char>(t[2])) &&
         std::isdigit(static_cast<unsigned char>(t[3])) && t[2] >= '8')
       return true;
-    if (i > 0 && StartsWith(tokens[i - 1], "cutlass") &&
+    if (i > 0 && (tokens[i - 1]).starts_with("cutlass") &&
         (t == "80" || t == "86" || t == "89" || t == "90"))
       return true;
   }
@@ -291,7 +284,7 @@ bool ArchAtLeast80(const std::vector<std::string>& tokens) {
 
 int SmArch(const std::vector<std::string>& tokens) {
   for (const std::string& t : tokens) {
-    if (StartsWith(t, "sm") && t.size() >= 4 && std::all_of(t.begin() + 2, t.end(), [](char c) {
+    if (t.starts_with("sm") && t.size() >= 4 && std::all_of(t.begin() + 2, t.end(), [](char c) {
           return std::isdigit(static_cast<unsigned char>(c));
         }))
       return std::stoi(t.substr(2, 3));
@@ -402,7 +395,7 @@ void ApplyGrammar(Grammar g, const Parsed& p, KernelClass* k) {
     case Grammar::kNvjet: {
       // nvjet_sm90_<A/B><compute><C/D>: h = fp16, t = bf16, s = fp32.
       for (size_t i = 0; i + 1 < h.size(); ++i) {
-        if (!StartsWith(h[i], "sm")) continue;
+        if (!(h[i]).starts_with("sm")) continue;
         const std::string& types = h[i + 1];
         if (types.size() != 3) break;
         if (types[0] == 'h') k->precision = Precision::kFp16;
@@ -418,7 +411,7 @@ void ApplyGrammar(Grammar g, const Parsed& p, KernelClass* k) {
       // B bfloat16, I8 int8; MI<m>x<n>x<k> = an MFMA (matrix-core) instruction.
       if (h.size() > 3) {
         const std::string& t = h[3];
-        if (StartsWith(t, "i8"))
+        if (t.starts_with("i8"))
           k->precision = Precision::kInt8;
         else if (t[0] == 's')
           k->precision = Precision::kFp32;
@@ -430,7 +423,7 @@ void ApplyGrammar(Grammar g, const Parsed& p, KernelClass* k) {
           k->precision = Precision::kBf16;
       }
       const bool mfma = std::any_of(h.begin(), h.end(), [](const std::string& t) {
-        return t.size() > 2 && StartsWith(t, "mi") &&
+        return t.size() > 2 && t.starts_with("mi") &&
                std::isdigit(static_cast<unsigned char>(t[2]));
       });
       k->tensor_core = mfma ? TC::kYes : TC::kNo;
@@ -647,7 +640,7 @@ constexpr AscendOp kAscendOps[] = {
 
 // `part` is `type` or `type` followed by the op's index digits (Add105).
 bool IsOpWithIndex(std::string_view part, std::string_view type) {
-  if (!StartsWith(part, type)) return false;
+  if (!part.starts_with(type)) return false;
   return std::all_of(part.begin() + static_cast<std::ptrdiff_t>(type.size()), part.end(),
                      [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
@@ -695,7 +688,7 @@ KernelClass Classify(std::string_view name, int depth) {
   // CUTLASS wraps a kernel as cutlass::Kernel<TheKernel> (also Kernel2 and
   // the cuDNN-private cutlass_cudnn_infer:: / cutlass__5x_cudnn:: copies):
   // the argument is what runs.
-  if (depth == 0 && p.head.size() >= 2 && StartsWith(p.head.front(), "cutlass") &&
+  if (depth == 0 && p.head.size() >= 2 && p.head.front().starts_with("cutlass") &&
       (p.head.back() == "kernel" || p.head.back() == "kernel2") && !p.first_arg.empty()) {
     return Classify(p.first_arg, depth + 1);
   }
@@ -724,7 +717,7 @@ Precision PrecisionFromAscendDtypes(std::string_view dtypes) {
     std::string_view t = dtypes.substr(start, end - start);
     while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.remove_prefix(1);
     while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.remove_suffix(1);
-    if (StartsWith(t, "DT_")) t.remove_prefix(3);
+    if (t.starts_with("DT_")) t.remove_prefix(3);
     if (t == "FLOAT" || t == "FLOAT32") Narrow(&p, Precision::kFp32);
     if (t == "FLOAT16") Narrow(&p, Precision::kFp16);
     if (t == "BF16" || t == "BFLOAT16") Narrow(&p, Precision::kBf16);

@@ -146,6 +146,11 @@ RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& optio
   r.collectives = AnalyzeCollectives(trace, &r.timeline, &window);
   r.host_syncs = CountHostSyncs(trace, r.window_steps);
   r.elementwise_chains = FindElementwiseChains(trace, attribution, r.window_steps, r.cpu_only);
+  r.ascend_profile = ReadAscendProfile(trace);
+  r.ascend_operators = CollectAscendOperators(trace, window);
+  r.hccl_transfers = CollectHcclTransfers(trace, window);
+  r.op_sequences = CollectOpSequences(trace, window);
+  r.host_calls = CollectHostCalls(trace, window);
   r.driver_allocs = SummarizeDriverAllocCalls(trace, window);
   r.layout = AnalyzeRankLayout(trace);
   r.window_intervals = std::move(window);

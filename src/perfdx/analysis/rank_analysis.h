@@ -9,14 +9,19 @@
 #include <vector>
 
 #include "perfdx/analysis/activity.h"
+#include "perfdx/analysis/ascend_operators.h"
+#include "perfdx/analysis/ascend_profile.h"
 #include "perfdx/analysis/collectives.h"
 #include "perfdx/analysis/device_time.h"
 #include "perfdx/analysis/elementwise_chains.h"
 #include "perfdx/analysis/gaps.h"
+#include "perfdx/analysis/hccl_transfers.h"
 #include "perfdx/analysis/health.h"
+#include "perfdx/analysis/host_calls.h"
 #include "perfdx/analysis/host_syncs.h"
 #include "perfdx/analysis/kernel_stats.h"
 #include "perfdx/analysis/memory_stats.h"
+#include "perfdx/analysis/op_sequences.h"
 #include "perfdx/analysis/op_stats.h"
 #include "perfdx/analysis/rank_layout.h"
 #include "perfdx/analysis/step_breakdown.h"
@@ -73,6 +78,12 @@ struct RankAnalysis {
   HostSyncSummary host_syncs;
   ElementwiseChainSummary elementwise_chains;
   std::vector<std::string> notes;
+  // What the advisor's Ascend and host-call checks read, over the window:
+  AscendProfile ascend_profile;      // the profile's device and settings (ascend_profile.h)
+  AscendOperators ascend_operators;  // kernel rows, compute tasks, op states, AI Core clock
+  HcclTransfers hccl_transfers;      // HCCL ops and their tasks (hccl_transfers.h)
+  OpSequences op_sequences;          // each host thread's top-level aten ops (op_sequences.h)
+  HostCalls host_calls;              // runtime APIs, SyncBatchNorm, AdamW steps, GC (host_calls.h)
   // Host time in driver-level alloc/free calls over the window (memory_stats.h).
   DriverAllocSummary driver_allocs;
   // Devices with work, host traced, nn.DataParallel (rank_layout.h).

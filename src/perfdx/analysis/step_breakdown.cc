@@ -7,6 +7,8 @@
 
 #include "perfdx/analysis/interval_set.h"
 #include "perfdx/analysis/slice_sets.h"
+#include "perfdx/base/statistics.h"
+#include "perfdx/base/strings.h"
 
 namespace perfdx::analysis {
 namespace {
@@ -26,16 +28,12 @@ enum Category : size_t {
   kCategoryCount,
 };
 
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
 // Host ops that are collectives. TBP lists nccl:{broadcast,reduce,all_reduce,
 // all_gather,reduce_scatter} and the same gloo: names; the prefixes also take
 // the collectives PyTorch added since (nccl:all_to_all, nccl:send, ...) and
 // the c10d:: dispatcher ops that wrap them in PyTorch 2.
 bool IsCommunicationOpName(std::string_view name) {
-  return StartsWith(name, "nccl:") || StartsWith(name, "gloo:") || StartsWith(name, "c10d::");
+  return name.starts_with("nccl:") || name.starts_with("gloo:") || name.starts_with("c10d::");
 }
 
 // TBP's Operator, UserAnnotation and Python event types: Kineto "cpu_op" /
@@ -46,9 +44,7 @@ bool IsHostOp(const model::Trace& trace, SliceId i) {
   if (kind == EventKind::kFrameworkOp || kind == EventKind::kUserAnnotation) return true;
   if (kind != EventKind::kPythonFunction) return false;
   const std::string_view cat = trace.str(trace.slices.category[i]);
-  return cat.size() == 6 && std::equal(cat.begin(), cat.end(), "python", [](char a, char b) {
-           return std::tolower(static_cast<unsigned char>(a)) == b;
-         });
+  return EqualsNoCase(cat, "python");
 }
 
 // Which category slice i feeds, or kCategoryCount for none.
@@ -108,6 +104,11 @@ std::vector<StepBreakdown> ComputeStepBreakdowns(const model::Trace& trace,
     b.dataloader_ns = ns[kDataLoader];
     b.cpu_exec_ns = ns[kCpuExec];
     b.other_ns = std::max<int64_t>(0, w.dur_ns()) - categorised_ns;
+    const int64_t step_ns = w.dur_ns();
+    b.shares = {ShareOf(b.kernel_ns, step_ns),   ShareOf(b.memcpy_ns, step_ns),
+                ShareOf(b.memset_ns, step_ns),   ShareOf(b.communication_ns, step_ns),
+                ShareOf(b.runtime_ns, step_ns),  ShareOf(b.dataloader_ns, step_ns),
+                ShareOf(b.cpu_exec_ns, step_ns), ShareOf(b.other_ns, step_ns)};
     out.push_back(b);
   }
   return out;

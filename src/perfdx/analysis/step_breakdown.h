@@ -23,6 +23,11 @@ struct StepBreakdown {
   int64_t dataloader_ns = 0;
   int64_t cpu_exec_ns = 0;
   int64_t other_ns = 0;
+  // Each category / the step's duration (the text report's step table).
+  struct Shares {
+    double kernel = 0, memcpy = 0, memset = 0, communication = 0, runtime = 0, dataloader = 0,
+           cpu_exec = 0, other = 0;
+  } shares;
   int64_t total_ns() const {
     return kernel_ns + memcpy_ns + memset_ns + communication_ns + runtime_ns + dataloader_ns +
            cpu_exec_ns + other_ns;

@@ -3,26 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "perfdx/base/statistics.h"
+
 namespace perfdx::analysis {
-
-int64_t Percentile(std::vector<int64_t> values, double p) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const double rank = std::ceil(p / 100.0 * static_cast<double>(values.size()));
-  const size_t index =
-      static_cast<size_t>(std::clamp(rank, 1.0, static_cast<double>(values.size()))) - 1;
-  return values[index];
-}
-
-namespace {
-
-int64_t Median(std::vector<int64_t> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-}  // namespace
 
 StepTimeStats ComputeStepTimeStats(const StepTimeline& timeline) {
   StepTimeStats out;
@@ -39,7 +22,7 @@ StepTimeStats ComputeStepTimeStats(const StepTimeline& timeline) {
   var /= static_cast<double>(durations.size());
   out.mean_ns = static_cast<int64_t>(std::llround(mean));
   out.median_ns = Median(durations);
-  out.p90_ns = Percentile(durations, 90);
+  out.p90_ns = NearestRankPercentile(durations, 90);
   out.min_ns = *std::min_element(durations.begin(), durations.end());
   out.max_ns = *std::max_element(durations.begin(), durations.end());
   out.cv = mean > 0 ? std::sqrt(var) / mean : 0;

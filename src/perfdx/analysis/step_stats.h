@@ -24,7 +24,4 @@ struct StepTimeStats {
 
 StepTimeStats ComputeStepTimeStats(const StepTimeline& timeline);
 
-// Nearest-rank percentile (p in 0..100) of unsorted values; 0 for none.
-int64_t Percentile(std::vector<int64_t> values, double p);
-
 }  // namespace perfdx::analysis

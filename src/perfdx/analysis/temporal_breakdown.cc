@@ -11,19 +11,14 @@
 
 #include "perfdx/analysis/interval_set.h"
 #include "perfdx/analysis/slice_sets.h"
+#include "perfdx/base/statistics.h"
+#include "perfdx/base/strings.h"
 
 namespace perfdx::analysis {
 namespace {
 
 using model::EventKind;
 using model::SliceId;
-
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-bool Contains(std::string_view s, std::string_view part) {
-  return s.find(part) != std::string_view::npos;
-}
 
 // HTA's kernel types (hta-definitions.md §1).
 enum class KernelType : uint8_t { kCommunication, kMemory, kComputation, kOther };
@@ -35,12 +30,12 @@ enum class KernelType : uint8_t { kCommunication, kMemory, kComputation, kOther 
 // names), so a hip-named copy is memory and anything else hip-named is other.
 KernelType ClassifyKernel(std::string_view name, EventKind kind) {
   if (kind == EventKind::kCollective || kind == EventKind::kCollectiveTask ||
-      StartsWith(name, "nccl") || StartsWith(name, "hccl") || Contains(name, "ncclKernel")) {
+      name.starts_with("nccl") || name.starts_with("hccl") || Contains(name, "ncclKernel")) {
     return KernelType::kCommunication;
   }
-  if (model::IsMemcpy(kind) || kind == EventKind::kMemset || StartsWith(name, "Memcpy") ||
-      StartsWith(name, "hipMemcpy") || StartsWith(name, "Memset") ||
-      StartsWith(name, "hipMemset") || StartsWith(name, "dma")) {
+  if (model::IsMemcpy(kind) || kind == EventKind::kMemset || name.starts_with("Memcpy") ||
+      name.starts_with("hipMemcpy") || name.starts_with("Memset") ||
+      name.starts_with("hipMemset") || name.starts_with("dma")) {
     return KernelType::kMemory;
   }
   // HTA's "not computation" list. Requiring kComputeKernel as well keeps
@@ -56,13 +51,13 @@ KernelType ClassifyKernel(std::string_view name, EventKind kind) {
   static constexpr std::string_view kNotComputeParts[] = {"Memcpy", "Memset", "dma", "Sync"};
   if (kind != EventKind::kComputeKernel) return KernelType::kOther;
   for (std::string_view p : kNotComputePrefixes) {
-    if (StartsWith(name, p)) return KernelType::kOther;
+    if (name.starts_with(p)) return KernelType::kOther;
   }
   for (std::string_view p : kNotComputeParts) {
     if (Contains(name, p)) return KernelType::kOther;
   }
   // (cuda.*LaunchKernel), anchored at the start.
-  if (StartsWith(name, "cuda") && Contains(name.substr(4), "LaunchKernel")) {
+  if (name.starts_with("cuda") && Contains(name.substr(4), "LaunchKernel")) {
     return KernelType::kOther;
   }
   return KernelType::kComputation;
@@ -130,7 +125,7 @@ bool HtaKeptCorrelations(const model::Trace& trace, const std::vector<bool>& dev
   for (SliceId i = 0; i < s.size(); ++i) {
     if (device[i] || (s.flags[i] & model::kSliceInstant)) continue;
     const std::string_view name = trace.slice_name(i);
-    if (!StartsWith(name, "ProfilerStep#")) continue;
+    if (!name.starts_with("ProfilerStep#")) continue;
     step_names.insert(name);
     last_start_ns = std::max(last_start_ns, HtaInterval(trace, i, round_us).start);
   }
@@ -214,6 +209,9 @@ TemporalBreakdown ComputeTemporalBreakdown(const model::Trace& trace, AnalysisWi
   out.idle_ns = out.span_ns - busy.TotalLength();
   out.compute_ns = compute_set.TotalLength();
   out.non_compute_ns = busy.TotalLength() - out.compute_ns;
+  out.idle_share = ShareOf(out.idle_ns, out.span_ns);
+  out.compute_share = ShareOf(out.compute_ns, out.span_ns);
+  out.non_compute_share = ShareOf(out.non_compute_ns, out.span_ns);
   if (comm_set.TotalLength() > 0) {
     out.comm_comp_overlap = static_cast<double>(Intersect(comm_set, compute_set).TotalLength()) /
                             static_cast<double>(comm_set.TotalLength());

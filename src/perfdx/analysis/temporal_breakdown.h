@@ -36,6 +36,11 @@ struct TemporalBreakdown {
   int64_t compute_ns = 0;
   int64_t non_compute_ns = 0;
   int64_t span_ns = 0;
+  // Each of the three / span_ns: HTA's idle_time_pctg, compute_time_pctg,
+  // non_compute_time_pctg as shares.
+  double idle_share = 0;
+  double compute_share = 0;
+  double non_compute_share = 0;
   // |comm ∩ compute| / |comm|; empty when the window has no communication.
   std::optional<double> comm_comp_overlap;
 };

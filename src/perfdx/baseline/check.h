@@ -9,9 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "perfdx/base/statistics.h"
 #include "perfdx/base/status.h"
 #include "perfdx/baseline/run_record.h"
-#include "perfdx/baseline/statistics.h"
+#include "perfdx/baseline/verdict.h"
 
 namespace perfdx::baseline {
 

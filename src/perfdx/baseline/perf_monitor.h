@@ -3,8 +3,8 @@
 // as the JSON-lines step log (step_log.h) that `perfdx check` and
 // `perfdx baseline save` read.
 //
-// Header-only, standard library only (with statistics.h next to it): copy
-// the two headers into a training program, no perfdx library to link.
+// Header-only, standard library only (with base/statistics.h and verdict.h):
+// copy the three headers into a training program, no perfdx library to link.
 //
 //   perfdx::PerfMonitor monitor({.log_path = "steps.jsonl"});
 //   monitor.SetBaseline(last_release_step_times_s);  // or: the first run becomes it
@@ -33,7 +33,8 @@
 #include <utility>
 #include <vector>
 
-#include "perfdx/baseline/statistics.h"
+#include "perfdx/base/statistics.h"
+#include "perfdx/baseline/verdict.h"
 
 namespace perfdx {
 
@@ -53,9 +54,9 @@ class PerfMonitor {
   struct Comparison {
     bool valid = false;  // false: no baseline, or too few steps on a side
     baseline::Verdict verdict = baseline::Verdict::kUnchanged;
-    baseline::RatioInterval interval;  // median(current) / median(baseline)
-    double speedup = 0;                // 1 - ratio: 0.25 = 25% less step time
-    std::string message;               // one line, for logs
+    perfdx::RatioInterval interval;  // median(current) / median(baseline)
+    double speedup = 0;              // 1 - ratio: 0.25 = 25% less step time
+    std::string message;             // one line, for logs
   };
 
   // Steps fewer than this on either side say nothing about noise.
@@ -109,14 +110,14 @@ class PerfMonitor {
   bool has_baseline() const { return !baseline_s_.empty(); }
 
   const std::vector<double>& step_times_s() const { return step_times_s_; }
-  double MedianStepTime() const { return baseline::Median(Measured()); }
+  double MedianStepTime() const { return perfdx::Median(Measured()); }
   // Median of samples / step time over the steps that recorded samples; 0 if none.
   double MedianThroughput() const {
     std::vector<double> per_step;
     for (size_t i = options_.warmup_steps; i < step_times_s_.size(); ++i) {
       if (samples_[i] > 0) per_step.push_back(samples_[i] / step_times_s_[i]);
     }
-    return baseline::Median(per_step);
+    return perfdx::Median(per_step);
   }
 
   Comparison Compare() const {
@@ -126,7 +127,7 @@ class PerfMonitor {
       c.message = "perfdx: not enough steps to compare (need 3 on each side, after warm-up)";
       return c;
     }
-    c.interval = baseline::BootstrapMedianRatio(baseline_s_, current);
+    c.interval = perfdx::BootstrapMedianRatio(baseline_s_, current);
     if (!c.interval.valid) {
       c.message = "perfdx: the baseline's median step time is 0";
       return c;
@@ -139,8 +140,8 @@ class PerfMonitor {
         line, sizeof(line),
         "perfdx: %s: step time %+.1f%% (95%% CI %+.1f%% .. %+.1f%%), median %.4g s -> %.4g s",
         std::string(baseline::VerdictName(c.verdict)).c_str(), (c.interval.ratio - 1) * 100,
-        (c.interval.low - 1) * 100, (c.interval.high - 1) * 100, baseline::Median(baseline_s_),
-        baseline::Median(current));
+        (c.interval.low - 1) * 100, (c.interval.high - 1) * 100, perfdx::Median(baseline_s_),
+        perfdx::Median(current));
     c.message = line;
     return c;
   }

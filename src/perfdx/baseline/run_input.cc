@@ -47,10 +47,6 @@ Result<std::string> ReadWhole(const std::string& path) {
   return ReadHead(path, static_cast<size_t>(size));
 }
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 Result<RunRecord> LoadTraceRun(const std::string& path, const RunInputOptions& options) {
   PERFDX_ASSIGN_OR_RETURN(formats::LoadedTraces loaded, formats::LoadTraces({path}, options.load));
   if (loaded.traces.empty()) return NotFound(fmt::format("{}: no trace found", path));
@@ -101,7 +97,7 @@ Result<InputFormat> SniffInput(const std::string& path) {
   const fs::file_status status = fs::status(path, ec);
   if (ec || !fs::exists(status)) return NotFound(fmt::format("{}: no such file or folder", path));
   if (fs::is_directory(status)) return InputFormat::kTrace;
-  if (EndsWith(path, ".jsonl") || EndsWith(path, ".ndjson")) return InputFormat::kStepLog;
+  if (path.ends_with(".jsonl") || path.ends_with(".ndjson")) return InputFormat::kStepLog;
   PERFDX_ASSIGN_OR_RETURN(std::string head, ReadHead(path, kSniffBytes));
   if (LooksLikeStepLog(head)) return InputFormat::kStepLog;
   if (LooksLikeAnalyzeReport(head)) return InputFormat::kReport;

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "perfdx/baseline/statistics.h"
+#include "perfdx/base/statistics.h"
 
 namespace perfdx::baseline {
 

@@ -23,7 +23,7 @@ struct CheckOptions {
   std::string min_improvement = "10%";
   double confidence = 0.95;
   int resamples = 0;
-  uint64_t seed = baseline::kDefaultBootstrapSeed;
+  uint64_t seed = perfdx::kDefaultBootstrapSeed;
   std::string format = "text";
   std::string output;
   std::string save_name;

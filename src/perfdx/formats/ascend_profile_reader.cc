@@ -13,6 +13,7 @@
 #include <simdjson.h>
 
 #include "perfdx/base/decimal_time.h"
+#include "perfdx/base/strings.h"
 #include "perfdx/formats/chrome_classifier.h"
 #include "perfdx/model/trace_builder.h"
 
@@ -46,19 +47,6 @@ StringId Intern(model::Trace* trace, std::string_view s) {
   return trace->strings.Intern(s);
 }
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // Files of `dir` whose names start with `prefix` and end with `suffix`, by
 // name (msprof writes op_summary_{ts}.csv, or op_summary_slice_{n}_{ts}.csv).
 std::vector<fs::path> FilesLike(const fs::path& dir, std::string_view prefix,
@@ -67,7 +55,7 @@ std::vector<fs::path> FilesLike(const fs::path& dir, std::string_view prefix,
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
-    if (StartsWith(name, prefix) && EndsWith(name, suffix) && entry.is_regular_file(ec)) {
+    if (name.starts_with(prefix) && name.ends_with(suffix) && entry.is_regular_file(ec)) {
       out.push_back(entry.path());
     }
   }
@@ -355,14 +343,14 @@ KernelColumns FindKernelColumns(const CsvHeader& h, model::AscendKernelTable* ta
 }
 
 model::AscendOpState ParseOpState(std::string_view s) {
-  const std::string l = Lower(s);
+  const std::string l = AsciiLower(s);
   if (l == "static") return model::AscendOpState::kStatic;
   if (l == "dynamic") return model::AscendOpState::kDynamic;
   return model::AscendOpState::kUnknown;
 }
 
 int8_t ParseYesNo(std::string_view s) {
-  const std::string l = Lower(s);
+  const std::string l = AsciiLower(s);
   if (l == "yes" || l == "true") return 1;
   if (l == "no" || l == "false") return 0;
   return -1;
@@ -865,7 +853,7 @@ std::optional<int32_t> ParseAscendDevice(std::string_view text) {
 
 std::string CanonicalMetricName(std::string_view raw, bool values_in_ns, double* factor) {
   *factor = 1;
-  std::string name = Lower(TrimCell(raw));
+  std::string name = AsciiLower(TrimCell(raw));
   std::string unit;
   const size_t open = name.rfind('(');
   if (open != std::string::npos && !name.empty() && name.back() == ')') {
@@ -895,7 +883,7 @@ std::string CanonicalMetricName(std::string_view raw, bool values_in_ns, double*
       if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
     }
     name += "_" + unit;
-  } else if (values_in_ns && EndsWith(name, "_time")) {
+  } else if (values_in_ns && name.ends_with("_time")) {
     name += "_ns";  // the DB's PMU times are ns
   }
   // kernel_details' "aicore_time(us)" / "aiv_time(us)" are the DB's
@@ -925,19 +913,19 @@ void ReadMsprofDeviceInfo(const std::string& dir, const AscendSideOptions& optio
   AscendData& a = Ascend(trace);
   std::vector<fs::path> prof_dirs;
   const fs::path root(dir);
-  if (StartsWith(root.filename().string(), "PROF_")) prof_dirs.push_back(root);
+  if (root.filename().string().starts_with("PROF_")) prof_dirs.push_back(root);
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(root, ec)) {
-    if (entry.is_directory(ec) && StartsWith(entry.path().filename().string(), "PROF_")) {
+    if (entry.is_directory(ec) && entry.path().filename().string().starts_with("PROF_")) {
       prof_dirs.push_back(entry.path());
     }
   }
   for (const fs::path& prof : prof_dirs) {
     for (const auto& dev : fs::directory_iterator(prof, ec)) {
       const std::string dev_name = dev.path().filename().string();
-      if (!dev.is_directory(ec) || !StartsWith(dev_name, "device_")) continue;
+      if (!dev.is_directory(ec) || !dev_name.starts_with("device_")) continue;
       for (const fs::path& info : FilesLike(dev.path(), "info.json", "")) {
-        if (EndsWith(info.filename().string(), ".done")) continue;
+        if (info.filename().string().ends_with(".done")) continue;
         ReadSideJson(info, options, trace, [&](simdjson::dom::element doc) {
           simdjson::dom::array devices;
           if (doc["DeviceInfo"].get(devices) != simdjson::SUCCESS || devices.size() == 0) return;
@@ -1176,7 +1164,7 @@ void LinkAscendKernels(model::Trace* trace) {
     const model::CounterTable& c = trace->counters;
     for (size_t i = 0; i < c.size(); ++i) {
       const model::Track& t = trace->tracks[c.track[i]];
-      if (StartsWith(trace->str(t.thread_name), "AI Core Freq")) {
+      if ((trace->str(t.thread_name)).starts_with("AI Core Freq")) {
         a.device.aicore_freq_mhz = c.value[i];
         break;
       }

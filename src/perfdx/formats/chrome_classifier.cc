@@ -4,6 +4,8 @@
 #include <cctype>
 #include <map>
 
+#include "perfdx/base/strings.h"
+
 namespace perfdx::formats {
 namespace {
 
@@ -11,24 +13,6 @@ using model::ArgKey;
 using model::EventKind;
 using model::FlowKind;
 using model::TrackKind;
-
-// ASCII case-insensitive equality (categories are ASCII; std::tolower is a
-// locale-aware library call per byte, measurably slow here).
-bool IEquals(std::string_view a, std::string_view b) {
-  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c; };
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
-                                            [&](char x, char y) { return lower(x) == lower(y); });
-}
-
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-bool Contains(std::string_view s, std::string_view part) {
-  return s.find(part) != std::string_view::npos;
-}
 
 std::optional<int64_t> TrailingNumber(std::string_view s) {
   size_t end = s.size();
@@ -42,16 +26,17 @@ std::optional<int64_t> TrailingNumber(std::string_view s) {
 
 // Kineto categories of work that runs on a device.
 bool IsDeviceCategory(std::string_view cat) {
-  return IEquals(cat, "kernel") || IEquals(cat, "gpu_memcpy") || IEquals(cat, "gpu_memset") ||
-         IEquals(cat, "memcpy") || IEquals(cat, "memset") || IEquals(cat, "gpu_user_annotation") ||
-         IEquals(cat, "cuda_sync") || IEquals(cat, "mtia_ccp_events");
+  return EqualsNoCase(cat, "kernel") || EqualsNoCase(cat, "gpu_memcpy") ||
+         EqualsNoCase(cat, "gpu_memset") || EqualsNoCase(cat, "memcpy") ||
+         EqualsNoCase(cat, "memset") || EqualsNoCase(cat, "gpu_user_annotation") ||
+         EqualsNoCase(cat, "cuda_sync") || EqualsNoCase(cat, "mtia_ccp_events");
 }
 
 bool IsCommunicationKernel(std::string_view name) {
   // NCCL and RCCL kernels: ncclKernel_*, ncclDevKernel_* (NCCL >= 2.19),
   // and the "nccl:" / "rccl" spellings some builds use.
-  return StartsWith(name, "nccl") || StartsWith(name, "rccl") || Contains(name, "ncclKernel") ||
-         Contains(name, "ncclDevKernel") || StartsWith(name, "hccl");
+  return name.starts_with("nccl") || name.starts_with("rccl") || Contains(name, "ncclKernel") ||
+         Contains(name, "ncclDevKernel") || name.starts_with("hccl");
 }
 
 EventKind MemcpyKind(std::string_view name) {
@@ -69,7 +54,7 @@ const char* const kAscendProcesses[] = {"Ascend Hardware",  "CANN",         "HCC
 }  // namespace
 
 std::optional<int64_t> ParseProfilerStep(std::string_view name) {
-  if (!StartsWith(name, "ProfilerStep")) return std::nullopt;
+  if (!name.starts_with("ProfilerStep")) return std::nullopt;
   size_t i = 12;
   while (i < name.size() && name[i] == ' ') ++i;
   if (i >= name.size() || name[i] != '#') return std::nullopt;
@@ -86,8 +71,8 @@ std::optional<int64_t> ParseProfilerStep(std::string_view name) {
 }
 
 bool IsDataLoaderName(std::string_view name) {
-  return (StartsWith(name, "enumerate(DataLoader)#") && EndsWith(name, ".__next__")) ||
-         StartsWith(name, "enumerate(DataPipe)#");
+  return (name.starts_with("enumerate(DataLoader)#") && name.ends_with(".__next__")) ||
+         name.starts_with("enumerate(DataPipe)#");
 }
 
 void ChromeClassifier::ClassifyTracks(
@@ -126,13 +111,13 @@ void ChromeClassifier::ClassifyTracks(
         if (!track.tid.is_text) track.stream_id = track.tid.number;
       } else if (process == "HCCL" || process == "Communication") {
         track.kind =
-            (StartsWith(thread, "Plane") || (!Contains(thread, "Communication") && !thread.empty()))
+            (thread.starts_with("Plane") || (!Contains(thread, "Communication") && !thread.empty()))
                 ? TrackKind::kCommTasks
                 : TrackKind::kCommOps;
       } else if (process == "Overlap Analysis") {
         track.kind = TrackKind::kProfilerInternal;
       } else if (strings.Get(track.process_label) == "NPU" ||
-                 StartsWith(strings.Get(track.process_label), "NPU ")) {
+                 strings.Get(track.process_label).starts_with("NPU ")) {
         track.kind = TrackKind::kProfilerInternal;  // counters written as slices, etc.
       }
       continue;
@@ -143,7 +128,7 @@ void ChromeClassifier::ClassifyTracks(
     for (model::StringId c : track_categories[t]) {
       const std::string_view cat = strings.Get(c);
       device |= IsDeviceCategory(cat);
-      internal |= IEquals(cat, "Trace");
+      internal |= EqualsNoCase(cat, "Trace");
     }
     const std::string_view label = strings.Get(track.process_label);
     if (device) {
@@ -160,7 +145,7 @@ void ChromeClassifier::ClassifyTracks(
       // The profiler's own spans, and Kineto's "Record Window End" marker
       // (pid "", tid "").
       track.kind = TrackKind::kProfilerInternal;
-    } else if (StartsWith(label, "GPU ")) {
+    } else if (label.starts_with("GPU ")) {
       track.kind = TrackKind::kDeviceStream;
       track.device_id = static_cast<int32_t>(TrailingNumber(label).value_or(-1));
     }
@@ -179,12 +164,13 @@ EventKind ChromeClassifier::ClassifyHostSlice(std::string_view name, std::string
     if (Contains(name, "::")) return EventKind::kFrameworkOp;
     return EventKind::kUserAnnotation;
   }
-  if (IEquals(cat, "cpu_op") || IEquals(cat, "operator")) return EventKind::kFrameworkOp;
-  if (IEquals(cat, "user_annotation")) return EventKind::kUserAnnotation;
-  if (IEquals(cat, "python_function") || IEquals(cat, "python")) return EventKind::kPythonFunction;
-  if (IEquals(cat, "cuda_runtime") || IEquals(cat, "runtime") || IEquals(cat, "cuda_driver") ||
-      EndsWith(cat, "_runtime") || EndsWith(cat, "_driver") || cat == "enqueue" ||
-      cat == "dequeue") {
+  if (EqualsNoCase(cat, "cpu_op") || EqualsNoCase(cat, "operator")) return EventKind::kFrameworkOp;
+  if (EqualsNoCase(cat, "user_annotation")) return EventKind::kUserAnnotation;
+  if (EqualsNoCase(cat, "python_function") || EqualsNoCase(cat, "python"))
+    return EventKind::kPythonFunction;
+  if (EqualsNoCase(cat, "cuda_runtime") || EqualsNoCase(cat, "runtime") ||
+      EqualsNoCase(cat, "cuda_driver") || cat.ends_with("_runtime") || cat.ends_with("_driver") ||
+      cat == "enqueue" || cat == "dequeue") {
     return EventKind::kRuntimeCall;
   }
   return EventKind::kOther;
@@ -206,7 +192,7 @@ EventKind ChromeClassifier::ClassifyAscendDeviceTask(const model::Trace& partial
   if (task_type == "Notify Wait" || task_type == "EVENT_WAIT_SQE" || task_type == "Notify_Wait") {
     return EventKind::kDeviceSync;
   }
-  if (StartsWith(name, "hcom_")) return EventKind::kCollective;
+  if (name.starts_with("hcom_")) return EventKind::kCollective;
   return EventKind::kOther;  // Write Value, EVENT_RECORD, PLACE_HOLDER, ...
 }
 
@@ -227,14 +213,14 @@ EventKind ChromeClassifier::ClassifySlice(const model::Trace& partial, model::Sl
       return EventKind::kCollectiveTask;
     case TrackKind::kDeviceStream:
       if (flavor_ == ChromeFlavor::kAscend) return ClassifyAscendDeviceTask(partial, i);
-      if (IEquals(cat, "kernel")) {
+      if (EqualsNoCase(cat, "kernel")) {
         return IsCommunicationKernel(name) ? EventKind::kCollective : EventKind::kComputeKernel;
       }
-      if (IEquals(cat, "gpu_memcpy") || IEquals(cat, "memcpy")) return MemcpyKind(name);
-      if (IEquals(cat, "gpu_memset") || IEquals(cat, "memset")) return EventKind::kMemset;
-      if (IEquals(cat, "gpu_user_annotation")) return EventKind::kDeviceAnnotation;
-      if (IEquals(cat, "cuda_sync")) return EventKind::kDeviceSync;
-      if (IEquals(cat, "mtia_ccp_events")) return EventKind::kCollective;
+      if (EqualsNoCase(cat, "gpu_memcpy") || EqualsNoCase(cat, "memcpy")) return MemcpyKind(name);
+      if (EqualsNoCase(cat, "gpu_memset") || EqualsNoCase(cat, "memset")) return EventKind::kMemset;
+      if (EqualsNoCase(cat, "gpu_user_annotation")) return EventKind::kDeviceAnnotation;
+      if (EqualsNoCase(cat, "cuda_sync")) return EventKind::kDeviceSync;
+      if (EqualsNoCase(cat, "mtia_ccp_events")) return EventKind::kCollective;
       return EventKind::kOther;
     case TrackKind::kHostThread:
       break;
@@ -286,9 +272,9 @@ void ChromeClassifier::DescribeRank(const model::Trace& trace, model::RankInfo* 
     } else if (kind == EventKind::kRuntimeCall) {
       // The API's own namespace: cuda* (runtime), cu* (driver), hip*.
       const std::string_view name = trace.slice_name(i);
-      if (StartsWith(name, "hip")) {
+      if (name.starts_with("hip")) {
         hip = true;
-      } else if (StartsWith(name, "cuda") || StartsWith(name, "cu")) {
+      } else if (name.starts_with("cuda") || name.starts_with("cu")) {
         cuda_runtime = true;
       }
     }

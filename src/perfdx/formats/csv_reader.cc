@@ -8,21 +8,12 @@
 #include <fmt/format.h>
 
 #include "perfdx/base/decimal_time.h"
+#include "perfdx/base/strings.h"
 
 namespace perfdx::formats {
 namespace {
 
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
-
-bool IEquals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    const auto x = static_cast<unsigned char>(a[i]);
-    const auto y = static_cast<unsigned char>(b[i]);
-    if (std::tolower(x) != std::tolower(y)) return false;
-  }
-  return true;
-}
 
 bool IsNotApplicable(std::string_view s) {
   return s.empty() || s == "N/A" || s == "NA" || s == "n/a" || s == "-" || s == "None";
@@ -184,7 +175,7 @@ int CsvHeader::Find(std::initializer_list<std::string_view> spellings) const {
   }
   for (std::string_view want : spellings) {
     for (size_t c = 0; c < names_.size(); ++c) {
-      if (IEquals(names_[c], want)) return static_cast<int>(c);
+      if (EqualsNoCase(names_[c], want)) return static_cast<int>(c);
     }
   }
   return -1;

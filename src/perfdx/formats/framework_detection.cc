@@ -9,41 +9,37 @@ using model::EventKind;
 using model::Framework;
 using model::Platform;
 
-bool StartsWith(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
-
 // Inductor names the kernels it generates triton_{poi,red,per,tem}_fused_*
 // (torch/_inductor/codegen); a trace holding them ran compiled code.
 bool IsInductorKernelName(std::string_view name) {
-  return StartsWith(name, "triton_poi_") || StartsWith(name, "triton_red_") ||
-         StartsWith(name, "triton_per_") || StartsWith(name, "triton_tem_");
+  return name.starts_with("triton_poi_") || name.starts_with("triton_red_") ||
+         name.starts_with("triton_per_") || name.starts_with("triton_tem_");
 }
 
 // Events torch.compile writes around compiled code: the Kineto annotation of
 // a compiled frame, Dynamo's guard check, AOTAutograd's autograd function.
 bool IsCompiledRegionName(std::string_view name) {
-  return StartsWith(name, "Torch-Compiled Region") || name == "TorchDynamo Cache Lookup" ||
+  return name.starts_with("Torch-Compiled Region") || name == "TorchDynamo Cache Lookup" ||
          name == "CompiledFunction" || name == "CompiledFunctionBackward";
 }
 
 bool IsGraphLaunchName(std::string_view name) {
   return name == "cudaGraphLaunch" || name == "cuGraphLaunch" || name == "hipGraphLaunch" ||
-         StartsWith(name, "cudaGraphLaunch_v");
+         name.starts_with("cudaGraphLaunch_v");
 }
 
 // DistributedDataParallel records "DistributedDataParallel.forward"; with
 // stacks, its module appears as "nn.Module: DistributedDataParallel".
 bool IsDdpName(std::string_view name) {
   return name == "DistributedDataParallel.forward" ||
-         StartsWith(name, "nn.Module: DistributedDataParallel");
+         name.starts_with("nn.Module: DistributedDataParallel");
 }
 
 // FSDP's record_function ranges: "FullyShardedDataParallel.forward",
 // "FullyShardedDataParallel._pre_forward", ... and FSDP2's "FSDP::...".
 bool IsFsdpName(std::string_view name) {
-  return StartsWith(name, "FullyShardedDataParallel.") || StartsWith(name, "FSDP::") ||
-         StartsWith(name, "nn.Module: FullyShardedDataParallel");
+  return name.starts_with("FullyShardedDataParallel.") || name.starts_with("FSDP::") ||
+         name.starts_with("nn.Module: FullyShardedDataParallel");
 }
 
 // Categories only PyTorch's profilers write (Kineto, and its 2021 spellings).
@@ -56,9 +52,9 @@ bool IsPytorchCategory(std::string_view cat) {
 // The runtime category of a Kineto runtime call names the backend:
 // cuda_runtime / cuda_driver, xpu_runtime, mtia_runtime, privateuse1_runtime.
 Platform PlatformOfRuntimeCategory(std::string_view cat) {
-  if (StartsWith(cat, "xpu_")) return Platform::kXpu;
-  if (StartsWith(cat, "mtia_")) return Platform::kMtia;
-  if (StartsWith(cat, "privateuse1_")) return Platform::kOther;
+  if (cat.starts_with("xpu_")) return Platform::kXpu;
+  if (cat.starts_with("mtia_")) return Platform::kMtia;
+  if (cat.starts_with("privateuse1_")) return Platform::kOther;
   return Platform::kUnknown;
 }
 
@@ -71,7 +67,7 @@ model::RuntimeFeatures DetectFeatures(const model::Trace& trace) {
     const std::string_view name = trace.slice_name(i);
     const EventKind kind = s.kind[i];
     if (model::IsDeviceWork(kind)) {
-      if (StartsWith(name, "triton_") || StartsWith(name, "triton__")) f.triton = true;
+      if (name.starts_with("triton_") || name.starts_with("triton__")) f.triton = true;
       if (IsInductorKernelName(name)) f.compiled = true;
     } else if (kind == EventKind::kRuntimeCall) {
       if (IsGraphLaunchName(name)) f.cuda_graphs = true;
@@ -99,7 +95,7 @@ model::FrameworkInfo DetectFramework(const model::Trace& trace, const io::TraceI
         (kind == EventKind::kStepMarker || IsPytorchCategory(trace.str(s.category[i])))) {
       pytorch_events = true;
     }
-    if (kind == EventKind::kFrameworkOp && !aten && StartsWith(trace.slice_name(i), "aten::")) {
+    if (kind == EventKind::kFrameworkOp && !aten && trace.slice_name(i).starts_with("aten::")) {
       aten = true;
     } else if (kind == EventKind::kRuntimeCall && runtime_platform == Platform::kUnknown) {
       runtime_platform = PlatformOfRuntimeCategory(trace.str(s.category[i]));

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "perfdx/base/strings.h"
 #include "perfdx/io/byte_source.h"
 #include "perfdx/io/sqlite.h"
 
@@ -17,13 +18,8 @@ namespace {
 constexpr int kMaxFolderDepth = 4;
 constexpr size_t kSniffBytes = 4096;
 
-bool EndsWith(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 bool HasTraceExtension(const std::string& name) {
-  return EndsWith(name, ".json") || EndsWith(name, ".json.gz") || EndsWith(name, ".json.zst");
+  return name.ends_with(".json") || name.ends_with(".json.gz") || name.ends_with(".json.zst");
 }
 
 // Files of Ascend profiles and peer tools that are JSON but not traces.
@@ -61,7 +57,7 @@ bool LooksLikeTrace(const std::string& path) {
 bool IsAscendProfileDir(const fs::path& dir) {
   const std::string name = dir.filename().string();
   std::error_code ec;
-  return EndsWith(name, "_ascend_pt") || EndsWith(name, "_ascend_ms") ||
+  return name.ends_with("_ascend_pt") || name.ends_with("_ascend_ms") ||
          fs::is_directory(dir / "ASCEND_PROFILER_OUTPUT", ec);
 }
 
@@ -82,7 +78,7 @@ bool IsAllDigits(std::string_view s) {
 // MindSpore spelling (msprof-analyze's regexes); rank is the suffix.
 bool IsAscendDbName(const std::string& name, std::optional<int64_t>* rank) {
   for (std::string_view stem : {"ascend_pytorch_profiler", "ascend_mindspore_profiler"}) {
-    if (name.rfind(stem, 0) != 0 || !EndsWith(name, ".db")) continue;
+    if (name.rfind(stem, 0) != 0 || !name.ends_with(".db")) continue;
     const std::string_view rest =
         std::string_view(name).substr(stem.size(), name.size() - stem.size() - 3);
     if (rest.empty()) return true;
@@ -116,12 +112,12 @@ Result<TraceInput> AscendInput(const fs::path& dir, Discovery* discovery) {
   TraceInput input;
   input.kind = InputKind::kAscendProfile;
   input.profile_dir = dir.string();
-  input.framework = EndsWith(dir.filename().string(), "_ascend_ms") ? "mindspore" : "torch_npu";
+  input.framework = dir.filename().string().ends_with("_ascend_ms") ? "mindspore" : "torch_npu";
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
     // profiler_info_{rank}.json names the rank (torch_npu writes it per rank).
-    if (name.rfind("profiler_info_", 0) == 0 && EndsWith(name, ".json")) {
+    if (name.rfind("profiler_info_", 0) == 0 && name.ends_with(".json")) {
       const std::string digits = name.substr(14, name.size() - 14 - 5);
       if (auto rank = ParseDigits(digits)) input.rank_hint = rank;
     }
@@ -166,7 +162,7 @@ std::optional<int64_t> MsprofRank(const fs::path& prof_dir) {
     if (dev.path().filename().string().rfind("device_", 0) != 0) continue;
     for (const auto& f : fs::directory_iterator(dev.path(), ec)) {
       const std::string name = f.path().filename().string();
-      if (name.rfind("info.json", 0) != 0 || EndsWith(name, ".done")) continue;
+      if (name.rfind("info.json", 0) != 0 || name.ends_with(".done")) continue;
       auto source = OpenByteSource(f.path().string());
       if (!source.ok()) continue;
       auto text = ReadAll(**source, 1 << 20);
@@ -194,7 +190,7 @@ Result<TraceInput> MsprofInput(const fs::path& dir, Discovery* discovery) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir / "mindstudio_profiler_output", ec)) {
     const std::string name = entry.path().filename().string();
-    if (name.rfind("msprof_", 0) == 0 && EndsWith(name, ".json")) traces.push_back(entry.path());
+    if (name.rfind("msprof_", 0) == 0 && name.ends_with(".json")) traces.push_back(entry.path());
   }
   if (traces.empty()) {
     discovery->warnings.push_back(fmt::format(
@@ -244,9 +240,7 @@ void Walk(const fs::path& dir, int depth, Discovery* discovery) {
 }  // namespace
 
 std::optional<int64_t> RankFromFileName(const std::string& name) {
-  std::string lower(name);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string lower = AsciiLower(name);
   for (size_t pos = lower.find("rank"); pos != std::string::npos;
        pos = lower.find("rank", pos + 1)) {
     size_t i = pos + 4;
@@ -299,7 +293,7 @@ Result<Discovery> DiscoverInputs(const std::vector<std::string>& paths) {
     // A kernel table named directly (kernel_details.csv, op_summary_*.csv):
     // the device tasks alone. Folders are not searched for CSVs: inside a
     // profile they are side files of its timeline.
-    if (EndsWith(file_name, ".csv")) {
+    if (file_name.ends_with(".csv")) {
       input.kind = InputKind::kAscendKernelCsv;
       input.framework = file_name.rfind("op_summary", 0) == 0 ? "msprof" : "torch_npu";
       discovery.inputs.push_back(std::move(input));
@@ -308,17 +302,17 @@ Result<Discovery> DiscoverInputs(const std::vector<std::string>& paths) {
     // A DB export named directly: read it as its profile folder would be.
     std::optional<int64_t> db_rank;
     if (IsAscendDbName(file_name, &db_rank) ||
-        (EndsWith(file_name, ".db") && LooksLikeSqlite(path.string()))) {
+        (file_name.ends_with(".db") && LooksLikeSqlite(path.string()))) {
       input.kind = InputKind::kAscendDb;
       if (db_rank) input.rank_hint = db_rank;
       const fs::path folder = path.parent_path().parent_path();
       if (path.parent_path().filename() == "ASCEND_PROFILER_OUTPUT" && IsAscendProfileDir(folder)) {
         input.profile_dir = folder.string();
         input.framework =
-            EndsWith(folder.filename().string(), "_ascend_ms") ? "mindspore" : "torch_npu";
+            folder.filename().string().ends_with("_ascend_ms") ? "mindspore" : "torch_npu";
         for (const auto& entry : fs::directory_iterator(folder, ec)) {
           const std::string name = entry.path().filename().string();
-          if (name.rfind("profiler_info_", 0) == 0 && EndsWith(name, ".json")) {
+          if (name.rfind("profiler_info_", 0) == 0 && name.ends_with(".json")) {
             if (auto rank = ParseDigits(name.substr(14, name.size() - 14 - 5)))
               input.rank_hint = rank;
           }

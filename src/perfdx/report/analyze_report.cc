@@ -159,6 +159,16 @@ void WriteRank(JsonWriter& w, const AnalyzeRank& entry) {
     w.Key("cpu_exec").Int(s.breakdown.cpu_exec_ns);
     w.Key("other").Int(s.breakdown.other_ns);
     w.EndObject();
+    w.Key("breakdown_share").BeginObject();
+    w.Key("kernel").Double(s.breakdown.shares.kernel);
+    w.Key("memcpy").Double(s.breakdown.shares.memcpy);
+    w.Key("memset").Double(s.breakdown.shares.memset);
+    w.Key("communication").Double(s.breakdown.shares.communication);
+    w.Key("runtime").Double(s.breakdown.shares.runtime);
+    w.Key("dataloader").Double(s.breakdown.shares.dataloader);
+    w.Key("cpu_exec").Double(s.breakdown.shares.cpu_exec);
+    w.Key("other").Double(s.breakdown.shares.other);
+    w.EndObject();
     w.Key("device_ns").BeginObject();
     w.Key("computing").Int(s.device.computing_ns);
     w.Key("communication").Int(s.device.communication_ns);
@@ -217,6 +227,11 @@ void WriteRank(JsonWriter& w, const AnalyzeRank& entry) {
   w.Key("non_compute").Int(a.temporal.non_compute_ns);
   w.Key("span").Int(a.temporal.span_ns);
   w.EndObject();
+  w.Key("temporal_breakdown_share").BeginObject();
+  w.Key("idle").Double(a.temporal.idle_share);
+  w.Key("compute").Double(a.temporal.compute_share);
+  w.Key("non_compute").Double(a.temporal.non_compute_share);
+  w.EndObject();
   w.Key("comm_comp_overlap");
   a.temporal.comm_comp_overlap ? w.Double(*a.temporal.comm_comp_overlap) : w.Null();
 
@@ -253,6 +268,11 @@ void WriteRank(JsonWriter& w, const AnalyzeRank& entry) {
   w.Key("fp32_matrix").Int(k.fp32_matrix_ns);
   w.Key("tensor_core").Int(k.tensor_core_ns);
   w.Key("layout_conversion").Int(k.layout_conversion_ns);
+  w.EndObject();
+  w.Key("kernel_shares").BeginObject();
+  w.Key("matrix").Double(k.matrix_share);
+  w.Key("fp32_matrix").Double(k.fp32_matrix_share);
+  w.Key("layout_conversion").Double(k.layout_conversion_share);
   w.EndObject();
   w.Key("kernels").BeginArray();
   for (size_t i = 0; i < k.kernels.size() && i < kJsonKernels; ++i) {
@@ -488,12 +508,10 @@ void RenderRankText(std::string& out, const AnalyzeRank& entry) {
                   FormatShare(a.summary.device_utilization), FormatDuration(a.window_ns),
                   FormatShare(a.summary.device_compute_share), FormatShare(a.summary.idle_share));
   if (a.temporal.span_ns > 0 && !a.cpu_only) {
-    const double span = static_cast<double>(a.temporal.span_ns);
     out += fmt::format("  temporal breakdown (HTA): compute {} · non-compute {} · idle {} of {}\n",
-                       FormatShare(static_cast<double>(a.temporal.compute_ns) / span),
-                       FormatShare(static_cast<double>(a.temporal.non_compute_ns) / span),
-                       FormatShare(static_cast<double>(a.temporal.idle_ns) / span),
-                       FormatDuration(a.temporal.span_ns));
+                       FormatShare(a.temporal.compute_share),
+                       FormatShare(a.temporal.non_compute_share),
+                       FormatShare(a.temporal.idle_share), FormatDuration(a.temporal.span_ns));
   }
   if (a.temporal.comm_comp_overlap) {
     out += fmt::format("  communication hidden under compute: {}\n",
@@ -521,14 +539,12 @@ void RenderRankText(std::string& out, const AnalyzeRank& entry) {
                        "time", "kernel", "memcpy", "memset", "comm", "runtime", "dataload", "cpu",
                        "other");
     for (const analysis::StepAnalysis& s : a.steps) {
-      const auto d = static_cast<double>(std::max<int64_t>(s.window.dur_ns(), 1));
-      auto pct = [&](int64_t v) { return FormatShare(static_cast<double>(v) / d); };
-      out += fmt::format("  {:>8} {:>10} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}\n",
-                         s.window.id, FormatDuration(s.window.dur_ns()), pct(s.breakdown.kernel_ns),
-                         pct(s.breakdown.memcpy_ns), pct(s.breakdown.memset_ns),
-                         pct(s.breakdown.communication_ns), pct(s.breakdown.runtime_ns),
-                         pct(s.breakdown.dataloader_ns), pct(s.breakdown.cpu_exec_ns),
-                         pct(s.breakdown.other_ns));
+      const analysis::StepBreakdown::Shares& sh = s.breakdown.shares;
+      out += fmt::format(
+          "  {:>8} {:>10} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}\n", s.window.id,
+          FormatDuration(s.window.dur_ns()), FormatShare(sh.kernel), FormatShare(sh.memcpy),
+          FormatShare(sh.memset), FormatShare(sh.communication), FormatShare(sh.runtime),
+          FormatShare(sh.dataloader), FormatShare(sh.cpu_exec), FormatShare(sh.other));
     }
     bool any_device = false;
     for (const auto& s : a.steps)
@@ -572,11 +588,9 @@ void RenderRankText(std::string& out, const AnalyzeRank& entry) {
                          : k.layout_conversion ? "  [layout]"
                                                : "");
     }
-    const auto work = static_cast<double>(std::max<int64_t>(a.kernels.device_work_ns, 1));
     out += fmt::format(
         "  matrix work {} of device time (fp32, no tensor cores: {}); layout conversions {}\n",
-        FormatShare(static_cast<double>(a.kernels.matrix_ns) / work),
-        FormatShare(static_cast<double>(a.kernels.fp32_matrix_ns) / work),
+        FormatShare(a.kernels.matrix_share), FormatShare(a.kernels.fp32_matrix_share),
         FormatShare(a.kernels.layout_conversion_share));
   }
   for (const analysis::DeviceMemory& m : a.memory.devices) {

@@ -30,7 +30,6 @@
 // what-if on the measured timeline (msprof gives this rule low priority).
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -42,7 +41,6 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
-#include "perfdx/advisor/rules/trace_query.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -181,47 +179,21 @@ uint64_t CountMatches(const std::vector<PatternElement>& elements,
   return n;
 }
 
-bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
-  if (s.size() < prefix.size()) return false;
-  for (size_t i = 0; i < prefix.size(); ++i) {
-    const char ch = s[i] >= 'A' && s[i] <= 'Z' ? static_cast<char>(s[i] - 'A' + 'a') : s[i];
-    if (ch != prefix[i]) return false;
-  }
-  return true;
-}
-
 class AffinityApiRule final : public Rule {
  public:
   std::string_view id() const override { return "affinity_api"; }
 
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
-    const model::Trace& t = c.trace();
-    if (t.info.device_type != model::DeviceType::kNpu) return;
-    if (t.ascend && t.ascend->config.framework == "mindspore") return;
-    const CannVersion cann = ParseCann(t.ascend ? t.ascend->config.cann_version : "");
-    const analysis::IntervalSet& window = c.analysis.window_intervals;
-    const model::SliceTable& s = t.slices;
+    if (c.info().device_type != model::DeviceType::kNpu) return;
+    if (c.analysis.ascend_profile.framework == "mindspore") return;
+    const CannVersion cann = ParseCann(c.analysis.ascend_profile.cann_version);
 
-    // Each host thread's top-level aten ops, in time order (slices are
-    // grouped by track and sorted by start within it).
+    // Each host thread's top-level aten ops, in time order.
     std::map<std::string, uint64_t> matches;  // api -> candidates
-    uint64_t adamw_steps = 0;
-    for (const model::Track& track : t.tracks) {
-      if (track.kind != model::TrackKind::kHostThread) continue;
-      std::vector<std::string_view> sequence;
-      int64_t covered_until = std::numeric_limits<int64_t>::min();
-      for (model::SliceId i = track.slice_begin; i < track.slice_end; ++i) {
-        if (!window.Contains(s.ts_ns[i])) continue;
-        const std::string_view name = t.slice_name(i);
-        if (name == "Optimizer.step#AdamW.step") ++adamw_steps;
-        if (s.kind[i] != model::EventKind::kFrameworkOp) continue;
-        const bool aten = StartsWithNoCase(name, "aten::");
-        if (!aten && !StartsWithNoCase(name, "npu::")) continue;
-        if (s.ts_ns[i] < covered_until) continue;  // inside the previous aten op
-        covered_until = s.end_ns(i);
-        sequence.push_back(aten ? name.substr(6) : name);
-      }
-      if (sequence.empty()) continue;
+    const uint64_t adamw_steps =
+        c.analysis.host_calls.Of(analysis::HostCallKind::kAdamWStep).size();
+    for (const std::vector<std::string>& names : c.analysis.op_sequences.threads) {
+      const std::vector<std::string_view> sequence(names.begin(), names.end());
       for (const FusionRule& rule : kRules) {
         if (cann < rule.since) continue;
         const uint64_t n = CountMatches(ParsePattern(rule.pattern), sequence);

@@ -11,7 +11,7 @@
 // this task's end; perfdx takes the samples in force during the task
 // itself, so a drop between two tasks is not charged to the second. The
 // rated frequency "max" is msprof's info.json aic_frequency where the
-// profile has it (Trace::ascend->device.aicore_freq_mhz), raised to the
+// profile has it (RankAnalysis::ascend_profile.rated_ai_core_mhz), raised to the
 // highest sample if a sample exceeds it (torch_npu profiles carry no
 // info.json: the device frequency is then the counter's first sample).
 //
@@ -25,33 +25,15 @@
 #include <fmt/format.h>
 
 #include "perfdx/advisor/knobs.h"
-#include "perfdx/advisor/rules/ascend_query.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
-#include "perfdx/advisor/rules/trace_query.h"
 
 namespace perfdx::advisor {
 namespace {
 
 constexpr size_t kMaxContributors = 10;  // msprof shows the top 10
 
-struct Sample {
-  int64_t ts_ns;
-  double mhz;
-};
-
-std::vector<Sample> FrequencySamples(const model::Trace& t) {
-  std::vector<Sample> out;
-  const model::CounterTable& c = t.counters;
-  for (size_t i = 0; i < c.size(); ++i) {
-    const model::Track& track = t.tracks[c.track[i]];
-    if (t.str(track.thread_name).substr(0, 12) != "AI Core Freq") continue;
-    out.push_back({c.ts_ns[i], c.value[i]});
-  }
-  std::sort(out.begin(), out.end(),
-            [](const Sample& a, const Sample& b) { return a.ts_ns < b.ts_ns; });
-  return out;
-}
+using Sample = analysis::ClockSample;
 
 // The lowest frequency in force during [start, end): the sample active at
 // start and every sample taken before end.
@@ -69,14 +51,13 @@ class AiCoreFreqRule final : public Rule {
   std::string_view id() const override { return "ai_core_freq_drop"; }
 
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
-    const model::Trace& t = c.trace();
-    if (t.info.device_type != model::DeviceType::kNpu) return;
-    const std::vector<Sample> samples = FrequencySamples(t);
+    if (c.info().device_type != model::DeviceType::kNpu) return;
+    const analysis::AscendOperators& operators = c.analysis.ascend_operators;
+    const std::vector<Sample>& samples = operators.ai_core_freq;
     if (samples.empty()) return;
-    double rated = t.ascend ? t.ascend->device.aicore_freq_mhz : -1;
+    double rated = c.analysis.ascend_profile.rated_ai_core_mhz;
     for (const Sample& s : samples) rated = std::max(rated, s.mhz);
     if (rated <= 0) return;
-    const analysis::IntervalSet& window = c.analysis.window_intervals;
 
     struct PerOp {
       uint64_t tasks = 0;
@@ -86,18 +67,16 @@ class AiCoreFreqRule final : public Rule {
       double lowest = std::numeric_limits<double>::infinity();
     };
     std::map<std::string_view, PerOp> ops;
-    const model::SliceTable& s = t.slices;
-    for (model::SliceId i = 0; i < s.size(); ++i) {
-      if (s.kind[i] != model::EventKind::kComputeKernel || !DeviceSliceIn(t, i, window)) continue;
-      const auto type = t.ArgString(i, model::ArgKey::kTaskType).value_or("");
-      if (type != "AI_CORE" && type != "MIX_AIC") continue;
-      if (samples.front().ts_ns >= s.end_ns(i)) continue;  // no sample in force yet
-      const double f = LowestDuring(samples, s.ts_ns[i], std::max(s.end_ns(i), s.ts_ns[i] + 1));
-      PerOp& op = ops[t.slice_name(i)];
+    for (const analysis::AscendComputeTask& task : operators.compute_tasks) {
+      if (task.task_type != "AI_CORE" && task.task_type != "MIX_AIC") continue;
+      const int64_t end_ns = task.ts_ns + task.dur_ns;
+      if (samples.front().ts_ns >= end_ns) continue;  // no sample in force yet
+      const double f = LowestDuring(samples, task.ts_ns, std::max(end_ns, task.ts_ns + 1));
+      PerOp& op = ops[task.name];
       ++op.tasks;
       op.drop_sum += rated - f;
-      op.ns += s.dur_ns[i];
-      op.saved_ns += static_cast<double>(s.dur_ns[i]) * (1.0 - f / rated);
+      op.ns += task.dur_ns;
+      op.saved_ns += static_cast<double>(task.dur_ns) * (1.0 - f / rated);
       op.lowest = std::min(op.lowest, f);
     }
     uint64_t flagged_ops = 0;

@@ -15,7 +15,6 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
-#include "perfdx/advisor/rules/trace_query.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -28,10 +27,8 @@ class AiCpuOperatorsRule final : public Rule {
   std::string_view id() const override { return "ai_cpu_operators"; }
 
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
-    const model::Trace& t = c.trace();
     // Only Ascend device tasks carry a Task Type.
-    if (t.info.device_type != model::DeviceType::kNpu || c.analysis.window_ns <= 0) return;
-    const analysis::IntervalSet& window = c.analysis.window_intervals;
+    if (c.info().device_type != model::DeviceType::kNpu || c.analysis.window_ns <= 0) return;
     int64_t total_ns = 0;
     int64_t longest_ns = 0;
     uint64_t tasks = 0;
@@ -39,29 +36,18 @@ class AiCpuOperatorsRule final : public Rule {
     std::vector<TimeRange> ranges;
     // msprof-analyze's AICPU rule also names float64 inputs ("Try to convert
     // double type operator to float"): the kernel table has the dtypes.
-    std::map<model::SliceId, const model::AscendKernel*> row_of;
-    if (t.ascend) {
-      for (const model::AscendKernel& k : t.ascend->kernels.rows) {
-        if (k.slice >= 0) row_of[static_cast<model::SliceId>(k.slice)] = &k;
-      }
-    }
     uint64_t double_tasks = 0;
-    for (model::SliceId i = 0; i < t.slices.size(); ++i) {
-      if (t.slices.kind[i] != model::EventKind::kComputeKernel || !DeviceSliceIn(t, i, window))
-        continue;
-      if (t.ArgString(i, model::ArgKey::kTaskType) != "AI_CPU") continue;
-      const int64_t dur = t.slices.dur_ns[i];
+    for (const analysis::AscendComputeTask& task : c.analysis.ascend_operators.compute_tasks) {
+      if (task.task_type != "AI_CPU") continue;
+      const int64_t dur = task.dur_ns;
       total_ns += dur;
       longest_ns = std::max(longest_ns, dur);
       ++tasks;
-      by_name[t.slice_name(i)] += dur;
-      if (auto it = row_of.find(i); it != row_of.end()) {
-        const std::string_view dtypes = t.str(it->second->input_dtypes);
-        if (dtypes.find("DOUBLE") != std::string_view::npos ||
-            dtypes.find("FLOAT64") != std::string_view::npos)
-          ++double_tasks;
-      }
-      if (ranges.size() < kMaxRanges) ranges.push_back({t.slices.ts_ns[i], t.slices.end_ns(i)});
+      by_name[task.name] += dur;
+      if (task.input_dtypes.find("DOUBLE") != std::string::npos ||
+          task.input_dtypes.find("FLOAT64") != std::string::npos)
+        ++double_tasks;
+      if (ranges.size() < kMaxRanges) ranges.push_back({task.ts_ns, task.ts_ns + dur});
     }
     if (tasks == 0 || static_cast<double>(longest_ns) < c.thresholds.ai_cpu_min_task_ns) return;
     const double window_ns = static_cast<double>(c.analysis.window_ns);

@@ -25,10 +25,8 @@
 #include <fmt/format.h>
 
 #include "perfdx/advisor/knobs.h"
-#include "perfdx/advisor/rules/ascend_query.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
-#include "perfdx/advisor/rules/trace_query.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -40,20 +38,18 @@ class BlockDimRule final : public Rule {
   std::string_view id() const override { return "block_dim"; }
 
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
-    const model::Trace& t = c.trace();
-    if (!t.ascend || t.ascend->kernels.rows.empty()) return;
-    const int64_t ai_cores = t.ascend->device.ai_core_count;
-    const int64_t aiv_cores = t.ascend->device.aiv_count;
+    const int64_t ai_cores = c.analysis.ascend_profile.ai_core_count;
+    const int64_t aiv_cores = c.analysis.ascend_profile.aiv_count;
     if (ai_cores <= 0) return;
-    const analysis::IntervalSet& window = c.analysis.window_intervals;
-    if (CountOpStates(t, window).NoStatic()) return;
+    const analysis::AscendOperators& operators = c.analysis.ascend_operators;
+    if (operators.op_states.NoStatic()) return;
 
     uint64_t checked = 0;
     FlaggedTasks flagged;
-    for (const model::AscendKernel& row : t.ascend->kernels.rows) {
-      const std::string_view type = KernelTaskType(t, row);
+    for (const analysis::AscendKernelRow& row : operators.kernel_rows) {
+      const std::string_view type = row.task_type;
       if (type != "AI_CORE" && type != "AI_VECTOR_CORE" && type != "MIX_AIC") continue;
-      if (row.block_dim <= 0 || row.dur_ns <= 0 || !KernelInWindow(t, row, window)) continue;
+      if (row.block_dim <= 0 || row.dur_ns <= 0) continue;
       const int64_t cores = (type == "AI_CORE" || aiv_cores <= 0) ? ai_cores : aiv_cores;
       ++checked;
       if (row.block_dim % cores == 0) continue;
@@ -63,8 +59,7 @@ class BlockDimRule final : public Rule {
       const double waves = static_cast<double>((row.block_dim + cores - 1) / cores);
       const double used = static_cast<double>(row.block_dim) / static_cast<double>(cores);
       flagged.Add(fmt::format("{} (block dim {} on {} cores)",
-                              t.str(row.op_type).empty() ? t.str(row.name) : t.str(row.op_type),
-                              row.block_dim, cores),
+                              row.op_type.empty() ? row.name : row.op_type, row.block_dim, cores),
                   row.dur_ns, static_cast<double>(row.dur_ns) * (1.0 - used / waves));
     }
     if (flagged.count == 0 || flagged.longest_ns <= 0) return;

@@ -20,10 +20,8 @@
 
 #include <fmt/format.h>
 
-#include "perfdx/advisor/rules/ascend_query.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
-#include "perfdx/advisor/rules/trace_query.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -41,54 +39,36 @@ class ByteAlignmentRule final : public Rule {
   std::string_view id() const override { return "byte_alignment"; }
 
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
-    const model::Trace& t = c.trace();
-    if (t.info.device_type != model::DeviceType::kNpu) return;
-    const analysis::IntervalSet& window = c.analysis.window_intervals;
+    if (c.info().device_type != model::DeviceType::kNpu) return;
     const auto base = static_cast<int64_t>(c.thresholds.byte_alignment_bytes);
     if (base <= 0) return;
-    const model::SliceTable& s = t.slices;
-
-    // The window's HCCL ops by start, to give each task its op.
-    std::vector<model::SliceId> ops;
-    for (model::SliceId i = 0; i < s.size(); ++i) {
-      if (s.kind[i] == model::EventKind::kCollective && DeviceSliceIn(t, i, window))
-        ops.push_back(i);
-    }
-    std::sort(ops.begin(), ops.end(),
-              [&](model::SliceId a, model::SliceId b) { return s.ts_ns[a] < s.ts_ns[b]; });
+    const analysis::HcclTransfers& hccl = c.analysis.hccl_transfers;
 
     struct LinkUse {
       int64_t aligned_bytes = 0, aligned_ns = 0, misaligned_bytes = 0, misaligned_ns = 0;
     };
     std::map<std::string, LinkUse> links;
-    std::map<int64_t, Contributor> by_op;  // op slice -> misaligned task time
+    std::map<int64_t, Contributor> by_op;  // op index (-1: none) -> misaligned task time
     int64_t considered_ns = 0;
     int64_t abnormal_ns = 0;
-    for (model::SliceId i = 0; i < s.size(); ++i) {
-      if (s.kind[i] != model::EventKind::kCollectiveTask || !DeviceSliceIn(t, i, window)) continue;
-      const std::string_view name = t.slice_name(i);
-      if (!StartsWith(name, "Memcpy") && !StartsWith(name, "Reduce")) continue;
-      if (t.ArgString(i, model::ArgKey::kTransportType).value_or("") != "SDMA") continue;
-      const std::string link(t.ArgString(i, model::ArgKey::kLinkType).value_or(""));
-      if (link == "ON_CHIP") continue;
-      const int64_t bytes = t.ArgInt(i, model::ArgKey::kSizeBytes).value_or(0);
+    for (const analysis::HcclTask& task : hccl.tasks) {
+      if (!StartsWith(task.name, "Memcpy") && !StartsWith(task.name, "Reduce")) continue;
+      if (task.transport != "SDMA" || task.link == "ON_CHIP") continue;
+      const int64_t bytes = task.bytes;
       if (bytes <= base) continue;
-      considered_ns += s.dur_ns[i];
-      LinkUse& use = links[link];
+      considered_ns += task.dur_ns;
+      LinkUse& use = links[task.link];
       if (bytes % base == 0) {
         use.aligned_bytes += bytes;
-        use.aligned_ns += s.dur_ns[i];
+        use.aligned_ns += task.dur_ns;
         continue;
       }
-      abnormal_ns += s.dur_ns[i];
+      abnormal_ns += task.dur_ns;
       use.misaligned_bytes += bytes;
-      use.misaligned_ns += s.dur_ns[i];
+      use.misaligned_ns += task.dur_ns;
       // The op running when the task starts.
-      auto it = std::upper_bound(ops.begin(), ops.end(), s.ts_ns[i],
-                                 [&](int64_t ts, model::SliceId op) { return ts < s.ts_ns[op]; });
-      const int64_t op = it == ops.begin() ? -1 : static_cast<int64_t>(*(it - 1));
-      Contributor& x = by_op[op];
-      x.ns += s.dur_ns[i];
+      Contributor& x = by_op[task.op];
+      x.ns += task.dur_ns;
     }
     if (by_op.empty()) return;
 
@@ -128,13 +108,13 @@ class ByteAlignmentRule final : public Rule {
                           {"misaligned_transfer_ns", static_cast<double>(abnormal_ns)},
                           {"considered_transfer_ns", static_cast<double>(considered_ns)}};
     for (auto& [op, x] : by_op) {
-      x.name = op >= 0 ? std::string(t.slice_name(static_cast<model::SliceId>(op))) : "(no op)";
+      x.name = op >= 0 ? hccl.ops[static_cast<size_t>(op)].name : "(no op)";
       x.share =
           considered_ns > 0 ? static_cast<double>(x.ns) / static_cast<double>(considered_ns) : 0;
       f.evidence.contributors.push_back(x);
       if (op >= 0 && f.evidence.ranges.size() < kMaxContributors) {
-        const auto slice = static_cast<model::SliceId>(op);
-        f.evidence.ranges.push_back({s.ts_ns[slice], s.end_ns(slice)});
+        const analysis::HcclOp& hccl_op = hccl.ops[static_cast<size_t>(op)];
+        f.evidence.ranges.push_back({hccl_op.start_ns, hccl_op.end_ns});
       }
     }
     KeepLargest(&f.evidence.contributors, kMaxContributors);

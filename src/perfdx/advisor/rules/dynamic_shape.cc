@@ -25,44 +25,35 @@
 #include <fmt/format.h>
 
 #include "perfdx/advisor/knobs.h"
-#include "perfdx/advisor/rules/ascend_query.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
-#include "perfdx/advisor/rules/trace_query.h"
 
 namespace perfdx::advisor {
 namespace {
-
-constexpr std::string_view kCompileAndExecute = "AscendCL@aclopCompileAndExecute";
-constexpr std::string_view kOpCompile = "AscendCL@opCompile";
 
 class DynamicShapeRule final : public Rule {
  public:
   std::string_view id() const override { return "dynamic_shape"; }
 
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
-    const model::Trace& t = c.trace();
-    if (t.info.device_type != model::DeviceType::kNpu) return;
-    if (t.ascend && t.ascend->config.framework == "mindspore") return;
-    const analysis::IntervalSet& window = c.analysis.window_intervals;
-    const OpStateCounts states = CountOpStates(t, window);
-    const std::vector<model::SliceId> compiles = RuntimeCallsNamed(t, window, kCompileAndExecute);
-    const std::vector<model::SliceId> compile_parts = RuntimeCallsNamed(t, window, kOpCompile);
+    if (c.info().device_type != model::DeviceType::kNpu) return;
+    if (c.analysis.ascend_profile.framework == "mindspore") return;
+    const analysis::OpStateCounts& states = c.analysis.ascend_operators.op_states;
+    const analysis::HostCalls& host = c.analysis.host_calls;
+    const std::vector<analysis::HostCall> compiles =
+        host.Of(analysis::HostCallKind::kOpCompileAndExecute);
+    const std::vector<analysis::HostCall> compile_parts =
+        host.Of(analysis::HostCallKind::kOpCompile);
     const double steps = static_cast<double>(c.step_count());
     const double compiles_per_step = static_cast<double>(compiles.size()) / steps;
     const bool many_compiles = compiles_per_step >= c.thresholds.op_compile_min_count;
     const bool runtime_compilation = !compiles.empty() || !compile_parts.empty();
-    bool host_side = false;
-    for (model::SliceId i = 0; i < t.slices.size() && !host_side; ++i) {
-      host_side = !model::IsDeviceTrack(t.tracks[t.slices.track[i]].kind) &&
-                  t.tracks[t.slices.track[i]].kind != model::TrackKind::kCounter;
-    }
     const bool dynamic =
-        runtime_compilation ? states.NoStatic() : !host_side && states.AllDynamic();
+        runtime_compilation ? states.NoStatic() : !host.host_recorded && states.AllDynamic();
     if (!dynamic && !many_compiles) return;
 
     int64_t compile_ns = 0;
-    for (model::SliceId i : compile_parts) compile_ns += t.slices.dur_ns[i];
+    for (const analysis::HostCall& call : compile_parts) compile_ns += call.dur_ns;
 
     Finding f;
     f.rule = std::string(id());
@@ -94,9 +85,9 @@ class DynamicShapeRule final : public Rule {
                           {"unknown_state_ops", static_cast<double>(states.unknown_ops)},
                           {"op_compiles_per_step", compiles_per_step},
                           {"compile_ns_per_step", static_cast<double>(f.gain.ns_per_step)}};
-    for (model::SliceId i : compiles) {
+    for (const analysis::HostCall& call : compiles) {
       if (f.evidence.ranges.size() == 5) break;
-      f.evidence.ranges.push_back({t.slices.ts_ns[i], t.slices.end_ns(i)});
+      f.evidence.ranges.push_back({call.ts_ns, call.end_ns()});
     }
     if (runtime_compilation) AddTag(&f, "runtime_compilation");
     if (runtime_compilation) AppendFixes(&f.recommendations, {"jit_compile_off"});

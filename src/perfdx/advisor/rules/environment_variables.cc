@@ -1,7 +1,7 @@
 // Environment variables that slow training down
 // (../shared/docs/ascend-advisor_rules.md, row 23; msprof-analyze
 // environment_variable_checker), read from profiler_metadata.json
-// ENV_VARIABLES (DB: META_DATA) into Trace::ascend->env_variables. torch_npu
+// ENV_VARIABLES (DB: META_DATA), as RankAnalysis::ascend_profile holds them. torch_npu
 // records a fixed list, with "" for a variable that is not set; a variable
 // absent from the list is unknown, never taken for unset. Checked:
 //
@@ -47,10 +47,8 @@
 #include <fmt/format.h>
 
 #include "perfdx/advisor/knobs.h"
-#include "perfdx/advisor/rules/ascend_query.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
-#include "perfdx/advisor/rules/trace_query.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -82,10 +80,10 @@ class EnvironmentVariablesRule final : public Rule {
   std::string_view id() const override { return "environment_variables"; }
 
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
-    const model::Trace& t = c.trace();
-    if (!t.ascend || t.ascend->env_variables.empty()) return;
-    const std::map<std::string, std::string>& env = t.ascend->env_variables;
-    const bool dynamic = CountOpStates(t, c.analysis.window_intervals).NoStatic();
+    const analysis::AscendProfile& profile = c.analysis.ascend_profile;
+    if (!profile.present || profile.env_variables.empty()) return;
+    const std::map<std::string, std::string>& env = profile.env_variables;
+    const bool dynamic = c.analysis.ascend_operators.op_states.NoStatic();
     std::vector<Offender> found;
     auto check = [&](std::string_view var,
                      const std::function<std::optional<Offender>(const std::string&)>& offends) {
@@ -180,7 +178,7 @@ class EnvironmentVariablesRule final : public Rule {
     f.evidence.threshold = 0;
     f.evidence.unit = "count";
     const FixTarget framework =
-        t.ascend->config.framework == "mindspore" ? FixTarget::kMindSpore : FixTarget::kTorchNpu;
+        profile.framework == "mindspore" ? FixTarget::kMindSpore : FixTarget::kTorchNpu;
     std::vector<std::string> fixes;
     AddTag(&f, "env_advice");
     for (const Offender& o : found) {

@@ -16,39 +16,35 @@
 #include <fmt/format.h>
 
 #include "perfdx/advisor/knobs.h"
-#include "perfdx/advisor/rules/ascend_query.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
-#include "perfdx/advisor/rules/trace_query.h"
 
 namespace perfdx::advisor {
 namespace {
 
-constexpr std::string_view kMalloc = "AscendCL@aclMallocMemInner";
-constexpr std::string_view kFreePhysical = "AscendCL@aclrtFreePhysical";
-constexpr std::string_view kFree = "AscendCL@aclrtFree";
+using analysis::HostCallKind;
 
 class MemoryOperatorsRule final : public Rule {
  public:
   std::string_view id() const override { return "memory_operators"; }
 
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
-    const model::Trace& t = c.trace();
-    const analysis::IntervalSet& window = c.analysis.window_intervals;
     int64_t flagged_ns = 0;
     bool malloc_flagged = false;
     bool free_flagged = false;
     std::vector<Contributor> contributors;
     std::vector<std::pair<std::string, double>> details;
-    for (std::string_view api : {kMalloc, kFreePhysical, kFree}) {
-      const std::vector<model::SliceId> calls = RuntimeCallsNamed(t, window, api);
+    for (HostCallKind kind :
+         {HostCallKind::kMallocMemInner, HostCallKind::kFreePhysical, HostCallKind::kFree}) {
+      const std::string_view api = analysis::HostCallName(kind);
+      const std::vector<analysis::HostCall> calls = c.analysis.host_calls.Of(kind);
       int64_t ns = 0;
-      for (model::SliceId i : calls) ns += t.slices.dur_ns[i];
+      for (const analysis::HostCall& call : calls) ns += call.dur_ns;
       const int64_t per_step = PerStep(c, ns);
       if (calls.empty() || static_cast<double>(per_step) < c.thresholds.memory_op_min_total_ns)
         continue;
       flagged_ns += per_step;
-      (api == kMalloc ? malloc_flagged : free_flagged) = true;
+      (kind == HostCallKind::kMallocMemInner ? malloc_flagged : free_flagged) = true;
       contributors.push_back({std::string(api), ns, ShareOfStep(c, per_step)});
       details.emplace_back(std::string(api.substr(api.find('@') + 1)) + "_calls",
                            static_cast<double>(calls.size()));

@@ -26,49 +26,33 @@
 #include <fmt/format.h>
 
 #include "perfdx/advisor/knobs.h"
-#include "perfdx/advisor/rules/ascend_query.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
-#include "perfdx/advisor/rules/trace_query.h"
 
 namespace perfdx::advisor {
 namespace {
 
 constexpr size_t kMaxContributors = 10;  // msprof writes the top 10 to its tune file
 
-constexpr std::string_view kPipes[] = {"vec", "mac", "scalar", "mte1", "mte2", "mte3"};
-
 class OperatorNoBoundRule final : public Rule {
  public:
   std::string_view id() const override { return "operator_no_bound"; }
 
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
-    const model::Trace& t = c.trace();
-    if (!t.ascend || t.ascend->kernels.rows.empty()) return;
-    const model::AscendKernelTable& table = t.ascend->kernels;
-    std::vector<int> columns;
-    for (std::string_view pipe : kPipes) {
-      for (std::string_view prefix : {"", "aic_", "aiv_"}) {
-        const int col = table.MetricColumn(fmt::format("{}{}_ratio", prefix, pipe));
-        if (col >= 0) columns.push_back(col);
-      }
-    }
-    if (columns.empty()) return;  // not a PipeUtilization profile
-    const analysis::IntervalSet& window = c.analysis.window_intervals;
-    if (CountOpStates(t, window).NoStatic()) return;
+    const analysis::AscendOperators& operators = c.analysis.ascend_operators;
+    if (!operators.has_pipe_ratios) return;  // not a PipeUtilization profile
+    if (operators.op_states.NoStatic()) return;
     const double bound = c.thresholds.operator_bound_ratio;
 
     uint64_t measured = 0;
     FlaggedTasks flagged;
-    for (size_t k = 0; k < table.rows.size(); ++k) {
-      const model::AscendKernel& row = table.rows[k];
-      if (row.dur_ns <= 0 || !KernelInWindow(t, row, window)) continue;
-      double max_ratio = 0;
-      for (int col : columns) max_ratio = std::max(max_ratio, table.Metric(k, col).value_or(0));
+    for (const analysis::AscendKernelRow& row : operators.kernel_rows) {
+      if (row.dur_ns <= 0) continue;
+      const double max_ratio = row.busiest_pipe_ratio;
       if (max_ratio <= 0) continue;  // no ratio data for this task (msprof skips it too)
       ++measured;
       if (max_ratio > bound) continue;
-      flagged.Add(t.str(row.op_type).empty() ? t.str(row.name) : t.str(row.op_type), row.dur_ns,
+      flagged.Add(row.op_type.empty() ? row.name : row.op_type, row.dur_ns,
                   static_cast<double>(row.dur_ns) * (1.0 - max_ratio / bound));
     }
     if (flagged.count == 0 ||

@@ -15,10 +15,8 @@
 #include <fmt/format.h>
 
 #include "perfdx/advisor/knobs.h"
-#include "perfdx/advisor/rules/ascend_query.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
-#include "perfdx/advisor/rules/trace_query.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -30,20 +28,17 @@ class PythonGcRule final : public Rule {
   std::string_view id() const override { return "python_gc"; }
 
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
-    const model::Trace& t = c.trace();
-    const analysis::IntervalSet& window = c.analysis.window_intervals;
-    const model::SliceTable& s = t.slices;
     uint64_t events = 0;
     int64_t gc_ns = 0;
     int64_t longest_ns = 0;
-    std::vector<model::SliceId> long_ones;
-    for (model::SliceId i = 0; i < s.size(); ++i) {
-      if (t.str(s.category[i]) != "gc" || !window.Contains(s.ts_ns[i])) continue;
-      if (static_cast<double>(s.dur_ns[i]) < c.thresholds.gc_min_event_ns) continue;
+    std::vector<analysis::HostCall> long_ones;
+    for (const analysis::HostCall& gc :
+         c.analysis.host_calls.Of(analysis::HostCallKind::kPythonGc)) {
+      if (static_cast<double>(gc.dur_ns) < c.thresholds.gc_min_event_ns) continue;
       ++events;
-      gc_ns += s.dur_ns[i];
-      longest_ns = std::max(longest_ns, s.dur_ns[i]);
-      long_ones.push_back(i);
+      gc_ns += gc.dur_ns;
+      longest_ns = std::max(longest_ns, gc.dur_ns);
+      long_ones.push_back(gc);
     }
     if (events == 0) return;
 
@@ -64,10 +59,12 @@ class PythonGcRule final : public Rule {
     f.evidence.details = {{"gc_events", static_cast<double>(events)},
                           {"longest_gc_ns", static_cast<double>(longest_ns)}};
     std::sort(long_ones.begin(), long_ones.end(),
-              [&](model::SliceId a, model::SliceId b) { return s.dur_ns[a] > s.dur_ns[b]; });
-    for (model::SliceId i : long_ones) {
+              [](const analysis::HostCall& a, const analysis::HostCall& b) {
+                return a.dur_ns > b.dur_ns;
+              });
+    for (const analysis::HostCall& gc : long_ones) {
       if (f.evidence.ranges.size() == kMaxRanges) break;
-      f.evidence.ranges.push_back({s.ts_ns[i], s.end_ns(i)});
+      f.evidence.ranges.push_back({gc.ts_ns, gc.end_ns()});
     }
     AddTag(&f, "python_gc");
     f.host_cause = true;

@@ -12,37 +12,21 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
-#include "perfdx/advisor/rules/trace_query.h"
 
 namespace perfdx::advisor {
 namespace {
-
-bool IsSyncBatchNorm(std::string_view name) {
-  constexpr std::string_view kName = "syncbatchnorm";
-  if (name.size() != kName.size()) return false;
-  for (size_t i = 0; i < name.size(); ++i) {
-    const char ch =
-        name[i] >= 'A' && name[i] <= 'Z' ? static_cast<char>(name[i] - 'A' + 'a') : name[i];
-    if (ch != kName[i]) return false;
-  }
-  return true;
-}
 
 class SyncBatchNormRule final : public Rule {
  public:
   std::string_view id() const override { return "sync_batchnorm"; }
 
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
-    const model::Trace& t = c.trace();
-    const analysis::IntervalSet& window = c.analysis.window_intervals;
-    const model::SliceTable& s = t.slices;
     uint64_t calls = 0;
     int64_t host_ns = 0;
-    for (model::SliceId i = 0; i < s.size(); ++i) {
-      if (s.kind[i] != model::EventKind::kFrameworkOp || !window.Contains(s.ts_ns[i])) continue;
-      if (!IsSyncBatchNorm(t.slice_name(i))) continue;
+    for (const analysis::HostCall& call :
+         c.analysis.host_calls.Of(analysis::HostCallKind::kSyncBatchNorm)) {
       ++calls;
-      host_ns += s.dur_ns[i];
+      host_ns += call.dur_ns;
     }
     const double per_step = static_cast<double>(calls) / static_cast<double>(c.step_count());
     if (calls == 0 || per_step < c.thresholds.syncbn_min_count) return;

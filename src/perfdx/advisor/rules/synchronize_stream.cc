@@ -16,35 +16,32 @@
 #include <fmt/format.h>
 
 #include "perfdx/advisor/knobs.h"
-#include "perfdx/advisor/rules/ascend_query.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
-#include "perfdx/advisor/rules/trace_query.h"
 
 namespace perfdx::advisor {
 namespace {
 
-constexpr std::string_view kSyncStream = "AscendCL@aclrtSynchronizeStream";
-constexpr std::string_view kNodeLaunch = "Node@launch";
+using analysis::HostCall;
+using analysis::HostCallKind;
 
 class SynchronizeStreamRule final : public Rule {
  public:
   std::string_view id() const override { return "synchronize_stream"; }
 
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
-    const model::Trace& t = c.trace();
-    const analysis::IntervalSet& window = c.analysis.window_intervals;
-    std::vector<model::SliceId> calls = RuntimeCallsNamed(t, window, kSyncStream, true);
+    const analysis::HostCalls& host = c.analysis.host_calls;
+    std::vector<HostCall> calls = host.Of(HostCallKind::kSynchronizeStream);
     const size_t syncs = calls.size();
     if (syncs == 0) return;
-    for (model::SliceId i : RuntimeCallsNamed(t, window, kNodeLaunch, true)) calls.push_back(i);
+    for (const HostCall& call : host.Of(HostCallKind::kNodeLaunch)) calls.push_back(call);
     const size_t launches = calls.size() - syncs;
     if (launches == 0) return;
-    const model::SliceTable& s = t.slices;
+    // In time order across threads; at equal starts the synchronizations first.
     std::stable_sort(calls.begin(), calls.end(),
-                     [&](model::SliceId a, model::SliceId b) { return s.ts_ns[a] < s.ts_ns[b]; });
-    auto is_sync = [&](model::SliceId i) {
-      return t.slice_name(i).substr(0, kSyncStream.size()) == kSyncStream;
+                     [](const HostCall& a, const HostCall& b) { return a.ts_ns < b.ts_ns; });
+    auto is_sync = [](const HostCall& call) {
+      return call.kind == HostCallKind::kSynchronizeStream;
     };
     uint64_t co_occurring = 0;
     int64_t wait_ns = 0;
@@ -52,8 +49,8 @@ class SynchronizeStreamRule final : public Rule {
     for (size_t k = 1; k < calls.size(); ++k) {
       if (!is_sync(calls[k]) || is_sync(calls[k - 1])) continue;
       ++co_occurring;
-      wait_ns += s.dur_ns[calls[k]];
-      if (ranges.size() < 5) ranges.push_back({s.ts_ns[calls[k - 1]], s.end_ns(calls[k])});
+      wait_ns += calls[k].dur_ns;
+      if (ranges.size() < 5) ranges.push_back({calls[k - 1].ts_ns, calls[k].end_ns()});
     }
     const double ratio = static_cast<double>(co_occurring) / static_cast<double>(launches);
     if (ratio <= c.thresholds.sync_stream_co_occurrence) return;

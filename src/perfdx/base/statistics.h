@@ -1,20 +1,20 @@
-// Did a change move the step time, beyond run-to-run noise?
+// The statistics every stage uses: medians, quantiles and percentiles, and
+// the bootstrap behind "did a change move the step time beyond noise?".
 //
-// Method: a percentile bootstrap confidence interval of the ratio of median
+// Bootstrap: a percentile bootstrap confidence interval of the ratio of median
 // step times, new / base (docs/baseline.md explains the choice). Each of B
 // resamples draws n_base steps from the base run and n_new from the new run,
 // with replacement, and takes the ratio of their medians; the interval is
 // the (1 - c)/2 and (1 + c)/2 quantiles of the B ratios.
 //
 //   base = {100, 100, 100}, new = {120, 120, 120}   -> ratio 1.2, CI [1.2, 1.2]
-//   Classify({1.2, 1.1, 1.3}, {0.05, 0.10})          -> kRegressed
 //
 // The random generator is SplitMix64 with a fixed seed and a portable bounded
 // draw (no std::*_distribution, whose output differs between standard
 // libraries), so the same inputs give the same interval on every machine.
 //
-// Header-only and standard-library-only: perf_monitor.h, which users copy into
-// their training code, uses the same implementation as `perfdx check`.
+// Header-only and standard-library-only: baseline/perf_monitor.h, which users
+// copy into their training code, uses the same implementation as `perfdx check`.
 #pragma once
 
 #include <algorithm>
@@ -25,7 +25,7 @@
 #include <string_view>
 #include <vector>
 
-namespace perfdx::baseline {
+namespace perfdx {
 
 // SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and well-mixed enough for
 // resampling indices.
@@ -54,21 +54,41 @@ class SplitMix64 {
   uint64_t state_;
 };
 
-// The median (mean of the two middle values for an even count); 0 for none.
-// Reorders `values`.
-inline double MedianInPlace(std::vector<double>& values) {
+// The median (mean of the two middle values for an even count, in T's own
+// arithmetic: integer division for integers); 0 for none. Reorders `values`.
+template <typename T>
+T MedianInPlace(std::vector<T>& values) {
   const size_t n = values.size();
   if (n == 0) return 0;
   auto mid = values.begin() + static_cast<std::ptrdiff_t>(n / 2);
   std::nth_element(values.begin(), mid, values.end());
-  const double upper = *mid;
+  const T upper = *mid;
   if (n % 2 == 1) return upper;
-  const double lower = *std::max_element(values.begin(), mid);
+  const T lower = *std::max_element(values.begin(), mid);
   return (lower + upper) / 2;
 }
 
-inline double Median(std::vector<double> values) {
+template <typename T>
+T Median(std::vector<T> values) {
   return MedianInPlace(values);
+}
+
+// The nearest-rank percentile p in [0, 100] (the smallest value with at
+// least p% of the values at or below it); 0 for none.
+template <typename T>
+T NearestRankPercentile(std::vector<T> values, double p) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const double rank = std::ceil(p / 100.0 * static_cast<double>(values.size()));
+  const size_t index =
+      static_cast<size_t>(std::clamp(rank, 1.0, static_cast<double>(values.size()))) - 1;
+  return values[index];
+}
+
+// part / whole, 0 when whole is not positive: every share (0..1) of a
+// duration in perfdx is this.
+inline double ShareOf(int64_t part, int64_t whole) {
+  return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
 }
 
 // Quantile q in [0, 1] of sorted values, linear between closest ranks
@@ -146,41 +166,4 @@ inline RatioInterval BootstrapMedianRatio(const std::vector<double>& base,
   return out;
 }
 
-enum class Verdict : uint8_t { kImproved, kUnchanged, kRegressed };
-
-inline std::string_view VerdictName(Verdict v) {
-  switch (v) {
-    case Verdict::kImproved:
-      return "improved";
-    case Verdict::kUnchanged:
-      return "unchanged";
-    case Verdict::kRegressed:
-      return "regressed";
-  }
-  return "unchanged";
-}
-
-struct VerdictThresholds {
-  double max_regression = 0.05;   // step time may grow this much before it is a regression
-  double min_improvement = 0.10;  // step time must fall this much to count as an improvement
-};
-
-// The tuning guide's rule (../shared/docs/thresholds.md "Validation"): a
-// change counts when the median moved past the threshold AND the confidence
-// interval excludes "no change" (ratio 1), i.e. it is larger than the noise.
-//   regressed: ratio >= 1 + max_regression and low > 1
-//   improved:  ratio <= 1 - min_improvement and high < 1
-//   unchanged: anything else (including real changes smaller than the thresholds)
-inline Verdict Classify(const RatioInterval& r, const VerdictThresholds& t) {
-  if (!r.valid) return Verdict::kUnchanged;
-  if (r.ratio >= 1 + t.max_regression && r.low > 1) return Verdict::kRegressed;
-  if (r.ratio <= 1 - t.min_improvement && r.high < 1) return Verdict::kImproved;
-  return Verdict::kUnchanged;
-}
-
-// True when the interval excludes 1: the runs differ beyond noise.
-inline bool BeyondNoise(const RatioInterval& r) {
-  return r.valid && (r.low > 1 || r.high < 1);
-}
-
-}  // namespace perfdx::baseline
+}  // namespace perfdx
