@@ -33,7 +33,8 @@ inline int64_t GainStepNs(const analysis::RankAnalysis& a) {
 struct RuleContext {
   const analysis::RankAnalysis& analysis;
   const Thresholds& thresholds;
-  const model::Trace& trace() const { return *analysis.trace; }
+  // The rank's description (device, framework, world); rules read no
+  // other part of the trace.
   const model::RankInfo& info() const { return analysis.trace->info; }
   int64_t step_ns() const { return GainStepNs(analysis); }
   size_t step_count() const { return GainStepCount(analysis); }
