@@ -127,7 +127,7 @@ struct Loaded {
 
 void CheckFindings(const std::string& path, const Loaded& l, const std::vector<Finding>& findings) {
   const std::vector<FixTarget> targets = TargetsFor(l.trace.info.runtime);
-  const bool complete = HasCompleteSteps(l.analysis);
+  const bool complete = l.analysis.complete_steps;
   const int64_t step_ns = l.analysis.step_time.mean_ns;
   for (const Finding& f : findings) {
     SCOPED_TRACE(path + ": " + f.rule + ": " + f.title);
@@ -219,7 +219,7 @@ TEST(AcceptanceTest, NoPerStepGainWithoutCompleteSteps) {
     auto trace = formats::ImportInput(found->inputs[0], {});
     ASSERT_TRUE(trace.ok()) << trace.status().message();
     const analysis::RankAnalysis a = analysis::AnalyzeRank(*trace, {});
-    EXPECT_FALSE(HasCompleteSteps(a));
+    EXPECT_FALSE(a.complete_steps);
     const std::vector<Finding> findings = RunAdvisor(a, {});
     ASSERT_FALSE(findings.empty());
     for (const Finding& f : findings) {

@@ -254,7 +254,7 @@ TEST(HonestGainTest, ClampedAndCountedOnce) {
     base += dur;
   }
   auto a = AnalyseCuda(Trace(events));
-  ASSERT_TRUE(HasCompleteSteps(a->analysis));
+  ASSERT_TRUE(a->analysis.complete_steps);
   const int64_t step_ns = a->analysis.step_time.mean_ns;
   ASSERT_EQ(step_ns, (8 * 10'000'000LL + 30'000'000LL) / 9);
 
@@ -286,7 +286,7 @@ TEST(HonestGainTest, NoPerStepGainFromAnOpenStep) {
          {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 10, "dur": 5, "args": {"correlation": 1}},
          {"ph": "X", "cat": "kernel", "name": "gemm_kernel", "pid": 0, "tid": 7, "ts": 20, "dur": 2, "args": {"correlation": 1}},)");
   auto a = AnalyseCuda(json);
-  EXPECT_FALSE(HasCompleteSteps(a->analysis));
+  EXPECT_FALSE(a->analysis.complete_steps);
   ASSERT_FALSE(a->findings.empty());
   for (const Finding& f : a->findings) {
     EXPECT_EQ(f.gain.ns_per_step, 0) << f.title;

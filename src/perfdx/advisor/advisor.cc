@@ -123,40 +123,19 @@ Severity SeverityFor(const Band& band, double value, double gain_share) {
   return Severity::kInfo;
 }
 
-bool HasCompleteSteps(const analysis::RankAnalysis& analysis) {
-  if (analysis.timeline.source == analysis::StepSource::kWholeTrace || analysis.steps.empty())
-    return false;
-  // Every step but the last is closed by the next one. The last is open when
-  // its marker was left running: nothing in the trace ends after the marker,
-  // and the activity inside it stopped within the first tenth of it
-  // (triton_example: one 13.3 s step whose work ends 1.8 ms in).
-  if (analysis.steps.size() >= 2) return true;
-  const analysis::StepWindow& step = analysis.steps.back().window;
-  const model::SliceTable& s = analysis.trace->slices;
-  int64_t last_end = 0;
-  for (model::SliceId i = 0; i < s.size(); ++i) {
-    // Ranges that span the whole step (its marker, the profiler's own) are
-    // not activity inside it.
-    if (s.ts_ns[i] <= step.host_start_ns && s.end_ns(i) >= step.host_end_ns) continue;
-    last_end = std::max(last_end, s.end_ns(i));
-  }
-  if (last_end > step.host_end_ns) return true;
-  return 10 * (last_end - step.host_start_ns) >= step.host_end_ns - step.host_start_ns;
-}
-
 void FinishClusterFinding(const analysis::RankAnalysis& analysis, Finding* f) {
   const model::RankInfo& info = analysis.trace->info;
   if (f->path.empty()) f->path = info.path;
   KeepFixesFor(TargetsFor(info.runtime), RankTags(info), f);
   ClampGain(GainStepNs(analysis), f);
-  if (!HasCompleteSteps(analysis)) NoPerStepGain(static_cast<int64_t>(analysis.steps.size()), f);
+  if (!analysis.complete_steps) NoPerStepGain(static_cast<int64_t>(analysis.steps.size()), f);
 }
 
 void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>* findings) {
   const model::RankInfo& info = analysis.trace->info;
   const std::vector<FixTarget> targets = TargetsFor(info.runtime);
   const std::vector<std::string> rank_tags = RankTags(info);
-  const bool complete = HasCompleteSteps(analysis);
+  const bool complete = analysis.complete_steps;
   const int64_t step_ns = GainStepNs(analysis);
   for (Finding& f : *findings) {
     if (!f.rank) f.rank = info.rank;

@@ -13,12 +13,6 @@ namespace perfdx::advisor {
 std::vector<Finding> RunAdvisor(const analysis::RankAnalysis& analysis,
                                 const Thresholds& thresholds);
 
-// Does the analysis hold complete steps (step markers or a detected
-// repetition, and at least one analysed step that the trace's end did not
-// cut: its marker ends before the last slice of the trace)? Without them no
-// gain is per step.
-bool HasCompleteSteps(const analysis::RankAnalysis& analysis);
-
 // What RunAdvisor does to every finding of a rank once the rules have run,
 // in this order: names its rank and path; keeps the fixes for the rank's
 // framework whose evidence holds (KeepFixesFor); clamps the gain to the

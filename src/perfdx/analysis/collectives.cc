@@ -387,6 +387,50 @@ int64_t DtypeBytes(std::string_view dtype) {
   return it == kSizes.end() ? 0 : it->second;
 }
 
+std::vector<FiledTask> FileCollectiveTasks(const model::Trace& trace,
+                                           const std::vector<CollectiveStats>& collectives) {
+  std::vector<FiledTask> out;
+  const model::SliceTable& s = trace.slices;
+  bool have_comm_ops = false;
+  for (const model::Track& t : trace.tracks) have_comm_ops |= t.kind == TrackKind::kCommOps;
+  if (!have_comm_ops) return out;
+  std::vector<int64_t> group_of(collectives.size(), -1);
+  int64_t max_dur = 0;
+  for (size_t k = 0; k < collectives.size(); ++k) {
+    int64_t plane = -1;
+    ParsePlaneName(trace.str(trace.tracks[collectives[k].track].thread_name), &group_of[k], &plane);
+    max_dur = std::max(max_dur, collectives[k].dur_ns);
+  }
+  for (model::TrackId t = 0; t < trace.tracks.size(); ++t) {
+    const model::Track& track = trace.tracks[t];
+    if (track.kind != TrackKind::kCommTasks) continue;
+    int64_t group = -1;
+    int64_t plane = -1;
+    ParsePlaneName(trace.str(track.thread_name), &group, &plane);
+    if (plane < 0) plane = t;
+    for (SliceId i = track.slice_begin; i < track.slice_end; ++i) {
+      if (s.kind[i] != EventKind::kCollectiveTask) continue;
+      const int64_t end = s.end_ns(i);
+      // The latest-starting op with start <= end <= its end.
+      auto it =
+          std::upper_bound(collectives.begin(), collectives.end(), end,
+                           [](int64_t v, const CollectiveStats& c) { return v < c.start_ns; });
+      while (it != collectives.begin()) {
+        --it;
+        if (it->start_ns < end - max_dur) break;
+        const size_t k = static_cast<size_t>(it - collectives.begin());
+        const model::Track& op_track = trace.tracks[it->track];
+        if (!(op_track.pid == track.pid)) continue;
+        if (group >= 0 && group_of[k] >= 0 && group != group_of[k]) continue;
+        if (end > it->start_ns + it->dur_ns) continue;
+        out.push_back({i, plane, k});
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 CollectiveSummary AnalyzeCollectives(const model::Trace& trace, const StepTimeline* timeline,
                                      const IntervalSet* window) {
   CollectiveSummary out;
@@ -456,45 +500,9 @@ CollectiveSummary AnalyzeCollectives(const model::Trace& trace, const StepTimeli
       out.collectives.begin(), out.collectives.end(),
       [](const CollectiveStats& a, const CollectiveStats& b) { return a.start_ns < b.start_ns; });
 
-  // Ascend: plane tasks -> the op whose window holds the task's end (msprof
-  // files a task under the op its end time falls in), in the same group when
-  // the track names say.
   std::vector<std::vector<PlaneTask>> tasks_of(out.collectives.size());
-  std::vector<int64_t> group_of(out.collectives.size(), -1);
-  int64_t max_dur = 0;
-  for (size_t k = 0; k < out.collectives.size(); ++k) {
-    int64_t plane = -1;
-    ParsePlaneName(trace.str(trace.tracks[out.collectives[k].track].thread_name), &group_of[k],
-                   &plane);
-    max_dur = std::max(max_dur, out.collectives[k].dur_ns);
-  }
-  for (model::TrackId t = 0; t < trace.tracks.size() && have_comm_ops; ++t) {
-    const model::Track& track = trace.tracks[t];
-    if (track.kind != TrackKind::kCommTasks) continue;
-    int64_t group = -1;
-    int64_t plane = -1;
-    ParsePlaneName(trace.str(track.thread_name), &group, &plane);
-    if (plane < 0) plane = t;
-    for (SliceId i = track.slice_begin; i < track.slice_end; ++i) {
-      if (s.kind[i] != EventKind::kCollectiveTask) continue;
-      const int64_t end = s.end_ns(i);
-      // The latest-starting op with start <= end <= its end.
-      auto it =
-          std::upper_bound(out.collectives.begin(), out.collectives.end(), end,
-                           [](int64_t v, const CollectiveStats& c) { return v < c.start_ns; });
-      while (it != out.collectives.begin()) {
-        --it;
-        if (it->start_ns < end - max_dur) break;
-        const size_t k = static_cast<size_t>(it - out.collectives.begin());
-        const model::Track& op_track = trace.tracks[it->track];
-        if (!(op_track.pid == track.pid)) continue;
-        if (group >= 0 && group_of[k] >= 0 && group != group_of[k]) continue;
-        if (end > it->start_ns + it->dur_ns) continue;
-        tasks_of[k].push_back({plane, i});
-        break;
-      }
-    }
-  }
+  for (const FiledTask& t : FileCollectiveTasks(trace, out.collectives))
+    tasks_of[t.collective].push_back({t.plane, t.slice});
   for (size_t k = 0; k < out.collectives.size(); ++k) {
     if (tasks_of[k].empty()) continue;
     AscendCollectiveParser(trace, &out.collectives[k]).Run(std::move(tasks_of[k]));

@@ -177,6 +177,20 @@ struct CollectiveSummary {
 
 // `timeline` (optional) assigns step ids; `window` (optional, default the
 // whole trace) sets in_window and window_totals.
+// An Ascend HCCL plane task and the collective it is filed under: the op
+// whose window holds the task's end (msprof files a task under the op its
+// end time falls in), of the same process and, when the track names say,
+// the same group. Tasks no op holds are left out.
+struct FiledTask {
+  model::SliceId slice = 0;
+  int64_t plane = -1;     // the plane (track) number; the track id when unnamed
+  size_t collective = 0;  // index into the collectives given
+};
+// `collectives` sorted by start (CollectiveSummary::collectives). Empty for
+// traces without HCCL op tracks.
+std::vector<FiledTask> FileCollectiveTasks(const model::Trace& trace,
+                                           const std::vector<CollectiveStats>& collectives);
+
 CollectiveSummary AnalyzeCollectives(const model::Trace& trace,
                                      const StepTimeline* timeline = nullptr,
                                      const IntervalSet* window = nullptr);

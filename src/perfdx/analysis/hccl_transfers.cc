@@ -1,29 +1,33 @@
 #include "perfdx/analysis/hccl_transfers.h"
 
-#include <algorithm>
+#include <unordered_map>
 
 namespace perfdx::analysis {
 
-HcclTransfers CollectHcclTransfers(const model::Trace& trace, const IntervalSet& window) {
+HcclTransfers CollectHcclTransfers(const model::Trace& trace, const CollectiveSummary& collectives,
+                                   const IntervalSet& window) {
   HcclTransfers out;
   if (trace.info.device_type != model::DeviceType::kNpu) return out;
-  using model::EventKind;
-  using model::SliceId;
   const model::SliceTable& s = trace.slices;
-  auto in_window = [&](SliceId i) {
-    return model::IsDeviceTrack(trace.tracks[s.track[i]].kind) && window.Contains(s.ts_ns[i]);
+  const std::vector<CollectiveStats>& ops = collectives.collectives;
+  // Index in out.ops of each collective listed, -1 until it is.
+  std::vector<int32_t> listed(ops.size(), -1);
+  auto list = [&](size_t k) {
+    if (listed[k] < 0) {
+      listed[k] = static_cast<int32_t>(out.ops.size());
+      out.ops.push_back({ops[k].name, ops[k].start_ns, ops[k].start_ns + ops[k].dur_ns});
+    }
+    return listed[k];
   };
-  for (SliceId i = 0; i < s.size(); ++i) {
-    if (s.kind[i] != EventKind::kCollective || !in_window(i)) continue;
-    out.ops.push_back({std::string(trace.slice_name(i)), s.ts_ns[i], s.end_ns(i)});
+  for (size_t k = 0; k < ops.size(); ++k) {
+    if (window.Contains(ops[k].start_ns)) list(k);
   }
-  // The ops by start, each with its index in `out.ops`, to find a task's op.
-  std::vector<int32_t> by_start(out.ops.size());
-  for (size_t k = 0; k < by_start.size(); ++k) by_start[k] = static_cast<int32_t>(k);
-  std::sort(by_start.begin(), by_start.end(),
-            [&](int32_t a, int32_t b) { return out.ops[a].start_ns < out.ops[b].start_ns; });
-  for (SliceId i = 0; i < s.size(); ++i) {
-    if (s.kind[i] != EventKind::kCollectiveTask || !in_window(i)) continue;
+  std::unordered_map<model::SliceId, size_t> owner;
+  for (const FiledTask& t : FileCollectiveTasks(trace, ops)) owner.emplace(t.slice, t.collective);
+  for (model::SliceId i = 0; i < s.size(); ++i) {
+    if (s.kind[i] != model::EventKind::kCollectiveTask) continue;
+    if (!model::IsDeviceTrack(trace.tracks[s.track[i]].kind) || !window.Contains(s.ts_ns[i]))
+      continue;
     HcclTask task;
     task.name = std::string(trace.slice_name(i));
     task.transport = std::string(trace.ArgString(i, model::ArgKey::kTransportType).value_or(""));
@@ -31,9 +35,7 @@ HcclTransfers CollectHcclTransfers(const model::Trace& trace, const IntervalSet&
     task.bytes = trace.ArgInt(i, model::ArgKey::kSizeBytes).value_or(0);
     task.ts_ns = s.ts_ns[i];
     task.dur_ns = s.dur_ns[i];
-    auto it = std::upper_bound(by_start.begin(), by_start.end(), s.ts_ns[i],
-                               [&](int64_t ts, int32_t op) { return ts < out.ops[op].start_ns; });
-    task.op = it == by_start.begin() ? -1 : *(it - 1);
+    if (auto it = owner.find(i); it != owner.end()) task.op = list(it->second);
     out.tasks.push_back(std::move(task));
   }
   return out;

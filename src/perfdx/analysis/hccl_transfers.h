@@ -9,12 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "perfdx/analysis/collectives.h"
 #include "perfdx/analysis/interval_set.h"
 #include "perfdx/model/trace.h"
 
 namespace perfdx::analysis {
 
-// One HCCL operator (a collective on the device) starting in the window.
+// One HCCL operator (a collective on the device) starting in the window,
+// or holding a task that does.
 struct HcclOp {
   std::string name;  // "hcom_allReduce__586_0_1"
   int64_t start_ns = 0;
@@ -29,17 +31,20 @@ struct HcclTask {
   int64_t bytes = 0;      // size(Byte); 0 not recorded
   int64_t ts_ns = 0;
   int64_t dur_ns = 0;
-  // Index in HcclTransfers::ops of the last operator started at or before
-  // the task (the one running when it starts); -1 when none has.
+  // Index in HcclTransfers::ops of the operator the task is filed under,
+  // by collectives.h's one rule (FileCollectiveTasks: the op whose window
+  // holds the task's end); -1 when no op holds it.
   int32_t op = -1;
 };
 
 struct HcclTransfers {
-  std::vector<HcclOp> ops;      // the trace's slice order
+  std::vector<HcclOp> ops;      // by start
   std::vector<HcclTask> tasks;  // the trace's slice order
 };
 
-// `window`: the analysis window (RankAnalysis::window_intervals).
-HcclTransfers CollectHcclTransfers(const model::Trace& trace, const IntervalSet& window);
+// `collectives`: the rank's (RankAnalysis::collectives); `window`: the
+// analysis window (RankAnalysis::window_intervals).
+HcclTransfers CollectHcclTransfers(const model::Trace& trace, const CollectiveSummary& collectives,
+                                   const IntervalSet& window);
 
 }  // namespace perfdx::analysis

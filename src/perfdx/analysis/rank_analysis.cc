@@ -95,6 +95,7 @@ RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& optio
                                   r.timeline.steps.size(), before));
   }
 
+  r.complete_steps = HasCompleteSteps(trace, r.timeline);
   Activity activity = BuildActivity(trace);
   r.cpu_only = activity.cpu_only;
   if (r.cpu_only) {
@@ -148,7 +149,7 @@ RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& optio
   r.elementwise_chains = FindElementwiseChains(trace, attribution, r.window_steps, r.cpu_only);
   r.ascend_profile = ReadAscendProfile(trace);
   r.ascend_operators = CollectAscendOperators(trace, window);
-  r.hccl_transfers = CollectHcclTransfers(trace, window);
+  r.hccl_transfers = CollectHcclTransfers(trace, r.collectives, window);
   r.op_sequences = CollectOpSequences(trace, window);
   r.host_calls = CollectHostCalls(trace, window);
   r.driver_allocs = SummarizeDriverAllocCalls(trace, window);

@@ -53,6 +53,9 @@ struct RankAnalysis {
   bool cpu_only = false;
   StepTimeline timeline;  // after --steps filtering
   std::vector<StepAnalysis> steps;
+  // The steps are complete (steps.h HasCompleteSteps): per-step gains stand
+  // on them.
+  bool complete_steps = false;
   // Over the analysis window: the analysed steps (kSteps), the whole trace
   // (kAll), or the steps HTA keeps — all but the last (kHta).
   int64_t window_ns = 0;

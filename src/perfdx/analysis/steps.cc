@@ -374,4 +374,20 @@ StepTimeline BuildSteps(const model::Trace& trace, const StepOptions& options) {
   return WholeTrace(trace);
 }
 
+bool HasCompleteSteps(const model::Trace& trace, const StepTimeline& timeline) {
+  if (timeline.source == StepSource::kWholeTrace || timeline.steps.empty()) return false;
+  if (timeline.steps.size() >= 2) return true;
+  const StepWindow& step = timeline.steps.back();
+  const model::SliceTable& s = trace.slices;
+  int64_t last_end = 0;
+  for (model::SliceId i = 0; i < s.size(); ++i) {
+    // Ranges that span the whole step (its marker, the profiler's own) are
+    // not activity inside it.
+    if (s.ts_ns[i] <= step.host_start_ns && s.end_ns(i) >= step.host_end_ns) continue;
+    last_end = std::max(last_end, s.end_ns(i));
+  }
+  if (last_end > step.host_end_ns) return true;
+  return 10 * (last_end - step.host_start_ns) >= step.host_end_ns - step.host_start_ns;
+}
+
 }  // namespace perfdx::analysis

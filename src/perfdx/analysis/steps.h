@@ -51,4 +51,12 @@ struct StepTimeline {
 
 StepTimeline BuildSteps(const model::Trace& trace, const StepOptions& options = {});
 
+// Does `timeline` hold complete steps (step markers or a detected
+// repetition, and at least one step the trace's end did not cut)? Every
+// step but the last is closed by the next one. The last alone is open when
+// its marker was left running: nothing in the trace ends after the marker,
+// and the activity inside it stopped within the first tenth of it
+// (triton_example: one 13.3 s step whose work ends 1.8 ms in).
+bool HasCompleteSteps(const model::Trace& trace, const StepTimeline& timeline);
+
 }  // namespace perfdx::analysis
