@@ -1,7 +1,7 @@
 // The Chrome trace event format as PyTorch, torch_npu and MindSpore write it.
 // Every case runs through both the fast (simdjson chunk) path and the exact
 // scalar path, with tiny chunks so that chunk boundaries fall everywhere.
-#include "perfdx/formats/chrome_json_parser.h"
+#include "perfdx/formats/chrome/chrome_json_parser.h"
 
 #include <string>
 

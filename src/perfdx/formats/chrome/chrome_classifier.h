@@ -12,7 +12,7 @@
 #include <optional>
 #include <string_view>
 
-#include "perfdx/formats/chrome_json_parser.h"
+#include "perfdx/formats/chrome/chrome_json_parser.h"
 #include "perfdx/model/trace_builder.h"
 
 namespace perfdx::formats {

@@ -1,4 +1,4 @@
-#include "perfdx/formats/csv_reader.h"
+#include "perfdx/formats/csv/csv_reader.h"
 
 #include <algorithm>
 #include <charconv>

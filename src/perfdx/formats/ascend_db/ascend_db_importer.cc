@@ -1,4 +1,4 @@
-#include "perfdx/formats/ascend_db_importer.h"
+#include "perfdx/formats/ascend_db/ascend_db_importer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +8,11 @@
 
 #include <fmt/format.h>
 
-#include "perfdx/formats/ascend_profile_reader.h"
-#include "perfdx/formats/chrome_classifier.h"
+#include "perfdx/formats/ascend/kernel_details.h"
+#include "perfdx/formats/ascend/memory_tables.h"
+#include "perfdx/formats/ascend/profiler_info.h"
+#include "perfdx/formats/chrome/chrome_classifier.h"
+#include "perfdx/formats/msprof/msprof_reader.h"
 #include "perfdx/io/sqlite.h"
 #include "perfdx/model/trace_builder.h"
 

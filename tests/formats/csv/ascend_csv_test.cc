@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "perfdx/formats/csv_reader.h"
+#include "perfdx/formats/csv/csv_reader.h"
 #include "test_support.h"
 
 namespace perfdx::formats {

@@ -1,4 +1,4 @@
-#include "perfdx/formats/chrome_json_parser.h"
+#include "perfdx/formats/chrome/chrome_json_parser.h"
 
 #include <algorithm>
 #include <charconv>
@@ -10,7 +10,7 @@
 
 #include "perfdx/base/decimal_time.h"
 #include "perfdx/base/utf8.h"
-#include "perfdx/formats/json_scanner.h"
+#include "perfdx/formats/chrome/json_scanner.h"
 #include "perfdx/model/arg_key.h"
 
 namespace perfdx::formats {

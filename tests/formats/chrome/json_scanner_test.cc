@@ -1,4 +1,4 @@
-#include "perfdx/formats/json_scanner.h"
+#include "perfdx/formats/chrome/json_scanner.h"
 
 #include <string>
 

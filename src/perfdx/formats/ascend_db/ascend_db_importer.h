@@ -24,7 +24,7 @@
 #pragma once
 
 #include "perfdx/base/status.h"
-#include "perfdx/formats/ascend_profile_reader.h"
+#include "perfdx/formats/ascend/side_file.h"
 #include "perfdx/io/discovery.h"
 #include "perfdx/model/trace.h"
 

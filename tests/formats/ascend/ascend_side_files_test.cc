@@ -13,7 +13,9 @@
 
 #include <gtest/gtest.h>
 
-#include "perfdx/formats/ascend_profile_reader.h"
+#include "perfdx/formats/ascend/device.h"
+#include "perfdx/formats/ascend/kernel_details.h"
+#include "perfdx/formats/ascend/profile_reader.h"
 #include "perfdx/formats/trace_loader.h"
 #include "test_support.h"
 

@@ -20,7 +20,7 @@
 #include "perfdx/advisor/advisor.h"
 #include "perfdx/advisor/health_table.h"
 #include "perfdx/analysis/rank_analysis.h"
-#include "perfdx/formats/ascend_db_importer.h"
+#include "perfdx/formats/ascend_db/ascend_db_importer.h"
 #include "perfdx/formats/trace_loader.h"
 #include "perfdx/io/sqlite.h"
 #include "perfdx/report/analyze_report.h"

@@ -1,4 +1,4 @@
-#include "perfdx/formats/chrome_classifier.h"
+#include "perfdx/formats/chrome/chrome_classifier.h"
 
 #include <algorithm>
 #include <cctype>
