@@ -1,7 +1,7 @@
 // `check` acceptance on the ResNet-50 pair (DataLoader with 0 and 4 workers):
 // the expected step times come from the TensorBoard plugin's own per-step
 // totals (../shared/golden/tbp/*.json, "overview"), not from perfdx.
-#include "perfdx/baseline/check.h"
+#include "perfdx/baseline/compare/check.h"
 
 #include <algorithm>
 
@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
-#include "perfdx/baseline/run_input.h"
+#include "perfdx/baseline/record/run_input.h"
 #include "perfdx/report/check_report.h"
 #include "test_support.h"
 

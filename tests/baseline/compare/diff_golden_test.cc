@@ -12,10 +12,10 @@
 #include <simdjson.h>
 
 #include "perfdx/analysis/rank_analysis.h"
-#include "perfdx/baseline/diff.h"
-#include "perfdx/baseline/inventory.h"
-#include "perfdx/baseline/run_input.h"
-#include "perfdx/baseline/trace_run.h"
+#include "perfdx/baseline/compare/diff.h"
+#include "perfdx/baseline/record/inventory.h"
+#include "perfdx/baseline/record/run_input.h"
+#include "perfdx/baseline/record/trace_run.h"
 #include "test_support.h"
 
 namespace perfdx::baseline {

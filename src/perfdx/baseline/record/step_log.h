@@ -24,7 +24,7 @@
 #include <string_view>
 
 #include "perfdx/base/status.h"
-#include "perfdx/baseline/run_record.h"
+#include "perfdx/baseline/record/run_record.h"
 
 namespace perfdx::baseline {
 

@@ -1,4 +1,4 @@
-#include "perfdx/baseline/inventory.h"
+#include "perfdx/baseline/record/inventory.h"
 
 #include <algorithm>
 #include <cstdint>

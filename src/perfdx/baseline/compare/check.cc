@@ -1,8 +1,8 @@
-#include "perfdx/baseline/check.h"
+#include "perfdx/baseline/compare/check.h"
 
 #include <fmt/format.h>
 
-#include "perfdx/baseline/workload.h"
+#include "perfdx/baseline/compare/workload.h"
 
 namespace perfdx::baseline {
 namespace {

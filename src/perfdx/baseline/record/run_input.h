@@ -14,7 +14,7 @@
 
 #include "perfdx/analysis/rank_analysis.h"
 #include "perfdx/base/status.h"
-#include "perfdx/baseline/run_record.h"
+#include "perfdx/baseline/record/run_record.h"
 #include "perfdx/formats/trace_loader.h"
 
 namespace perfdx::baseline {

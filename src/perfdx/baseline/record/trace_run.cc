@@ -1,9 +1,9 @@
-#include "perfdx/baseline/trace_run.h"
+#include "perfdx/baseline/record/trace_run.h"
 
 #include <optional>
 
 #include "perfdx/analysis/interval_set.h"
-#include "perfdx/baseline/inventory.h"
+#include "perfdx/baseline/record/inventory.h"
 
 namespace perfdx::baseline {
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "perfdx/baseline/run_record.h"
+#include "perfdx/baseline/record/run_record.h"
 
 namespace perfdx::baseline {
 

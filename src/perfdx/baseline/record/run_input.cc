@@ -1,4 +1,4 @@
-#include "perfdx/baseline/run_input.h"
+#include "perfdx/baseline/record/run_input.h"
 
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -13,9 +13,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>  // fmt::join
 
-#include "perfdx/baseline/report_run.h"
-#include "perfdx/baseline/step_log.h"
-#include "perfdx/baseline/trace_run.h"
+#include "perfdx/baseline/record/report_run.h"
+#include "perfdx/baseline/record/step_log.h"
+#include "perfdx/baseline/record/trace_run.h"
 #include "perfdx/version.h"
 
 namespace perfdx::baseline {

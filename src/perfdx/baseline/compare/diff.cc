@@ -1,4 +1,4 @@
-#include "perfdx/baseline/diff.h"
+#include "perfdx/baseline/compare/diff.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,8 +6,8 @@
 #include <set>
 #include <unordered_map>
 
-#include "perfdx/baseline/trace_run.h"
-#include "perfdx/baseline/workload.h"
+#include "perfdx/baseline/compare/workload.h"
+#include "perfdx/baseline/record/trace_run.h"
 
 namespace perfdx::baseline {
 

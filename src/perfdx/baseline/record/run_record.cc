@@ -1,4 +1,4 @@
-#include "perfdx/baseline/run_record.h"
+#include "perfdx/baseline/record/run_record.h"
 
 #include <algorithm>
 #include <cmath>

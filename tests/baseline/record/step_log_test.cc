@@ -1,8 +1,8 @@
-#include "perfdx/baseline/step_log.h"
+#include "perfdx/baseline/record/step_log.h"
 
 #include <gtest/gtest.h>
 
-#include "perfdx/baseline/run_input.h"
+#include "perfdx/baseline/record/run_input.h"
 #include "test_support.h"
 
 namespace perfdx::baseline {

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "perfdx/analysis/interval_set.h"
-#include "perfdx/baseline/run_record.h"
+#include "perfdx/baseline/record/run_record.h"
 #include "perfdx/model/trace.h"
 
 namespace perfdx::baseline {

@@ -1,9 +1,9 @@
 // check and diff warn when two runs are not the same workload (issue 10).
-#include "perfdx/baseline/workload.h"
+#include "perfdx/baseline/compare/workload.h"
 
 #include <gtest/gtest.h>
 
-#include "perfdx/baseline/run_input.h"
+#include "perfdx/baseline/record/run_input.h"
 
 namespace perfdx::baseline {
 namespace {

@@ -9,8 +9,8 @@
 
 #include "perfdx/analysis/health.h"
 #include "perfdx/analysis/rank_analysis.h"
-#include "perfdx/baseline/inventory.h"
-#include "perfdx/baseline/run_record.h"
+#include "perfdx/baseline/record/inventory.h"
+#include "perfdx/baseline/record/run_record.h"
 
 namespace perfdx::baseline {
 

@@ -1,4 +1,4 @@
-#include "perfdx/baseline/step_log.h"
+#include "perfdx/baseline/record/step_log.h"
 
 #include <algorithm>
 #include <cmath>

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "perfdx/baseline/run_record.h"
+#include "perfdx/baseline/record/run_record.h"
 
 namespace perfdx::baseline {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "perfdx/base/status.h"
-#include "perfdx/baseline/run_record.h"
+#include "perfdx/baseline/record/run_record.h"
 
 namespace perfdx::baseline {
 

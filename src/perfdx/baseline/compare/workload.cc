@@ -1,4 +1,4 @@
-#include "perfdx/baseline/workload.h"
+#include "perfdx/baseline/compare/workload.h"
 
 #include <algorithm>
 #include <map>

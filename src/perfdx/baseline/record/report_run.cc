@@ -1,4 +1,4 @@
-#include "perfdx/baseline/report_run.h"
+#include "perfdx/baseline/record/report_run.h"
 
 #include <algorithm>
 
@@ -6,8 +6,8 @@
 #include <fmt/ranges.h>  // fmt::join
 #include <simdjson.h>
 
-#include "perfdx/baseline/inventory.h"
-#include "perfdx/baseline/trace_run.h"
+#include "perfdx/baseline/record/inventory.h"
+#include "perfdx/baseline/record/trace_run.h"
 
 namespace perfdx::baseline {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "perfdx/base/statistics.h"
 #include "perfdx/base/status.h"
-#include "perfdx/baseline/run_record.h"
+#include "perfdx/baseline/record/run_record.h"
 #include "perfdx/baseline/verdict.h"
 
 namespace perfdx::baseline {

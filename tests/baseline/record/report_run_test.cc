@@ -1,4 +1,4 @@
-#include "perfdx/baseline/report_run.h"
+#include "perfdx/baseline/record/report_run.h"
 
 #include <gtest/gtest.h>
 

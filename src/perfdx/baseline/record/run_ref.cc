@@ -1,4 +1,4 @@
-#include "perfdx/baseline/run_ref.h"
+#include "perfdx/baseline/record/run_ref.h"
 
 #include <filesystem>
 

@@ -11,8 +11,8 @@
 
 #include <gtest/gtest.h>
 
-#include "perfdx/baseline/report_run.h"
-#include "perfdx/baseline/trace_run.h"
+#include "perfdx/baseline/record/report_run.h"
+#include "perfdx/baseline/record/trace_run.h"
 #include "perfdx/pipeline/analyze.h"
 #include "test_support.h"
 

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "perfdx/base/status.h"
-#include "perfdx/baseline/run_input.h"
-#include "perfdx/baseline/run_record.h"
+#include "perfdx/baseline/record/run_input.h"
+#include "perfdx/baseline/record/run_record.h"
 
 namespace perfdx::baseline {
 
