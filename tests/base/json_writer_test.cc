@@ -23,5 +23,14 @@ TEST(JsonWriterTest, EscapesAndSanitises) {
   EXPECT_EQ(w.str(), "[\"q\\\"b\\\\n\\n\\u0001\",\"bad?utf8\",null]");
 }
 
+TEST(JsonWriterTest, StringArraysAndTheDocumentsNewline) {
+  JsonWriter w(0);
+  w.BeginObject();
+  w.Key("notes").Strings({"a", "b\"c"});
+  w.Key("none").Strings({});
+  w.EndObject();
+  EXPECT_EQ(w.TakeDocument(), "{\"notes\":[\"a\",\"b\\\"c\"],\"none\":[]}\n");
+}
+
 }  // namespace
 }  // namespace perfdx

@@ -10,22 +10,22 @@ namespace perfdx::analysis {
 StepTimeStats ComputeStepTimeStats(const StepTimeline& timeline) {
   StepTimeStats out;
   std::vector<int64_t> durations;
-  for (const StepWindow& s : timeline.steps) durations.push_back(s.dur_ns());
+  std::vector<double> durations_ns;
+  for (const StepWindow& s : timeline.steps) {
+    durations.push_back(s.dur_ns());
+    durations_ns.push_back(static_cast<double>(s.dur_ns()));
+  }
   out.count = durations.size();
   if (durations.empty()) return out;
-  double sum = 0;
-  for (int64_t d : durations) sum += static_cast<double>(d);
-  const double mean = sum / static_cast<double>(durations.size());
-  double var = 0;
-  for (int64_t d : durations)
-    var += (static_cast<double>(d) - mean) * (static_cast<double>(d) - mean);
-  var /= static_cast<double>(durations.size());
-  out.mean_ns = static_cast<int64_t>(std::llround(mean));
-  out.median_ns = Median(durations);
-  out.p90_ns = NearestRankPercentile(durations, 90);
-  out.min_ns = *std::min_element(durations.begin(), durations.end());
-  out.max_ns = *std::max_element(durations.begin(), durations.end());
-  out.cv = mean > 0 ? std::sqrt(var) / mean : 0;
+  // Whole nanoseconds: the median of an even count is truncated, as
+  // integer arithmetic would (durations are positive).
+  const DistributionSummary summary = Summarize(std::move(durations_ns));
+  out.mean_ns = static_cast<int64_t>(std::llround(summary.mean));
+  out.median_ns = static_cast<int64_t>(summary.median);
+  out.p90_ns = static_cast<int64_t>(summary.p90);
+  out.min_ns = static_cast<int64_t>(summary.min);
+  out.max_ns = static_cast<int64_t>(summary.max);
+  out.cv = summary.cv;
 
   std::vector<int64_t> deviations;
   for (int64_t d : durations) deviations.push_back(std::llabs(d - out.median_ns));

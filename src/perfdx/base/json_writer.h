@@ -32,9 +32,16 @@ class JsonWriter {
   JsonWriter& Double(double value);
   JsonWriter& Bool(bool value);
   JsonWriter& Null();
+  // An array of strings.
+  JsonWriter& Strings(const std::vector<std::string>& values);
 
   const std::string& str() const { return out_; }
   std::string Take() { return std::move(out_); }
+  // The finished document with its closing newline, as reports write it.
+  std::string TakeDocument() {
+    out_ += '\n';
+    return std::move(out_);
+  }
 
  private:
   void BeforeValue();

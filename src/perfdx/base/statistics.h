@@ -85,6 +85,35 @@ T NearestRankPercentile(std::vector<T> values, double p) {
   return values[index];
 }
 
+// The summary every report gives of a distribution (step times, above all).
+struct DistributionSummary {
+  size_t count = 0;
+  double mean = 0;
+  double median = 0;  // Median()
+  double p90 = 0;     // NearestRankPercentile(.., 90)
+  double min = 0;
+  double max = 0;
+  double cv = 0;  // population standard deviation / mean; 0 when the mean is not positive
+};
+
+inline DistributionSummary Summarize(std::vector<double> values) {
+  DistributionSummary out;
+  out.count = values.size();
+  if (values.empty()) return out;
+  double sum = 0;
+  for (double v : values) sum += v;
+  out.mean = sum / static_cast<double>(values.size());
+  double var = 0;
+  for (double v : values) var += (v - out.mean) * (v - out.mean);
+  var /= static_cast<double>(values.size());
+  out.cv = out.mean > 0 ? std::sqrt(var) / out.mean : 0;
+  out.min = *std::min_element(values.begin(), values.end());
+  out.max = *std::max_element(values.begin(), values.end());
+  out.p90 = NearestRankPercentile(values, 90);
+  out.median = MedianInPlace(values);
+  return out;
+}
+
 // part / whole, 0 when whole is not positive: every share (0..1) of a
 // duration in perfdx is this.
 inline double ShareOf(int64_t part, int64_t whole) {

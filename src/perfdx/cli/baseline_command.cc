@@ -144,7 +144,7 @@ int RunSave(const RunInputFlags& flags, const SaveOptions& options) {
         .Key("db")
         .String(flags.db)
         .EndObject();
-    text = w.Take() + "\n";
+    text = w.TakeDocument();
   } else {
     text = fmt::format(
         "saved run #{} \"{}\" to {}: {} steps, median step {}\n", id, record.name, flags.db,

@@ -214,9 +214,7 @@ void WriteRank(JsonWriter& w, const AnalyzeRank& entry) {
   w.Key("fusion_candidates").BeginArray();
   for (const analysis::KernelSequence& s : k.repeated_sequences) {
     w.BeginObject();
-    w.Key("kernels").BeginArray();
-    for (const std::string& n : s.names) w.String(n);
-    w.EndArray();
+    w.Key("kernels").Strings(s.names);
     w.Key("count").Uint(s.count);
     w.Key("total_ns").Int(s.total_ns);
     w.Key("elementwise").Bool(s.elementwise);
@@ -262,9 +260,7 @@ void WriteRank(JsonWriter& w, const AnalyzeRank& entry) {
   w.EndArray();
   w.EndObject();
 
-  w.Key("notes").BeginArray();
-  for (const std::string& n : a.notes) w.String(n);
-  w.EndArray();
+  w.Key("notes").Strings(a.notes);
   w.EndObject();
 }
 
@@ -313,9 +309,7 @@ void WriteFinding(JsonWriter& w, const advisor::Finding& f) {
     w.Key("total_ns").Int(f.gain.total_ns);
   }
   w.EndObject();
-  w.Key("evidence_tags").BeginArray();
-  for (const std::string& t : f.evidence_tags) w.String(t);
-  w.EndArray();
+  w.Key("evidence_tags").Strings(f.evidence_tags);
   w.Key("recommendations").BeginArray();
   for (const advisor::Recommendation& r : f.recommendations) {
     w.BeginObject();
@@ -553,13 +547,9 @@ std::string RenderAnalyzeJson(const AnalyzeReport& report) {
     w.EndObject();
   }
   w.EndArray();
-  w.Key("warnings").BeginArray();
-  for (const std::string& s : report.warnings) w.String(s);
-  w.EndArray();
+  w.Key("warnings").Strings(report.warnings);
   w.EndObject();
-  std::string out = w.Take();
-  out += '\n';
-  return out;
+  return w.TakeDocument();
 }
 
 std::string RenderAnalyzeText(const AnalyzeReport& report) {

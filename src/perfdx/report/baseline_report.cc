@@ -90,9 +90,7 @@ std::string RenderRunListJson(const std::string& db_path, const std::vector<RunS
   }
   w.EndArray();
   w.EndObject();
-  std::string out = w.Take();
-  out += '\n';
-  return out;
+  return w.TakeDocument();
 }
 
 std::string RenderRunText(const RunRecord& r, size_t top) {
@@ -172,13 +170,9 @@ std::string RenderRunJson(const RunRecord& r) {
     w.EndObject();
   }
   w.EndArray();
-  w.Key("notes").BeginArray();
-  for (const std::string& n : r.notes) w.String(n);
-  w.EndArray();
+  w.Key("notes").Strings(r.notes);
   w.EndObject();
-  std::string out = w.Take();
-  out += '\n';
-  return out;
+  return w.TakeDocument();
 }
 
 std::string RenderTrendText(const std::string& metric, const std::vector<TrendPoint>& points) {
@@ -217,9 +211,7 @@ std::string RenderTrendJson(const std::string& metric, const std::vector<TrendPo
   }
   w.EndArray();
   w.EndObject();
-  std::string out = w.Take();
-  out += '\n';
-  return out;
+  return w.TakeDocument();
 }
 
 }  // namespace perfdx::report

@@ -170,13 +170,9 @@ std::string RenderCheckJson(const CheckResult& r) {
   w.Key("new");
   WriteSide(w, r.new_label, r.new_steps, r.new_median_ns, r.new_throughput);
   w.Key("summary").String(CheckSummary(r));
-  w.Key("notes").BeginArray();
-  for (const std::string& n : r.notes) w.String(n);
-  w.EndArray();
+  w.Key("notes").Strings(r.notes);
   w.EndObject();
-  std::string out = w.Take();
-  out += '\n';
-  return out;
+  return w.TakeDocument();
 }
 
 std::string RenderCheckMarkdown(const CheckResult& r) {

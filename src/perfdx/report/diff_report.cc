@@ -147,13 +147,9 @@ std::string RenderDiffJson(const DiffResult& d) {
     w.EndObject();
   }
   w.EndObject();
-  w.Key("notes").BeginArray();
-  for (const std::string& n : d.notes) w.String(n);
-  w.EndArray();
+  w.Key("notes").Strings(d.notes);
   w.EndObject();
-  std::string out = w.Take();
-  out += '\n';
-  return out;
+  return w.TakeDocument();
 }
 
 std::string RenderDiffText(const DiffResult& d, size_t top) {

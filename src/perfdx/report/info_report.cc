@@ -89,19 +89,13 @@ std::string RenderInfoJson(const InfoReport& report) {
     w.Key("load_stats").BeginObject();
     for (const analysis::LoadStatEntry& e : s.load_stats) w.Key(e.name).Uint(e.count);
     w.EndObject();
-    w.Key("warnings").BeginArray();
-    for (const std::string& warning : s.warnings) w.String(warning);
-    w.EndArray();
+    w.Key("warnings").Strings(s.warnings);
     w.EndObject();
   }
   w.EndArray();
-  w.Key("warnings").BeginArray();
-  for (const std::string& warning : report.warnings) w.String(warning);
-  w.EndArray();
+  w.Key("warnings").Strings(report.warnings);
   w.EndObject();
-  std::string out = w.Take();
-  out += '\n';
-  return out;
+  return w.TakeDocument();
 }
 
 std::string RenderInfoText(const InfoReport& report) {

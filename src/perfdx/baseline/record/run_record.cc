@@ -40,35 +40,18 @@ std::vector<double> StepTimesNs(const RunRecord& record) {
   return out;
 }
 
-namespace {
-
-// Nearest-rank percentile, as analysis/step_stats.h defines p90 for reports.
-double NearestRank(std::vector<double> sorted_values, double p) {
-  std::sort(sorted_values.begin(), sorted_values.end());
-  const double rank = std::ceil(p / 100.0 * static_cast<double>(sorted_values.size()));
-  const auto index =
-      static_cast<size_t>(std::clamp(rank, 1.0, static_cast<double>(sorted_values.size())) - 1);
-  return sorted_values[index];
-}
-
-}  // namespace
-
 void AddStepMetrics(RunRecord& record) {
   std::vector<double> times = StepTimesNs(record);
   record.metrics["steps"] = static_cast<double>(times.size());
   if (times.empty()) return;
-  double sum = 0;
-  for (double t : times) sum += t;
-  const double mean = sum / static_cast<double>(times.size());
-  double var = 0;
-  for (double t : times) var += (t - mean) * (t - mean);
-  var /= static_cast<double>(times.size());
-  record.metrics["step_time_median_ns"] = Median(times);
-  record.metrics["step_time_mean_ns"] = mean;
-  record.metrics["step_time_p90_ns"] = NearestRank(times, 90);
-  record.metrics["step_time_min_ns"] = *std::min_element(times.begin(), times.end());
-  record.metrics["step_time_max_ns"] = *std::max_element(times.begin(), times.end());
-  record.metrics["step_time_cv"] = mean > 0 ? std::sqrt(var) / mean : 0;
+  const size_t step_count = times.size();
+  const DistributionSummary d = Summarize(std::move(times));
+  record.metrics["step_time_median_ns"] = d.median;
+  record.metrics["step_time_mean_ns"] = d.mean;
+  record.metrics["step_time_p90_ns"] = d.p90;
+  record.metrics["step_time_min_ns"] = d.min;
+  record.metrics["step_time_max_ns"] = d.max;
+  record.metrics["step_time_cv"] = d.cv;
 
   // Throughput per step (samples / step time), then its median: robust to a
   // slow first step the same way the step-time median is.
@@ -84,7 +67,7 @@ void AddStepMetrics(RunRecord& record) {
     for (const auto& [phase, ns] : s.phases_ns) phase_sum[phase] += static_cast<double>(ns);
   }
   for (const auto& [phase, total] : phase_sum) {
-    record.metrics[fmt::format("phase_{}_ns", phase)] = total / static_cast<double>(times.size());
+    record.metrics[fmt::format("phase_{}_ns", phase)] = total / static_cast<double>(step_count);
   }
 }
 
