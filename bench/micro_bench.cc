@@ -13,8 +13,8 @@
 #include <fmt/format.h>
 
 #include "perfdx/base/decimal_time.h"
-#include "perfdx/formats/chrome_classifier.h"
-#include "perfdx/formats/chrome_json_parser.h"
+#include "perfdx/formats/chrome/chrome_classifier.h"
+#include "perfdx/formats/chrome/chrome_json_parser.h"
 #include "perfdx/io/byte_source.h"
 #include "perfdx/model/arg_key.h"
 #include "perfdx/model/string_pool.h"

@@ -160,11 +160,17 @@ def self_check():
             "model": '#include "perfdx/base/status.h"\n',
             "formats": '#include "perfdx/base/status.h"\n#include "perfdx/model/trace.h"\n',
             "analysis": '#include "perfdx/model/trace.h"\n  #include "perfdx/formats/x.h"\n',
-            "cli": '#include "perfdx/formats/x.h"\n#include "perfdx/analysis/y.h"\n',
+            "cli": '#include "perfdx/formats/x.h"\n#include "perfdx/analysis/y.h"\n'
+                   '#include "perfdx/formats/chrome/z.h"\n',
         }.items():
             os.makedirs(os.path.join(tmp, "src", "perfdx", module))
             with open(os.path.join(tmp, "src", "perfdx", module, "a.cc"), "w") as f:
                 f.write(body)
+        # A format's subfolder is still the formats module, both as the
+        # includer and as the included path.
+        os.makedirs(os.path.join(tmp, "src", "perfdx", "formats", "chrome"))
+        with open(os.path.join(tmp, "src", "perfdx", "formats", "chrome", "b.cc"), "w") as f:
+            f.write('#include "perfdx/formats/chrome/z.h"\n#include "perfdx/analysis/y.h"\n')
         with open(os.path.join(tmp, "src", "perfdx", "CMakeLists.txt"), "w") as f:
             f.write("perfdx_module(formats SOURCES a.cc DEPS perfdx_model fmt::fmt)\n"
                     "perfdx_module(analysis\n  SOURCES a.cc\n  DEPS perfdx_model)\n"
@@ -182,6 +188,7 @@ def self_check():
     expected = [
         "src/perfdx/analysis/a.cc:2: forbidden edge analysis -> formats",
         "src/perfdx/CMakeLists.txt:6: forbidden link edge analysis -> formats",
+        "src/perfdx/formats/chrome/b.cc:2: forbidden edge formats -> analysis",
     ]
     for want in expected:
         assert any(e.startswith(want) for e in errors), (want, errors)

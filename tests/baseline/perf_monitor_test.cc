@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "perfdx/baseline/step_log.h"
+#include "perfdx/baseline/record/step_log.h"
 #include "test_support.h"
 
 namespace perfdx {

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <string>
 
-#include "perfdx/formats/chrome_classifier.h"
-#include "perfdx/formats/chrome_json_parser.h"
+#include "perfdx/formats/chrome/chrome_classifier.h"
+#include "perfdx/formats/chrome/chrome_json_parser.h"
 #include "perfdx/io/byte_source.h"
 #include "perfdx/model/trace_builder.h"
 

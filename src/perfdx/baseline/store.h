@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "perfdx/base/status.h"
-#include "perfdx/baseline/run_record.h"
+#include "perfdx/baseline/record/run_record.h"
 #include "perfdx/io/sqlite.h"
 
 namespace perfdx::baseline {

@@ -7,9 +7,10 @@
 #include <fmt/format.h>
 
 #include "perfdx/base/json_writer.h"
-#include "perfdx/baseline/run_record.h"
+#include "perfdx/baseline/record/run_record.h"
 #include "perfdx/baseline/store.h"
 #include "perfdx/cli/common.h"
+#include "perfdx/pipeline/runs.h"
 #include "perfdx/report/baseline_report.h"
 #include "perfdx/report/units.h"
 
@@ -127,32 +128,28 @@ int RunSave(const RunInputFlags& flags, const SaveOptions& options) {
   }
   auto tags = ParseTags(options.tags);
   if (!tags.ok()) return ReportError(tags.status());
-  auto record = baseline::LoadRunInput(options.input, flags.ToOptions());
-  if (!record.ok()) return ReportError(record.status());
-  record->name = options.name;
-  for (auto& [k, v] : *tags) baseline::SetTag(*record, k, v);  // --tag wins over the log's meta
-  auto store = baseline::RunStore::Open(flags.db, baseline::RunStore::Mode::kCreate);
-  if (!store.ok()) return ReportError(store.status());
-  auto id = store->Save(*record);
-  if (!id.ok()) return ReportError(id.status());
-  const auto median = record->metrics.find("step_time_median_ns");
+  auto saved = pipeline::SaveRun(options.input, options.name, *tags, flags.db, flags.ToOptions());
+  if (!saved.ok()) return ReportError(saved.status());
+  const baseline::RunRecord& record = saved->record;
+  const int64_t id = saved->id;
+  const auto median = record.metrics.find("step_time_median_ns");
   std::string text;
   if (options.format == "json") {
     JsonWriter w;
     w.BeginObject()
         .Key("id")
-        .Int(*id)
+        .Int(id)
         .Key("name")
-        .String(record->name)
+        .String(record.name)
         .Key("db")
         .String(flags.db)
         .EndObject();
     text = w.TakeDocument();
   } else {
     text = fmt::format(
-        "saved run #{} \"{}\" to {}: {} steps, median step {}\n", *id, record->name, flags.db,
-        record->steps.size(),
-        median == record->metrics.end()
+        "saved run #{} \"{}\" to {}: {} steps, median step {}\n", id, record.name, flags.db,
+        record.steps.size(),
+        median == record.metrics.end()
             ? std::string("-")
             : report::FormatDuration(static_cast<int64_t>(std::llround(median->second))));
   }

@@ -7,7 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "perfdx/base/status.h"
-#include "perfdx/baseline/run_input.h"
+#include "perfdx/baseline/record/run_input.h"
 
 namespace perfdx::cli {
 

@@ -6,11 +6,11 @@
 
 #include <fmt/format.h>
 
-#include "perfdx/baseline/check.h"
-#include "perfdx/baseline/run_ref.h"
-#include "perfdx/baseline/store.h"
+#include "perfdx/baseline/compare/check.h"
+#include "perfdx/baseline/record/run_record.h"
 #include "perfdx/cli/baseline_command.h"
 #include "perfdx/cli/common.h"
+#include "perfdx/pipeline/runs.h"
 #include "perfdx/report/check_report.h"
 
 namespace perfdx::cli {
@@ -52,40 +52,31 @@ int RunCheck(const RunInputFlags& flags, const CheckOptions& options) {
     tags.push_back(std::move(*tag));
   }
 
-  const baseline::RunInputOptions input = flags.ToOptions();
-  auto base = baseline::ResolveRun(options.against, flags.db, input);
-  if (!base.ok()) return ReportError(base.status());
-  auto current = baseline::ResolveRun(options.current, flags.db, input);
-  if (!current.ok()) return ReportError(current.status());
-  auto result = baseline::CheckRun(*base, *current, check);
-  if (!result.ok()) return ReportError(result.status());
+  auto checked =
+      pipeline::CheckRuns(options.current, options.against, flags.db, flags.ToOptions(), check);
+  if (!checked.ok()) return ReportError(checked.status());
+  const baseline::CheckResult& result = checked->result;
 
   std::string text;
   if (options.format == "json") {
-    text = report::RenderCheckJson(*result);
+    text = report::RenderCheckJson(result);
   } else if (options.format == "markdown") {
-    text = report::RenderCheckMarkdown(*result);
+    text = report::RenderCheckMarkdown(result);
   } else if (options.format == "junit") {
-    text = report::RenderCheckJunit(*result);
+    text = report::RenderCheckJunit(result);
   } else {
-    text = report::RenderCheckText(*result);
+    text = report::RenderCheckText(result);
   }
   if (Status s = WriteOutput(options.output, text); !s.ok()) return ReportError(s);
 
   // The tuning loop: every measured run goes into the library, verdict and all.
   if (!options.save_name.empty()) {
-    current->name = options.save_name;
-    for (auto& [k, v] : tags) baseline::SetTag(*current, k, v);
-    baseline::SetTag(*current, "check_verdict",
-                     std::string(baseline::VerdictName(result->verdict)));
-    auto store = baseline::RunStore::Open(flags.db, baseline::RunStore::Mode::kCreate);
-    if (!store.ok()) return ReportError(store.status());
-    auto id = store->Save(*current);
+    auto id = pipeline::SaveCheckedRun(*checked, options.save_name, tags, flags.db);
     if (!id.ok()) return ReportError(id.status());
     std::fprintf(stderr, "perfdx: saved run #%lld \"%s\" to %s\n", static_cast<long long>(*id),
-                 current->name.c_str(), flags.db.c_str());
+                 options.save_name.c_str(), flags.db.c_str());
   }
-  return result->verdict == baseline::Verdict::kRegressed ? kExitFinding : kExitOk;
+  return result.verdict == baseline::Verdict::kRegressed ? kExitFinding : kExitOk;
 }
 
 }  // namespace

@@ -3,10 +3,10 @@
 #include <memory>
 #include <string>
 
-#include "perfdx/baseline/diff.h"
-#include "perfdx/baseline/run_ref.h"
+#include "perfdx/baseline/compare/diff.h"
 #include "perfdx/cli/baseline_command.h"
 #include "perfdx/cli/common.h"
+#include "perfdx/pipeline/runs.h"
 #include "perfdx/report/diff_report.h"
 
 namespace perfdx::cli {
@@ -21,14 +21,10 @@ struct DiffOptions {
 };
 
 int RunDiff(const RunInputFlags& flags, const DiffOptions& options) {
-  const baseline::RunInputOptions input = flags.ToOptions();
-  auto base = baseline::ResolveRun(options.base, flags.db, input);
-  if (!base.ok()) return ReportError(base.status());
-  auto current = baseline::ResolveRun(options.current, flags.db, input);
-  if (!current.ok()) return ReportError(current.status());
-  const baseline::DiffResult diff = baseline::DiffRuns(*base, *current);
-  const std::string text = options.format == "json" ? report::RenderDiffJson(diff)
-                                                    : report::RenderDiffText(diff, options.top);
+  auto diff = pipeline::DiffRunRefs(options.base, options.current, flags.db, flags.ToOptions());
+  if (!diff.ok()) return ReportError(diff.status());
+  const std::string text = options.format == "json" ? report::RenderDiffJson(*diff)
+                                                    : report::RenderDiffText(*diff, options.top);
   if (Status s = WriteOutput(options.output, text); !s.ok()) return ReportError(s);
   return kExitOk;
 }

@@ -10,10 +10,12 @@
 
 #include <fmt/format.h>
 
-#include "perfdx/formats/ascend_db_importer.h"
-#include "perfdx/formats/ascend_profile_reader.h"
-#include "perfdx/formats/chrome_classifier.h"
+#include "perfdx/formats/ascend/kernel_csv_importer.h"
+#include "perfdx/formats/ascend/profile_reader.h"
+#include "perfdx/formats/ascend_db/ascend_db_importer.h"
+#include "perfdx/formats/chrome/chrome_classifier.h"
 #include "perfdx/formats/framework_detection.h"
+#include "perfdx/formats/msprof/msprof_reader.h"
 #include "perfdx/model/trace_builder.h"
 
 namespace perfdx::formats {

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "perfdx/base/status.h"
-#include "perfdx/formats/chrome_json_parser.h"
+#include "perfdx/formats/chrome/chrome_json_parser.h"
 #include "perfdx/io/byte_source.h"
 #include "perfdx/io/discovery.h"
 #include "perfdx/model/trace.h"

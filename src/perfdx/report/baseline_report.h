@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "perfdx/baseline/run_record.h"
+#include "perfdx/baseline/record/run_record.h"
 #include "perfdx/baseline/store.h"
 
 namespace perfdx::report {

@@ -13,7 +13,7 @@
 
 #include <string>
 
-#include "perfdx/baseline/check.h"
+#include "perfdx/baseline/compare/check.h"
 
 namespace perfdx::report {
 

@@ -17,7 +17,7 @@
 #include <cstddef>
 #include <string>
 
-#include "perfdx/baseline/diff.h"
+#include "perfdx/baseline/compare/diff.h"
 
 namespace perfdx::report {
 

@@ -1,0 +1,1041 @@
+#include "perfdx/formats/chrome/chrome_json_parser.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <memory>
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include "perfdx/base/decimal_time.h"
+#include "perfdx/base/utf8.h"
+#include "perfdx/formats/chrome/json_scanner.h"
+#include "perfdx/model/arg_key.h"
+
+namespace perfdx::formats {
+namespace {
+
+namespace od = simdjson::ondemand;
+using model::ArgKey;
+using model::ArgType;
+using model::FieldState;
+using model::LoadStat;
+using model::RawArg;
+using model::RawEvent;
+using model::RawIdView;
+using simdjson::error_code;
+using simdjson::SUCCESS;
+
+// ---------------------------------------------------------------------------
+// Decoding one event object (shared by both paths).
+
+// A string field: a value of another type is ignored (SUCCESS, *out left
+// alone); a malformed string (bad escape) fails the event so that the exact
+// path can repair it.
+error_code GetString(od::value value, std::string_view* out) {
+  const error_code e = value.get_string().get(*out);
+  return e == simdjson::INCORRECT_TYPE ? SUCCESS : e;
+}
+
+template <size_t N>
+bool KeyIs(const char* raw, const char (&literal)[N]) {
+  return std::memcmp(raw, literal, N - 1) == 0 && raw[N - 1] == '"';
+}
+
+// The key as written (escapes not resolved), up to its closing quote.
+std::string_view RawKey(const char* raw) {
+  const char* p = raw;
+  while (*p != '"') {
+    if (*p == '\\') ++p;
+    ++p;
+  }
+  return {raw, static_cast<size_t>(p - raw)};
+}
+
+// The same, found from the field's value: `"key" ws* : ws* value` puts the
+// closing quote a few bytes before the value, where a forward scan of the key
+// reads every byte of it (it was a tenth of the ingest time).
+std::string_view RawKey(const char* raw, od::value& value) {
+  const char* p = value.raw_json_token().data();
+  while (p > raw && IsJsonSpace(p[-1])) --p;
+  if (p > raw && p[-1] == ':') {
+    --p;
+    while (p > raw && IsJsonSpace(p[-1])) --p;
+    if (p > raw && p[-1] == '"') return {raw, static_cast<size_t>(p - 1 - raw)};
+  }
+  return RawKey(raw);
+}
+
+std::string_view TrimRight(std::string_view s) {
+  while (!s.empty() && IsJsonSpace(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// Parses all of `s` as std::from_chars parses an int64 (optional '-', then
+// digits). Up to 18 digits cannot overflow and are read by a plain loop; the
+// rest goes to from_chars. The result comes back through *out because an
+// std::optional return was assembled in memory a byte at a time and read back
+// whole, a store-forwarding stall on every id of every event.
+bool ParseInt(std::string_view s, int64_t* out) {
+  const bool negative = !s.empty() && s[0] == '-';
+  const size_t digits = s.size() - (negative ? 1 : 0);
+  if (digits > 0 && digits <= 18) {
+    uint64_t magnitude = 0;
+    for (size_t i = negative ? 1 : 0; i < s.size(); ++i) {
+      const auto d = static_cast<unsigned>(s[i] - '0');
+      if (d > 9) return false;
+      magnitude = magnitude * 10 + d;
+    }
+    const auto v = static_cast<int64_t>(magnitude);
+    *out = negative ? -v : v;
+    return true;
+  }
+  int64_t v = 0;
+  const char* end = s.data() + s.size();
+  auto [p, ec] = std::from_chars(s.data(), end, v);
+  if (ec != std::errc() || p != end) return false;
+  *out = v;
+  return true;
+}
+
+std::optional<int64_t> ParseInt(std::string_view s) {
+  int64_t v = 0;
+  if (!ParseInt(s, &v)) return std::nullopt;
+  return v;
+}
+
+bool IsIntegerToken(std::string_view s) {
+  // A loop, not find_first_of: that calls memchr once per byte of `s`.
+  for (char c : s) {
+    if (c == '.' || c == 'e' || c == 'E') return false;
+  }
+  return true;
+}
+
+std::optional<double> ParseDouble(std::string_view s) {
+  double v = 0;
+  const char* end = s.data() + s.size();
+  auto [p, ec] = std::from_chars(s.data(), end, v);
+  if (ec != std::errc() || p != end) return std::nullopt;
+  return v;
+}
+
+// "pid", "tid", flow "id": a number, or text (digit-only text becomes a number
+// so that "25738" and 25738 name the same thread, as Kineto mixes both).
+void DecodeId(od::value value, RawIdView* out) {
+  od::json_type type;
+  if (value.type().get(type) != SUCCESS) return;
+  std::string_view text;
+  if (type == od::json_type::number) {
+    text = TrimRight(value.raw_json_token());
+  } else if (type == od::json_type::string) {
+    if (value.get_string().get(text) != SUCCESS) return;
+  } else {
+    return;
+  }
+  out->present = true;
+  if (ParseInt(text, &out->number)) {
+    out->is_text = false;
+  } else {
+    out->text = text;
+    out->is_text = true;
+  }
+}
+
+// Eight ASCII digits (p[0] most significant) as a number, or false if any byte
+// is not a digit. Adjacent digits, then pairs, then quads are combined in the
+// lanes of one word: three multiplies instead of eight dependent steps.
+bool EightDigits(const char* p, int64_t* out) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  constexpr uint64_t kHigh = 0xF0F0F0F0F0F0F0F0ULL;
+  constexpr uint64_t kZeros = 0x3030303030303030ULL;
+  // Every byte 0x30..0x39: high nibble 3, and adding 6 does not leave it.
+  if ((v & kHigh) != kZeros || ((v + 0x0606060606060606ULL) & kHigh) != kZeros) return false;
+  // Little-endian: byte k holds digit k.
+  v -= kZeros;
+  v = (v * 10 + (v >> 8)) & 0x00FF00FF00FF00FFULL;      // 2-digit values
+  v = (v * 100 + (v >> 16)) & 0x0000FFFF0000FFFFULL;    // 4-digit values
+  v = (v * 10000 + (v >> 32)) & 0x00000000FFFFFFFFULL;  // the 8-digit value
+  *out = static_cast<int64_t>(v);
+  return true;
+}
+
+// Microseconds written as up to 16 integer digits (epoch microseconds) and at
+// most three decimals (Kineto's integers, Ascend's "1736408883688177.930") are
+// exact nanoseconds without ParseMicrosToNanos' general path; anything else
+// (signs, exponents, more decimals, whitespace, overflow) is left to it, so
+// the results are identical.
+bool FastMicrosToNanos(std::string_view s, int64_t* out) {
+  // The largest whole microseconds whose nanoseconds plus 999 fit in int64.
+  constexpr int64_t kMaxMicros = (INT64_MAX - 999) / 1000;
+  size_t i = 0;
+  int64_t micros = 0;
+  // Epoch microseconds have 16 digits: two blocks of eight, no loop.
+  int64_t high = 0;
+  int64_t low = 0;
+  if (s.size() >= 16 && EightDigits(s.data(), &high) && EightDigits(s.data() + 8, &low)) {
+    micros = high * 100000000 + low;
+    i = 16;
+  }
+  while (i < s.size() && i < 17 && static_cast<unsigned>(s[i] - '0') <= 9) {
+    micros = micros * 10 + (s[i] - '0');
+    ++i;
+  }
+  if (i == 0 || i > 16 || micros > kMaxMicros) return false;
+  int64_t nanos = micros * 1000;
+  if (i == s.size()) {
+    *out = nanos;
+    return true;
+  }
+  if (s[i] != '.') return false;
+  const size_t point = i++;
+  int64_t scale = 100;
+  while (i < s.size() && static_cast<unsigned>(s[i] - '0') <= 9) {
+    if (scale == 0) return false;
+    nanos += (s[i] - '0') * scale;
+    scale /= 10;
+    ++i;
+  }
+  if (i == point + 1 || i != s.size()) return false;
+  *out = nanos;
+  return true;
+}
+
+FieldState DecodeTime(od::value value, int64_t* out) {
+  od::json_type type;
+  if (value.type().get(type) != SUCCESS) return FieldState::kInvalid;
+  std::string_view text;
+  if (type == od::json_type::number) {
+    text = value.raw_json_token();
+  } else if (type == od::json_type::string) {
+    if (value.get_string().get(text) != SUCCESS) return FieldState::kInvalid;
+  } else if (type == od::json_type::null) {
+    return FieldState::kMissing;
+  } else {
+    return FieldState::kInvalid;
+  }
+  if (FastMicrosToNanos(TrimRight(text), out)) return FieldState::kOk;
+  auto ns = ParseMicrosToNanos(text);
+  if (!ns) return FieldState::kInvalid;
+  *out = *ns;
+  return FieldState::kOk;
+}
+
+error_code DecodeArgValue(ArgKey key, od::value value, RawEvent& event) {
+  od::json_type type;
+  if (value.type().get(type) != SUCCESS) return SUCCESS;
+  // Decoded into locals and constructed in place: a RawArg temporary was
+  // zeroed and copied with `rep stos`/`rep movs`, tens of cycles per arg.
+  ArgType arg_type = ArgType::kInt;
+  int64_t int_value = 0;
+  double double_value = 0;
+  std::string_view string_value;
+  switch (type) {
+    case od::json_type::number: {
+      const std::string_view token = TrimRight(value.raw_json_token());
+      if (IsIntegerToken(token) && ParseInt(token, &int_value)) break;
+      auto d = ParseDouble(token);
+      if (!d) return SUCCESS;
+      arg_type = ArgType::kDouble;
+      double_value = *d;
+      break;
+    }
+    case od::json_type::string:
+      arg_type = ArgType::kString;
+      if (auto e = value.get_string().get(string_value)) return e;
+      break;
+    case od::json_type::array: {
+      // Shapes and dims ([[32, 3], []]) are kept as their JSON text.
+      od::array array;
+      if (value.get_array().get(array) != SUCCESS) return SUCCESS;
+      arg_type = ArgType::kString;
+      if (array.raw_json().get(string_value) != SUCCESS) return SUCCESS;
+      break;
+    }
+    case od::json_type::boolean: {
+      bool b = false;
+      if (value.get_bool().get(b) != SUCCESS) return SUCCESS;
+      int_value = b ? 1 : 0;
+      break;
+    }
+    default:
+      return SUCCESS;
+  }
+  // Braces, not emplace_back(...): Clang 14 has no parenthesised aggregate init (P0960).
+  event.args.push_back(model::RawArg{key, arg_type, int_value, double_value, string_value});
+  return SUCCESS;
+}
+
+// Whether some spelling in arg_key.h has this length and first byte. Most args
+// of a Kineto event are not kept ("Trace name", "Call stack", ...); this
+// rejects them before LookupArgKey compares any text.
+class ArgKeyFilter {
+ public:
+  constexpr ArgKeyFilter() {
+    auto add = [this](std::initializer_list<std::string_view> spellings) {
+      for (std::string_view s : spellings) {
+        if (!s.empty() && s.size() < kLengths) Set(s.size(), s[0]);
+      }
+    };
+#define PERFDX_ARG_FILTER_ADD(e, canonical, ...) add({__VA_ARGS__});
+    PERFDX_ARG_KEYS(PERFDX_ARG_FILTER_ADD)
+#undef PERFDX_ARG_FILTER_ADD
+  }
+  constexpr bool MayMatch(std::string_view s) const {
+    if (s.size() >= kLengths) return true;  // let the lookup decide
+    if (s.empty()) return false;
+    const auto c = static_cast<uint8_t>(s[0]);
+    return (bits_[s.size()][c / 64] >> (c % 64)) & 1;
+  }
+
+ private:
+  static constexpr size_t kLengths = 64;
+  constexpr void Set(size_t length, char first) {
+    const auto c = static_cast<uint8_t>(first);
+    bits_[length][c / 64] |= uint64_t{1} << (c % 64);
+  }
+  uint64_t bits_[kLengths][4] = {};
+};
+
+constexpr ArgKeyFilter kArgKeyFilter;
+
+bool MayBeArgKey(std::string_view spelling) {
+  return kArgKeyFilter.MayMatch(spelling);
+}
+
+error_code DecodeArgs(od::object object, RawEvent& event) {
+  // A counter's series are its numeric args; "ph" may come after "args".
+  const bool want_numeric = event.phase.empty() || event.phase == "C";
+  for (auto field_result : object) {
+    od::field field;
+    if (auto e = std::move(field_result).get(field)) return e;
+    const char* raw = field.key().raw();
+    od::value value = field.value();
+    if (KeyIs(raw, "name")) {
+      if (auto e = GetString(value, &event.meta_name)) return e;
+      continue;
+    }
+    if (KeyIs(raw, "labels")) {
+      if (auto e = GetString(value, &event.meta_labels)) return e;
+      continue;
+    }
+    const std::string_view spelling = RawKey(raw, value);
+    ArgKey key;
+    const bool known = MayBeArgKey(spelling) && model::LookupArgKey(spelling, &key);
+    if (want_numeric) {
+      od::json_type type;
+      if (value.type().get(type) == SUCCESS && type == od::json_type::number) {
+        if (auto d = ParseDouble(TrimRight(value.raw_json_token()))) {
+          event.numeric_args.emplace_back(spelling, *d);
+        }
+      }
+    }
+    if (known) {
+      if (auto e = DecodeArgValue(key, value, event)) return e;
+    }
+  }
+  return SUCCESS;
+}
+
+error_code DecodeEvent(od::object object, RawEvent& event) {
+  for (auto field_result : object) {
+    od::field field;
+    if (auto e = std::move(field_result).get(field)) return e;
+    const char* raw = field.key().raw();
+    od::value value = field.value();
+    switch (raw[0]) {
+      case 'p':
+        if (KeyIs(raw, "ph")) {
+          if (auto e = GetString(value, &event.phase)) return e;
+        } else if (KeyIs(raw, "pid")) {
+          DecodeId(value, &event.pid);
+        }
+        break;
+      case 'n':
+        if (KeyIs(raw, "name")) {
+          if (auto e = GetString(value, &event.name)) return e;
+        }
+        break;
+      case 'c':
+        if (KeyIs(raw, "cat")) {
+          if (auto e = GetString(value, &event.category)) return e;
+        }
+        break;
+      case 't':
+        if (KeyIs(raw, "ts")) {
+          event.ts_state = DecodeTime(value, &event.ts_ns);
+        } else if (KeyIs(raw, "tid")) {
+          DecodeId(value, &event.tid);
+        }
+        break;
+      case 'd':
+        if (KeyIs(raw, "dur")) event.dur_state = DecodeTime(value, &event.dur_ns);
+        break;
+      case 'i':
+        if (KeyIs(raw, "id")) {
+          DecodeId(value, &event.id);
+        } else if (KeyIs(raw, "id2")) {
+          od::object id2;
+          if (value.get_object().get(id2) == SUCCESS) {
+            for (auto f2 : id2) {
+              od::field inner;
+              if (auto e = std::move(f2).get(inner)) return e;
+              DecodeId(inner.value(), &event.id);
+            }
+          }
+        }
+        break;
+      case 'b':
+        if (KeyIs(raw, "bp")) {
+          if (auto e = GetString(value, &event.binding)) return e;
+        }
+        break;
+      case 'a':
+        if (KeyIs(raw, "args")) {
+          od::object args;
+          if (value.get_object().get(args) == SUCCESS) {
+            if (auto e = DecodeArgs(args, event)) return e;
+          }
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  return SUCCESS;
+}
+
+// Rewrites the two kinds of invalid JSON real Kineto traces contain:
+// an empty value (`"Process Group Description": ,`, pytorch#172353) and an
+// unescaped backslash (Windows paths, kineto#336). Returns false if nothing
+// changed.
+bool RepairJson(std::string& text, size_t* length) {
+  std::string out;
+  out.reserve(*length + 16);
+  bool in_string = false;
+  bool changed = false;
+  for (size_t i = 0; i < *length; ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        const char next = i + 1 < *length ? text[i + 1] : '\0';
+        if (std::strchr("\"\\/bfnrtu", next) == nullptr || next == '\0') {
+          out += "\\\\";
+          changed = true;
+          continue;
+        }
+        out += c;
+        out += next;
+        ++i;
+        continue;
+      }
+      if (c == '"') in_string = false;
+      out += c;
+      continue;
+    }
+    out += c;
+    if (c == '"') {
+      in_string = true;
+    } else if (c == ':') {
+      size_t j = i + 1;
+      while (j < *length && IsJsonSpace(text[j])) ++j;
+      if (j < *length && (text[j] == ',' || text[j] == '}')) {
+        out += "null";
+        changed = true;
+      }
+    }
+  }
+  if (!changed) return false;
+  *length = out.size();
+  out.resize(out.size() + simdjson::SIMDJSON_PADDING, ' ');
+  text.swap(out);
+  return true;
+}
+
+std::string DescribeByte(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  if (u >= 0x20 && u < 0x7f) return fmt::format("'{}'", c);
+  return fmt::format("byte 0x{:02x}", u);
+}
+
+// ---------------------------------------------------------------------------
+// The reader: buffer management, envelope, fast and exact paths.
+
+class Reader {
+ public:
+  Reader(io::ByteSource& source, const ChromeJsonOptions& options, ChromeEventSink& sink,
+         TraceEnvelope* envelope)
+      : source_(source), options_(options), sink_(sink), envelope_(envelope) {}
+
+  Status Run();
+
+ private:
+  enum class ElementOutcome { kContinue, kArrayEnd, kEnd };
+
+  char* data() { return storage_.get() + 1; }  // one byte of headroom for '['
+  const char* data() const { return storage_.get() + 1; }
+  size_t available() const { return end_ - pos_; }
+  uint64_t Offset(size_t pos) const { return base_ + pos; }
+  const std::string& path() const { return source_.path(); }
+  Status ErrorAt(size_t pos, std::string_view what) const {
+    return InvalidInput(fmt::format("{}: at byte {}: {}", path(), Offset(pos), what));
+  }
+
+  Status Fill(size_t want);
+  Status SkipSpace(bool commas);
+  Status TopLevelObject();
+  Status EventArray(bool bare_array);
+  Result<bool> FastChunk();
+  bool ParseRegion(size_t begin, size_t cut);
+  size_t FindCut(size_t from, size_t to) const;
+  Result<ElementOutcome> ScalarElement();
+  Status SkipOversizedValue(size_t consumed);
+  Status Resync();
+  void DecodeOne(size_t begin, size_t length);
+  error_code TryDecode(size_t length);
+  Result<std::string> ReadKey();
+  Status ReadTopLevelValue(const std::string& key);
+  void HandleTopLevelValue(const std::string& key, size_t length);
+  void ReportTruncation(std::string message);
+  void CheckTrailing();
+
+  io::ByteSource& source_;
+  const ChromeJsonOptions& options_;
+  ChromeEventSink& sink_;
+  TraceEnvelope* envelope_;
+
+  std::unique_ptr<char[]> storage_;  // storage_bytes_ long
+  size_t storage_bytes_ = 0;
+  size_t capacity_ = 0;
+  size_t pos_ = 0;
+  size_t end_ = 0;
+  uint64_t base_ = 0;
+  bool eof_ = false;
+  uint64_t fallback_until_ = 0;  // absolute offset below which the fast path is off
+  bool truncation_reported_ = false;
+
+  od::parser parser_;
+  RawEvent event_;
+  std::string scratch_;
+  JsonScanner scanner_;
+};
+
+Status Reader::Fill(size_t want) {
+  if (available() >= want || eof_) return Status::Ok();
+  if (pos_ > 0) {
+    std::memmove(data(), data() + pos_, available());
+    base_ += pos_;
+    end_ -= pos_;
+    pos_ = 0;
+  }
+  const size_t limit = options_.max_event_bytes + options_.chunk_bytes;
+  want = std::min(want, limit);
+  if (want > capacity_ || capacity_ == 0) {
+    capacity_ = std::min(limit, std::max({want, capacity_ * 2, options_.chunk_bytes}));
+    // Left uninitialised: zeroing a whole chunk that a small file never fills
+    // cost more than parsing it (2048 page faults for 8 MiB).
+    storage_bytes_ = 1 + capacity_ + simdjson::SIMDJSON_PADDING;
+    auto grown = std::make_unique_for_overwrite<char[]>(storage_bytes_);
+    if (storage_) std::memcpy(grown.get(), storage_.get(), 1 + end_);
+    storage_ = std::move(grown);
+  }
+  while (end_ < want && !eof_) {
+    PERFDX_ASSIGN_OR_RETURN(size_t n, source_.Read(data() + end_, capacity_ - end_));
+    if (n == 0) eof_ = true;
+    end_ += n;
+  }
+  std::memset(data() + end_, ' ', simdjson::SIMDJSON_PADDING);
+  return Status::Ok();
+}
+
+Status Reader::SkipSpace(bool commas) {
+  for (;;) {
+    const char* d = data();
+    while (pos_ < end_ && (IsJsonSpace(d[pos_]) || (commas && d[pos_] == ','))) ++pos_;
+    if (pos_ < end_ || eof_) return Status::Ok();
+    PERFDX_RETURN_IF_ERROR(Fill(options_.chunk_bytes));
+  }
+}
+
+Status Reader::Run() {
+  PERFDX_RETURN_IF_ERROR(Fill(options_.chunk_bytes));
+  if (end_ >= 3 && std::memcmp(data(), "\xEF\xBB\xBF", 3) == 0) pos_ = 3;  // UTF-8 BOM
+  PERFDX_RETURN_IF_ERROR(SkipSpace(false));
+  if (pos_ == end_)
+    return InvalidInput(fmt::format("{}: at byte {}: empty file", path(), Offset(pos_)));
+  const char c = data()[pos_];
+  Status status;
+  if (c == '[') {
+    ++pos_;
+    envelope_->object_form = false;
+    status = EventArray(/*bare_array=*/true);
+  } else if (c == '{') {
+    ++pos_;
+    envelope_->object_form = true;
+    status = TopLevelObject();
+  } else {
+    return ErrorAt(
+        pos_, fmt::format("not a JSON trace (expected '[' or '{{', found {})", DescribeByte(c)));
+  }
+  PERFDX_RETURN_IF_ERROR(status);
+  if (source_.truncated()) ReportTruncation(source_.truncation() + "; analysed up to there");
+  return Status::Ok();
+}
+
+void Reader::ReportTruncation(std::string message) {
+  if (!truncation_reported_) sink_.OnStat(LoadStat::kTruncated);
+  truncation_reported_ = true;
+  sink_.OnWarning(fmt::format("{}: {}", path(), message));
+}
+
+void Reader::CheckTrailing() {
+  if (!SkipSpace(false).ok()) return;
+  if (pos_ < end_) {
+    sink_.OnStat(LoadStat::kTrailingData);
+    sink_.OnWarning(fmt::format("{}: ignored data after the end of the trace at byte {}", path(),
+                                Offset(pos_)));
+  }
+}
+
+Result<std::string> Reader::ReadKey() {
+  JsonScanner scanner;
+  size_t consumed = 0;
+  for (;;) {
+    auto outcome = scanner.Scan(data() + pos_, available(), &consumed);
+    if (outcome == JsonScanner::Outcome::kComplete) break;
+    if (outcome == JsonScanner::Outcome::kError) return ErrorAt(pos_ + consumed, "malformed key");
+    if (eof_) return ErrorAt(pos_, "the file ends inside a key");
+    if (available() >= options_.max_top_level_value_bytes) return ErrorAt(pos_, "key too long");
+    PERFDX_RETURN_IF_ERROR(Fill(available() + options_.chunk_bytes));
+  }
+  std::string key(data() + pos_ + 1, consumed - 2);
+  pos_ += consumed;
+  return key;
+}
+
+Status Reader::TopLevelObject() {
+  bool saw_events = false;
+  for (;;) {
+    PERFDX_RETURN_IF_ERROR(SkipSpace(/*commas=*/true));
+    if (pos_ == end_) {
+      if (!saw_events) return ErrorAt(pos_, "the file ends before a \"traceEvents\" array");
+      ReportTruncation(
+          fmt::format("the file ends before the trace object is closed (byte {})", Offset(pos_)));
+      return Status::Ok();
+    }
+    const char c = data()[pos_];
+    if (c == '}') {
+      ++pos_;
+      if (!saw_events) return ErrorAt(pos_ - 1, "no \"traceEvents\" array in this JSON object");
+      CheckTrailing();
+      return Status::Ok();
+    }
+    if (c != '"') {
+      if (!saw_events)
+        return ErrorAt(pos_, fmt::format("expected a key, found {}", DescribeByte(c)));
+      sink_.OnStat(LoadStat::kTrailingData);
+      sink_.OnWarning(fmt::format("{}: malformed data after the events at byte {}; ignored", path(),
+                                  Offset(pos_)));
+      return Status::Ok();
+    }
+    const size_t key_pos = pos_;
+    PERFDX_ASSIGN_OR_RETURN(std::string key, ReadKey());
+    PERFDX_RETURN_IF_ERROR(SkipSpace(false));
+    if (pos_ == end_ || data()[pos_] != ':') {
+      if (pos_ == end_ && saw_events) {
+        ReportTruncation(
+            fmt::format("the file ends inside the trace object (byte {})", Offset(pos_)));
+        return Status::Ok();
+      }
+      return ErrorAt(pos_ == end_ ? key_pos : pos_, fmt::format("expected ':' after \"{}\"", key));
+    }
+    ++pos_;
+    PERFDX_RETURN_IF_ERROR(SkipSpace(false));
+    if (key == "traceEvents" && pos_ < end_ && data()[pos_] == '[') {
+      ++pos_;
+      saw_events = true;
+      PERFDX_RETURN_IF_ERROR(EventArray(/*bare_array=*/false));
+      continue;
+    }
+    PERFDX_RETURN_IF_ERROR(ReadTopLevelValue(key));
+  }
+}
+
+Status Reader::ReadTopLevelValue(const std::string& key) {
+  if (pos_ == end_) {
+    ReportTruncation(fmt::format("the file ends after key \"{}\"", key));
+    return Status::Ok();
+  }
+  scanner_.Reset();
+  size_t consumed = 0;
+  for (;;) {
+    auto outcome = scanner_.Scan(data() + pos_, available(), &consumed);
+    if (outcome == JsonScanner::Outcome::kComplete) break;
+    if (outcome == JsonScanner::Outcome::kError) {
+      return ErrorAt(pos_ + consumed, fmt::format("malformed value of top-level key \"{}\"", key));
+    }
+    if (eof_) {
+      if (available() > 0 && IsScalarStart(data()[pos_])) {
+        consumed = available();
+        break;
+      }
+      ReportTruncation(fmt::format("the file ends inside top-level key \"{}\" (byte {})", key,
+                                   Offset(pos_ + consumed)));
+      pos_ = end_;
+      return Status::Ok();
+    }
+    if (available() >= options_.max_top_level_value_bytes) {
+      sink_.OnStat(LoadStat::kTopLevelValueSkipped);
+      return SkipOversizedValue(consumed);
+    }
+    PERFDX_RETURN_IF_ERROR(Fill(available() + options_.chunk_bytes));
+  }
+  HandleTopLevelValue(key, consumed);
+  pos_ += consumed;
+  return Status::Ok();
+}
+
+void Reader::HandleTopLevelValue(const std::string& key, size_t length) {
+  if (key == "schemaVersion") envelope_->has_schema_version = true;
+  if (key != "distributedInfo" && key != "deviceProperties" && key != "baseTimeNanoseconds" &&
+      key != "displayTimeUnit") {
+    return;
+  }
+  std::string text(data() + pos_, length);
+  text.resize(length + simdjson::SIMDJSON_PADDING, ' ');
+  od::parser parser;
+  od::document doc;
+  if (parser.iterate(text.data(), length, text.size()).get(doc) != SUCCESS) {
+    sink_.OnStat(LoadStat::kTopLevelValueSkipped);
+    return;
+  }
+  auto get_int = [](od::value v) -> std::optional<int64_t> {
+    std::string_view token;
+    od::json_type type;
+    if (v.type().get(type) != SUCCESS) return std::nullopt;
+    if (type == od::json_type::string) {
+      if (v.get_string().get(token) != SUCCESS) return std::nullopt;
+    } else {
+      token = v.raw_json_token();
+    }
+    return ParseInt(TrimRight(token));
+  };
+  if (key == "baseTimeNanoseconds") {
+    std::string_view token;
+    if (doc.raw_json_token().get(token) == SUCCESS)
+      envelope_->base_time_ns = ParseInt(TrimRight(token));
+    return;
+  }
+  if (key == "displayTimeUnit") {
+    std::string_view s;
+    if (doc.get_string().get(s) == SUCCESS) envelope_->display_time_unit = std::string(s);
+    return;
+  }
+  if (key == "distributedInfo") {
+    od::object object;
+    if (doc.get_object().get(object) != SUCCESS) return;
+    for (auto f : object) {
+      od::field field;
+      if (std::move(f).get(field) != SUCCESS) return;
+      const char* raw = field.key().raw();
+      if (KeyIs(raw, "rank")) {
+        envelope_->rank = get_int(field.value());
+      } else if (KeyIs(raw, "world_size")) {
+        envelope_->world_size = get_int(field.value());
+      } else if (KeyIs(raw, "backend")) {
+        std::string_view s;
+        if (field.value().get_string().get(s) == SUCCESS) envelope_->backend = std::string(s);
+      }
+    }
+    return;
+  }
+  // deviceProperties
+  od::array array;
+  if (doc.get_array().get(array) != SUCCESS) return;
+  for (auto element : array) {
+    od::object object;
+    if (element.get_object().get(object) != SUCCESS) continue;
+    model::DeviceProperties device;
+    for (auto f : object) {
+      od::field field;
+      if (std::move(f).get(field) != SUCCESS) break;
+      const char* raw = field.key().raw();
+      od::value v = field.value();
+      if (KeyIs(raw, "id")) {
+        device.id = static_cast<int32_t>(get_int(v).value_or(-1));
+      } else if (KeyIs(raw, "name")) {
+        std::string_view s;
+        if (v.get_string().get(s) == SUCCESS) device.name = std::string(s);
+      } else if (KeyIs(raw, "totalGlobalMem")) {
+        device.total_memory_bytes = get_int(v).value_or(-1);
+      } else if (KeyIs(raw, "computeMajor")) {
+        device.compute_major = static_cast<int32_t>(get_int(v).value_or(-1));
+      } else if (KeyIs(raw, "computeMinor")) {
+        device.compute_minor = static_cast<int32_t>(get_int(v).value_or(-1));
+      } else if (KeyIs(raw, "numSms")) {
+        device.num_sms = static_cast<int32_t>(get_int(v).value_or(-1));
+      }
+    }
+    envelope_->devices.push_back(std::move(device));
+  }
+}
+
+Status Reader::EventArray(bool bare_array) {
+  for (;;) {
+    if (options_.fast_path) {
+      PERFDX_ASSIGN_OR_RETURN(bool progressed, FastChunk());
+      if (progressed) continue;
+    }
+    PERFDX_ASSIGN_OR_RETURN(ElementOutcome outcome, ScalarElement());
+    switch (outcome) {
+      case ElementOutcome::kContinue:
+        continue;
+      case ElementOutcome::kArrayEnd:
+        if (bare_array) CheckTrailing();
+        return Status::Ok();
+      case ElementOutcome::kEnd:
+        // A bare array may lack its ']' (the format allows it); an object
+        // that ends inside its array was cut.
+        if (!bare_array) {
+          ReportTruncation(fmt::format("the file ends inside the \"traceEvents\" array (byte {})",
+                                       Offset(pos_)));
+        }
+        return Status::Ok();
+    }
+  }
+}
+
+size_t Reader::FindCut(size_t from, size_t to) const {
+  // The last `}` ws* `,` ws* `{` in [from, to): a likely event boundary. If it
+  // lies inside a string, simdjson reports an unclosed string and the chunk
+  // falls back to the exact path; if it lies inside a nested array, the last
+  // event is incomplete and is re-read with the next chunk.
+  const char* d = data();
+  while (to > from) {
+    const void* hit = memrchr(d + from, '{', to - from);
+    if (hit == nullptr) return std::string::npos;
+    const size_t brace = static_cast<size_t>(static_cast<const char*>(hit) - d);
+    size_t i = brace;
+    while (i > from && IsJsonSpace(d[i - 1])) --i;
+    if (i > from && d[i - 1] == ',') {
+      --i;
+      while (i > from && IsJsonSpace(d[i - 1])) --i;
+      if (i > from && d[i - 1] == '}') return i;  // one past the '}'
+    }
+    to = brace;
+  }
+  return std::string::npos;
+}
+
+Result<bool> Reader::FastChunk() {
+  PERFDX_RETURN_IF_ERROR(Fill(options_.chunk_bytes));
+  const char* d = data();
+  while (pos_ < end_ && (IsJsonSpace(d[pos_]) || d[pos_] == ',')) ++pos_;
+  if (Offset(pos_) < fallback_until_) return false;
+  if (pos_ == end_ || d[pos_] != '{') return false;
+  const size_t cut = FindCut(pos_ + 1, end_);
+  if (cut == std::string::npos) return false;
+  return ParseRegion(pos_, cut);
+}
+
+bool Reader::ParseRegion(size_t begin, size_t cut) {
+  char* d = data();
+  // (d + begin) - 1, the headroom byte when begin is 0: d[begin - 1] would add
+  // the wrapped size_t(-1) to d, a pointer overflow (UBSan, Clang).
+  char* const open = d + begin - 1;
+  const char saved_open = *open;
+  const char saved_close = d[cut];
+  *open = '[';
+  d[cut] = ']';
+  auto restore = [&] {
+    *open = saved_open;
+    d[cut] = saved_close;
+  };
+  const size_t length = cut - begin + 2;
+  const size_t allocated = storage_bytes_ - begin;  // from d + begin - 1 to the end
+  od::document doc;
+  od::array array;
+  if (parser_.iterate(open, length, allocated).get(doc) != SUCCESS ||
+      doc.get_array().get(array) != SUCCESS) {
+    // Invalid UTF-8, a raw control character, or a cut inside a string: read
+    // this region event by event.
+    restore();
+    fallback_until_ = Offset(cut);
+    return false;
+  }
+  size_t good_end = begin;
+  size_t count = 0;
+  bool failed = false;
+  for (auto element : array) {
+    od::object object;
+    if (element.get_object().get(object) != SUCCESS) {
+      failed = true;
+      break;
+    }
+    event_.Clear();
+    if (DecodeEvent(object, event_) != SUCCESS) {
+      failed = true;
+      break;
+    }
+    sink_.OnEvent(event_);
+    ++count;
+    const char* location = nullptr;
+    good_end =
+        doc.current_location().get(location) == SUCCESS ? static_cast<size_t>(location - d) : cut;
+  }
+  restore();
+  if (failed) {
+    // Re-read the failing element exactly, then resume the fast path.
+    pos_ = good_end;
+    fallback_until_ = Offset(good_end) + 1;
+    return count > 0;
+  }
+  pos_ = cut;
+  return true;
+}
+
+Result<Reader::ElementOutcome> Reader::ScalarElement() {
+  PERFDX_RETURN_IF_ERROR(SkipSpace(/*commas=*/true));
+  if (pos_ == end_) return ElementOutcome::kEnd;
+  if (data()[pos_] == ']') {
+    ++pos_;
+    return ElementOutcome::kArrayEnd;
+  }
+  scanner_.Reset();
+  size_t consumed = 0;
+  for (;;) {
+    auto outcome = scanner_.Scan(data() + pos_, available(), &consumed);
+    if (outcome == JsonScanner::Outcome::kComplete) break;
+    if (outcome == JsonScanner::Outcome::kError) {
+      sink_.OnBadEvent(LoadStat::kEventInvalidJson);
+      pos_ += consumed;
+      PERFDX_RETURN_IF_ERROR(Resync());
+      return ElementOutcome::kContinue;
+    }
+    if (eof_) {
+      if (!IsScalarStart(data()[pos_])) {
+        ReportTruncation(
+            fmt::format("truncated at byte {}: the file ends inside an event; the events "
+                        "before it were read",
+                        Offset(pos_)));
+        pos_ = end_;
+        return ElementOutcome::kEnd;
+      }
+      consumed = available();  // a scalar that runs to the end of the file
+      break;
+    }
+    if (available() >= options_.max_event_bytes) {
+      sink_.OnBadEvent(LoadStat::kEventTooLarge);
+      PERFDX_RETURN_IF_ERROR(SkipOversizedValue(consumed));
+      return ElementOutcome::kContinue;
+    }
+    PERFDX_RETURN_IF_ERROR(Fill(available() + options_.chunk_bytes));
+  }
+  if (data()[pos_] == '{') {
+    DecodeOne(pos_, consumed);
+  } else {
+    sink_.OnBadEvent(LoadStat::kEventNotObject);
+  }
+  pos_ += consumed;
+  return ElementOutcome::kContinue;
+}
+
+Status Reader::SkipOversizedValue(size_t consumed) {
+  // Discard bytes as they are scanned; scanner_ keeps its state.
+  for (;;) {
+    pos_ += consumed;
+    consumed = 0;
+    PERFDX_RETURN_IF_ERROR(Fill(options_.chunk_bytes));
+    if (available() == 0) {
+      ReportTruncation(
+          fmt::format("the file ends inside an oversized value (byte {})", Offset(pos_)));
+      return Status::Ok();
+    }
+    auto outcome = scanner_.Scan(data() + pos_, available(), &consumed);
+    if (outcome == JsonScanner::Outcome::kComplete) {
+      pos_ += consumed;
+      return Status::Ok();
+    }
+    if (outcome == JsonScanner::Outcome::kError) {
+      pos_ += consumed;
+      return Resync();
+    }
+  }
+}
+
+Status Reader::Resync() {
+  // Skip to the next `,` ws* `{` — the likely start of the next event.
+  for (;;) {
+    const char* d = data();
+    for (size_t i = pos_; i < end_; ++i) {
+      if (d[i] != ',') continue;
+      size_t j = i + 1;
+      while (j < end_ && IsJsonSpace(d[j])) ++j;
+      if (j == end_ && !eof_) break;  // need more bytes to decide
+      if (j < end_ && d[j] == '{') {
+        pos_ = j;
+        return Status::Ok();
+      }
+    }
+    if (eof_) {
+      pos_ = end_;
+      return Status::Ok();
+    }
+    // Keep a short tail that may hold the start of the pattern.
+    pos_ = end_ > pos_ + 64 ? end_ - 64 : pos_;
+    const size_t before = available();
+    PERFDX_RETURN_IF_ERROR(Fill(available() + options_.chunk_bytes));
+    if (available() == before && eof_) {
+      pos_ = end_;
+      return Status::Ok();
+    }
+  }
+}
+
+error_code Reader::TryDecode(size_t length) {
+  od::document doc;
+  if (auto e = parser_.iterate(scratch_.data(), length, scratch_.size()).get(doc)) return e;
+  od::object object;
+  if (auto e = doc.get_object().get(object)) return e;
+  event_.Clear();
+  return DecodeEvent(object, event_);
+}
+
+void Reader::DecodeOne(size_t begin, size_t length) {
+  scratch_.assign(data() + begin, length);
+  scratch_.resize(length + simdjson::SIMDJSON_PADDING, ' ');
+  error_code e = TryDecode(length);
+  if (e == SUCCESS) {
+    sink_.OnEvent(event_);
+    return;
+  }
+  // Strict-JSON violations real profilers emit: repair, then try again.
+  const size_t bad_utf8 = ReplaceInvalidUtf8(scratch_.data(), length, '?');
+  const size_t control = ReplaceControlCharsInStrings(scratch_.data(), length);
+  bool repaired = false;
+  if (bad_utf8 + control > 0) e = TryDecode(length);
+  if (e != SUCCESS) {
+    repaired = RepairJson(scratch_, &length);
+    if (repaired) e = TryDecode(length);
+  }
+  if (e != SUCCESS) {
+    sink_.OnBadEvent(LoadStat::kEventInvalidJson);
+    return;
+  }
+  if (bad_utf8 > 0) sink_.OnStat(LoadStat::kEventInvalidUtf8Replaced);
+  if (control > 0) sink_.OnStat(LoadStat::kEventControlCharsReplaced);
+  if (repaired) sink_.OnStat(LoadStat::kEventRepaired);
+  sink_.OnEvent(event_);
+}
+
+}  // namespace
+
+Status ParseChromeJson(io::ByteSource& source, const ChromeJsonOptions& options,
+                       ChromeEventSink& sink, TraceEnvelope* envelope) {
+  Reader reader(source, options, sink, envelope);
+  return reader.Run();
+}
+
+}  // namespace perfdx::formats
