@@ -72,8 +72,8 @@ TEST(AnalyzePipeline, TwoRunsOfTheSameRanksAreTwoJobs) {
   ASSERT_EQ(r->jobs.size(), 2u);
   for (const report::AnalyzeJob& job : r->jobs) {
     ASSERT_EQ(job.members.size(), 2u);
-    const std::string& a = r->ranks[job.members[0]].analysis.trace->info.path;
-    const std::string& b = r->ranks[job.members[1]].analysis.trace->info.path;
+    const std::string& a = r->ranks[job.members[0]].analysis.info().path;
+    const std::string& b = r->ranks[job.members[1]].analysis.info().path;
     EXPECT_EQ(a.find("level0") != std::string::npos, b.find("level0") != std::string::npos)
         << a << " " << b;
   }
@@ -91,8 +91,8 @@ TEST(AnalyzePipeline, FindingsNameTheirRankAndPath) {
   for (const report::AnalyzeRank& rank : r->ranks) {
     for (const advisor::Finding& f : rank.findings) {
       ++findings;
-      EXPECT_EQ(f.rank, rank.analysis.trace->info.rank) << f.rule;
-      EXPECT_EQ(f.path, rank.analysis.trace->info.path) << f.rule;
+      EXPECT_EQ(f.rank, rank.analysis.info().rank) << f.rule;
+      EXPECT_EQ(f.path, rank.analysis.info().path) << f.rule;
       EXPECT_FALSE(f.path.empty()) << f.rule;
     }
   }
@@ -104,7 +104,7 @@ TEST(AnalyzePipeline, RankFilter) {
   auto one = Analyze({SharedPath("traces/kineto/hta/trace_filter")}, {1});
   ASSERT_TRUE(one.ok()) << one.status().message();
   ASSERT_EQ(one->ranks.size(), 1u);
-  EXPECT_EQ(one->ranks[0].analysis.trace->info.rank, 1);
+  EXPECT_EQ(one->ranks[0].analysis.info().rank, 1);
   EXPECT_EQ(one->traces.size(), 1u);
   auto none = Analyze({SharedPath("traces/kineto/hta/trace_filter")}, {7});
   ASSERT_FALSE(none.ok());

@@ -124,7 +124,7 @@ Severity SeverityFor(const Band& band, double value, double gain_share) {
 }
 
 void FinishClusterFinding(const analysis::RankAnalysis& analysis, Finding* f) {
-  const model::RankInfo& info = analysis.trace->info;
+  const model::RankInfo& info = analysis.info();
   if (f->path.empty()) f->path = info.path;
   KeepFixesFor(TargetsFor(info.runtime), RankTags(info), f);
   ClampGain(GainStepNs(analysis), f);
@@ -132,7 +132,7 @@ void FinishClusterFinding(const analysis::RankAnalysis& analysis, Finding* f) {
 }
 
 void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>* findings) {
-  const model::RankInfo& info = analysis.trace->info;
+  const model::RankInfo& info = analysis.info();
   const std::vector<FixTarget> targets = TargetsFor(info.runtime);
   const std::vector<std::string> rank_tags = RankTags(info);
   const bool complete = analysis.complete_steps;

@@ -1,12 +1,7 @@
-// Rules that need several ranks at once: a rank that is late to the
-// collectives (late_rank), msprof-analyze's slow rank (slow_rank: Computing,
-// Communication or Free differ across ranks by more than 5% of the mean
-// step; folded into late_rank when that fires, one finding per cause) and
-// slow link (slow_link: per-rank SDMA / RDMA bandwidths 5% apart). In a
-// data-parallel collective every rank waits for the last to arrive, so the
-// late rank shows the *least* communication time and the others show the
-// wait (msprof-analyze's slow-rank analysis reads it the same way: the rank
-// with the shortest communication time is the slow one).
+// The advisor over the ranks of one job: runs every job rule of the
+// registry (rules/rules.h: late_rank / slow_rank, slow_link) and finishes
+// each finding as a rank's are (the fix filter of the rank it names, the
+// gain clamped to that rank's step).
 #pragma once
 
 #include <vector>

@@ -1,6 +1,7 @@
-// One advisor rule per file under advisor/rules/. A rule reads the analysis
-// results and the thresholds and appends Findings; it computes no metric the
-// analysis does not already hold, except the what-if gain for its cause.
+// One advisor rule per file under advisor/rules/, one line each in the
+// registry (rules/rules.h). A rule reads the analysis results and the
+// thresholds and appends Findings; it computes no metric the analysis does
+// not already hold, except the what-if gain for its cause.
 #pragma once
 
 #include <cstddef>
@@ -35,7 +36,7 @@ struct RuleContext {
   const Thresholds& thresholds;
   // The rank's description (device, framework, world); rules read no
   // other part of the trace.
-  const model::RankInfo& info() const { return analysis.trace->info; }
+  const model::RankInfo& info() const { return analysis.info(); }
   int64_t step_ns() const { return GainStepNs(analysis); }
   size_t step_count() const { return GainStepCount(analysis); }
 };
@@ -47,7 +48,22 @@ class Rule {
   virtual void Evaluate(const RuleContext& context, std::vector<Finding>* findings) const = 0;
 };
 
-// Every rule, in a fixed order.
+// A rule over the ranks of one job at once (late, slow rank, slow link):
+// it reads their analyses only, like a rank's rule.
+struct JobRuleContext {
+  const std::vector<const analysis::RankAnalysis*>& ranks;
+  const Thresholds& thresholds;
+};
+
+class JobRule {
+ public:
+  virtual ~JobRule() = default;
+  virtual std::string_view id() const = 0;
+  virtual void Evaluate(const JobRuleContext& context, std::vector<Finding>* findings) const = 0;
+};
+
+// Every rule, in the registry's order (rules/rules.h).
 const std::vector<const Rule*>& AllRules();
+const std::vector<const JobRule*>& AllJobRules();
 
 }  // namespace perfdx::advisor

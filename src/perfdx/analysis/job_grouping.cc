@@ -51,8 +51,8 @@ std::string RankName(const model::RankInfo& info) {
 }  // namespace
 
 std::string WhyNotOneJob(const RankAnalysis& a, const RankAnalysis& b) {
-  const model::RankInfo& x = a.trace->info;
-  const model::RankInfo& y = b.trace->info;
+  const model::RankInfo& x = a.info();
+  const model::RankInfo& y = b.info();
   if (x.rank && y.rank && *x.rank == *y.rank) {
     return fmt::format("both are rank {}", *x.rank);
   }
@@ -117,7 +117,7 @@ JobGrouping GroupIntoJobs(const std::vector<const RankAnalysis*>& ranks) {
     if (!out.jobs.empty()) {
       out.reasons.push_back(fmt::format(
           "{} ({}) is analysed as a job of its own, not as a rank of the traces before it: {}",
-          ranks[i]->trace->info.path, RankName(ranks[i]->trace->info), first_reason));
+          ranks[i]->info().path, RankName(ranks[i]->info()), first_reason));
     }
     out.jobs.push_back({{i}});
   }

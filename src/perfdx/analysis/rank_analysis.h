@@ -48,7 +48,11 @@ struct StepAnalysis {
 };
 
 struct RankAnalysis {
-  const model::Trace* trace = nullptr;  // rank info, path
+  // The trace analysed, owned by the caller (BuildAnalyzeReport). The
+  // advisor reads only info() (tests/architecture/rules_read_analysis_test.py);
+  // the baseline's inventory and the job grouping read the trace itself.
+  const model::Trace* trace = nullptr;
+  const model::RankInfo& info() const { return trace->info; }
   AnalysisWindow window = AnalysisWindow::kSteps;
   bool cpu_only = false;
   StepTimeline timeline;  // after --steps filtering

@@ -116,7 +116,7 @@ void WriteCollectives(JsonWriter& w, const analysis::CollectiveSummary& s) {
 
 void WriteRank(JsonWriter& w, const AnalyzeRank& entry) {
   const RankAnalysis& a = entry.analysis;
-  const model::RankInfo& info = a.trace->info;
+  const model::RankInfo& info = a.info();
   w.BeginObject();
   w.Key("rank");
   info.rank ? w.Int(*info.rank) : w.Null();
@@ -472,7 +472,7 @@ std::string FeatureList(const model::RuntimeFeatures& f) {
 
 void RenderRankText(std::string& out, const AnalyzeRank& entry) {
   const RankAnalysis& a = entry.analysis;
-  const model::RankInfo& info = a.trace->info;
+  const model::RankInfo& info = a.info();
   out +=
       fmt::format("═══ rank {} — {} ({} on {})\n", info.rank ? fmt::format("{}", *info.rank) : "?",
                   info.path, model::SourceFormatName(info.source), info.device_name);
@@ -623,12 +623,12 @@ std::string RenderAnalyzeJson(const AnalyzeReport& report) {
     w.BeginObject();
     w.Key("ranks").BeginArray();
     for (size_t m : job.members) {
-      const model::RankInfo& info = report.ranks[m].analysis.trace->info;
+      const model::RankInfo& info = report.ranks[m].analysis.info();
       info.rank ? w.Int(*info.rank) : w.Null();
     }
     w.EndArray();
     w.Key("paths").BeginArray();
-    for (size_t m : job.members) w.String(report.ranks[m].analysis.trace->info.path);
+    for (size_t m : job.members) w.String(report.ranks[m].analysis.info().path);
     w.EndArray();
     w.EndObject();
   }

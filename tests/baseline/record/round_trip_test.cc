@@ -28,7 +28,7 @@ void ExpectSameRecord(const std::string& path) {
   const analysis::RankAnalysis& analysis = report->ranks[0].analysis;
   const RunRecord from_analysis = RecordFromAnalysis(analysis);
   auto from_json =
-      ParseAnalyzeReport(report::RenderAnalyzeJson(*report), analysis.trace->info.rank, path);
+      ParseAnalyzeReport(report::RenderAnalyzeJson(*report), analysis.info().rank, path);
   ASSERT_TRUE(from_json.ok()) << from_json.status().message();
 
   EXPECT_EQ(from_json->rank, from_analysis.rank);

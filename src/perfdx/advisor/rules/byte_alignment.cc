@@ -30,10 +30,6 @@ constexpr size_t kMaxContributors = 5;  // byte_alignment.yaml top_num
 constexpr double kLowPriority = 0.2;    // checker _LOW_PRIORITY
 constexpr double kHighPriority = 0.7;   // checker _HIGH_PRIORITY
 
-bool StartsWith(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
-
 class ByteAlignmentRule final : public Rule {
  public:
   std::string_view id() const override { return "byte_alignment"; }
@@ -52,7 +48,7 @@ class ByteAlignmentRule final : public Rule {
     int64_t considered_ns = 0;
     int64_t abnormal_ns = 0;
     for (const analysis::HcclTask& task : hccl.tasks) {
-      if (!StartsWith(task.name, "Memcpy") && !StartsWith(task.name, "Reduce")) continue;
+      if (!task.name.starts_with("Memcpy") && !task.name.starts_with("Reduce")) continue;
       if (task.transport != "SDMA" || task.link == "ON_CHIP") continue;
       const int64_t bytes = task.bytes;
       if (bytes <= base) continue;

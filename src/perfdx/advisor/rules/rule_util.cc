@@ -37,6 +37,11 @@ bool AllReduceDominates(const analysis::CollectiveSummary& collectives) {
   return total_ns > 0 && 2 * all_reduce_ns >= total_ns;
 }
 
+std::string RankLabel(const analysis::RankAnalysis& a) {
+  const model::RankInfo& info = a.info();
+  return info.rank ? fmt::format("rank {}", *info.rank) : info.path;
+}
+
 void KeepLargest(std::vector<Contributor>* contributors, size_t max) {
   std::sort(contributors->begin(), contributors->end(),
             [](const Contributor& a, const Contributor& b) {

@@ -40,6 +40,9 @@ inline void AddTag(Finding* f, std::string_view tag) {
 // synchronization), rather than all-to-all, all-gather, ...?
 bool AllReduceDominates(const analysis::CollectiveSummary& collectives);
 
+// "rank 3", or the trace's path when it names no rank.
+std::string RankLabel(const analysis::RankAnalysis& a);
+
 // Keeps the `max` contributors with the most time (ties: larger share, then
 // name, so the order never depends on the input's), largest first.
 void KeepLargest(std::vector<Contributor>* contributors, size_t max);

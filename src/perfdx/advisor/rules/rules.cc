@@ -3,26 +3,14 @@
 namespace perfdx::advisor {
 
 const std::vector<const Rule*>& AllRules() {
-  static const std::vector<const Rule*> kRules = {
-      &DataLoaderStall(),      &SyncInStep(),
-      &HostBoundDispatch(),    &RecurringGap(),
-      &LowDeviceUtilization(), &StepJitter(),
-      &SawtoothUtilization(),  &DataParallelSingleProcess(),
-      &CollectiveBackend(),    &Fp32Matrix(),
-      &MemcpyShare(),          &PageableH2d(),
-      &AllocationChurn(),      &Fragmentation(),
-      &MemoryNearCapacity(),   &CommunicationShare(),
-      &ExposedCommunication(), &SmallCollectives(),
-      &LowBusBandwidth(),      &DominantOperator(),
-      &LayoutConversion(),     &FusionCandidates(),
-      &HostSyncCopies(),       &ElementwiseChain(),
-      &AiCpuOperators(),       &DynamicShape(),
-      &OperatorNoBound(),      &BlockDim(),
-      &AiCoreFreqDrop(),       &ByteAlignment(),
-      &EnvironmentVariables(), &SynchronizeStream(),
-      &SyncBatchNormCalls(),   &PythonGc(),
-      &MemoryOperators(),      &AffinityApi(),
-  };
+#define PERFDX_LIST_RULE(name) &name(),
+  static const std::vector<const Rule*> kRules = {PERFDX_RANK_RULES(PERFDX_LIST_RULE)};
+  return kRules;
+}
+
+const std::vector<const JobRule*>& AllJobRules() {
+  static const std::vector<const JobRule*> kRules = {PERFDX_JOB_RULES(PERFDX_LIST_RULE)};
+#undef PERFDX_LIST_RULE
   return kRules;
 }
 

@@ -1,50 +1,62 @@
-// The rule objects; AllRules() (rules.cc) lists them in a fixed order.
+// The rule registry: every rule, one line each, in report order. A rule is
+// one file under advisor/rules/ defining `const Rule& Name()` (or
+// `const JobRule& Name()` for a rule over a job's ranks), one line here, and
+// its test under tests/advisor/. The build compiles every file of the folder.
 #pragma once
 
 #include "perfdx/advisor/rule.h"
 
+// Rules over one rank.
+#define PERFDX_RANK_RULES(X)   \
+  X(DataLoaderStall)           \
+  X(SyncInStep)                \
+  X(HostBoundDispatch)         \
+  X(RecurringGap)              \
+  X(LowDeviceUtilization)      \
+  X(StepJitter)                \
+  X(SawtoothUtilization)       \
+  X(DataParallelSingleProcess) \
+  X(CollectiveBackend)         \
+  X(Fp32Matrix)                \
+  X(MemcpyShare)               \
+  X(PageableH2d)               \
+  X(AllocationChurn)           \
+  X(Fragmentation)             \
+  X(MemoryNearCapacity)        \
+  X(CommunicationShare)        \
+  X(ExposedCommunication)      \
+  X(SmallCollectives)          \
+  X(LowBusBandwidth)           \
+  X(DominantOperator)          \
+  X(LayoutConversion)          \
+  X(FusionCandidates)          \
+  X(HostSyncCopies)            \
+  X(ElementwiseChain)          \
+  X(AiCpuOperators)            \
+  X(DynamicShape)              \
+  X(OperatorNoBound)           \
+  X(BlockDim)                  \
+  X(AiCoreFreqDrop)            \
+  X(ByteAlignment)             \
+  X(EnvironmentVariables)      \
+  X(SynchronizeStream)         \
+  X(SyncBatchNormCalls)        \
+  X(PythonGc)                  \
+  X(MemoryOperators)           \
+  X(AffinityApi)
+
+// Rules over the ranks of one job.
+#define PERFDX_JOB_RULES(X) \
+  X(LateOrSlowRank)         \
+  X(SlowLink)
+
 namespace perfdx::advisor {
 
-const Rule& DataLoaderStall();
-const Rule& SyncInStep();
-const Rule& HostBoundDispatch();
-const Rule& RecurringGap();
-const Rule& LowDeviceUtilization();
-const Rule& StepJitter();
-const Rule& SawtoothUtilization();
-const Rule& DataParallelSingleProcess();
-const Rule& CollectiveBackend();
-
-// Memory, communication and operator rules.
-const Rule& Fp32Matrix();
-const Rule& MemcpyShare();
-const Rule& PageableH2d();
-const Rule& AllocationChurn();
-const Rule& Fragmentation();
-const Rule& MemoryNearCapacity();
-const Rule& CommunicationShare();
-const Rule& ExposedCommunication();
-const Rule& SmallCollectives();
-const Rule& LowBusBandwidth();
-const Rule& DominantOperator();
-const Rule& LayoutConversion();
-const Rule& FusionCandidates();
-const Rule& HostSyncCopies();
-const Rule& ElementwiseChain();
-const Rule& AiCpuOperators();
-
-// Ascend rules: the msprof-analyze advisor's checks (issue #5;
-// ../shared/docs/ascend-advisor_rules.md).
-const Rule& DynamicShape();
-const Rule& OperatorNoBound();
-const Rule& BlockDim();
-const Rule& AiCoreFreqDrop();
-const Rule& ByteAlignment();
-const Rule& EnvironmentVariables();
-const Rule& SynchronizeStream();
-const Rule& SyncBatchNormCalls();
-const Rule& PythonGc();
-const Rule& MemoryOperators();
-const Rule& AffinityApi();
+#define PERFDX_DECLARE_RANK_RULE(name) const Rule& name();
+#define PERFDX_DECLARE_JOB_RULE(name) const JobRule& name();
+PERFDX_RANK_RULES(PERFDX_DECLARE_RANK_RULE)
+PERFDX_JOB_RULES(PERFDX_DECLARE_JOB_RULE)
+#undef PERFDX_DECLARE_RANK_RULE
+#undef PERFDX_DECLARE_JOB_RULE
 
 }  // namespace perfdx::advisor
