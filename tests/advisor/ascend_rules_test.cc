@@ -20,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include "advisor/rule_test_support.h"
+#include "ascend_trace_fixtures.h"
 #include "perfdx/advisor/advisor.h"
 #include "perfdx/advisor/cluster_advisor.h"
 #include "perfdx/advisor/knobs.h"
@@ -35,6 +36,7 @@ using perfdx::advisor::testing::Analysed;
 using perfdx::advisor::testing::AnalyseJson;
 using perfdx::advisor::testing::Detail;
 using perfdx::advisor::testing::FindRule;
+using namespace perfdx::testing::ascend;  // NOLINT: the fixture builders
 using perfdx::testing::ImportString;
 using perfdx::testing::SharedPath;
 using perfdx::testing::TempDir;
@@ -61,69 +63,6 @@ bool HasFix(const Finding& f, std::string_view fix, FixTarget framework = FixTar
 
 bool Contains(const std::string& s, std::string_view part) {
   return s.find(part) != std::string::npos;
-}
-
-// --- trace_view.json builders (µs) ------------------------------------------
-// Processes: Python 10 (thread 10), Ascend Hardware 20 (Stream 3), HCCL 30
-// (Group 1 Communication, Plane 0), CANN 40 (thread 41), AI Core Freq 50,
-// Python GC 60.
-
-std::string X(int pid, int tid, std::string_view name, double ts, double dur,
-              std::string_view cat = "", std::string_view args = "") {
-  return fmt::format(
-      R"({{"ph": "X", "cat": "{}", "name": "{}", "pid": {}, "tid": {}, "ts": {}, "dur": {}, )"
-      R"("args": {{{}}}}},)",
-      cat, name, pid, tid, ts, dur, args);
-}
-std::string Task(std::string_view name, std::string_view type, double ts, double dur) {
-  return X(20, 3, name, ts, dur, "", fmt::format(R"("Task Type": "{}")", type));
-}
-std::string Cann(std::string_view name, double ts, double dur) {
-  return X(40, 41, name, ts, dur);
-}
-std::string Op(std::string_view name, double ts, double dur) {
-  return X(10, 10, name, ts, dur, "cpu_op");
-}
-
-// A one-step trace_view: ProfilerStep#1 over [0, step_us) and `events`.
-// `envelope` (e.g. R"("distributedInfo": {"rank": 1}, )") makes it the
-// object form.
-std::string AscendTrace(double step_us, const std::string& events,
-                        const std::string& envelope = "") {
-  std::string json = envelope.empty() ? "[" : "{" + envelope + R"("traceEvents": [)";
-  json += R"(
-    {"ph": "M", "name": "process_name", "pid": 10, "tid": 0, "args": {"name": "Python"}},
-    {"ph": "M", "name": "process_name", "pid": 20, "tid": 0,
-     "args": {"name": "Ascend Hardware"}},
-    {"ph": "M", "name": "thread_name", "pid": 20, "tid": 3, "args": {"name": "Stream 3"}},
-    {"ph": "M", "name": "process_name", "pid": 30, "tid": 0, "args": {"name": "HCCL"}},
-    {"ph": "M", "name": "thread_name", "pid": 30, "tid": 0,
-     "args": {"name": "Group 1 Communication"}},
-    {"ph": "M", "name": "thread_name", "pid": 30, "tid": 1, "args": {"name": "Plane 0"}},
-    {"ph": "M", "name": "process_name", "pid": 40, "tid": 0, "args": {"name": "CANN"}},
-    {"ph": "M", "name": "thread_name", "pid": 40, "tid": 41, "args": {"name": "Thread 41"}},
-    {"ph": "M", "name": "process_name", "pid": 50, "tid": 0, "args": {"name": "AI Core Freq"}},
-    {"ph": "M", "name": "process_labels", "pid": 50, "tid": 0, "args": {"labels": "NPU"}},
-    {"ph": "M", "name": "process_name", "pid": 60, "tid": 0, "args": {"name": "Python GC"}},)";
-  json += X(10, 10, "ProfilerStep#1", 0, step_us, "cpu_op");
-  json += events;
-  json.pop_back();
-  return json + (envelope.empty() ? "]" : "]}");
-}
-
-std::string Freq(double ts, double mhz) {
-  return fmt::format(R"({{"ph": "C", "name": "AI Core Freq", "pid": 50, "tid": 0, "ts": {}, )"
-                     R"("args": {{"MHz": {}}}}},)",
-                     ts, mhz);
-}
-std::string HcclOp(std::string_view name, double ts, double dur) {
-  return X(30, 0, name, ts, dur, "", R"("count": 1000, "data_type": "FP32", "alg_type": "RING")");
-}
-std::string HcclMemcpy(double ts, double dur, int64_t bytes, std::string_view link = "HCCS") {
-  return X(30, 1, "Memcpy", ts, dur, "",
-           fmt::format(R"j("task type": "Memcpy", "transport type": "SDMA", "link type": "{}", )j"
-                       R"j("size(Byte)": {})j",
-                       link, bytes));
 }
 
 // --- *_ascend_pt folder fixtures -------------------------------------------

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "ascend_trace_fixtures.h"
 #include "perfdx/analysis/rank_analysis.h"
 #include "perfdx/formats/trace_loader.h"
 #include "test_support.h"
@@ -20,68 +21,10 @@ namespace {
 
 using model::EventKind;
 using model::TrackKind;
+using namespace perfdx::testing::ascend;  // NOLINT: the fixture builders
 using perfdx::testing::ImportString;
 using perfdx::testing::SharedPath;
 using perfdx::testing::TempDir;
-
-// --- fixtures (µs) -----------------------------------------------------------
-// Processes: Python 10 (thread 10), Ascend Hardware 20 (Stream 3), HCCL 30
-// (Group 1 Communication, Plane 0), CANN 40 (thread 41), AI Core Freq 50,
-// Python GC 60.
-
-std::string X(int pid, int tid, std::string_view name, double ts, double dur,
-              std::string_view cat = "", std::string_view args = "") {
-  return fmt::format(
-      R"({{"ph": "X", "cat": "{}", "name": "{}", "pid": {}, "tid": {}, "ts": {}, "dur": {}, )"
-      R"("args": {{{}}}}},)",
-      cat, name, pid, tid, ts, dur, args);
-}
-std::string Task(std::string_view name, std::string_view type, double ts, double dur) {
-  return X(20, 3, name, ts, dur, "", fmt::format(R"("Task Type": "{}")", type));
-}
-std::string Cann(std::string_view name, double ts, double dur) {
-  return X(40, 41, name, ts, dur);
-}
-std::string Op(std::string_view name, double ts, double dur) {
-  return X(10, 10, name, ts, dur, "cpu_op");
-}
-std::string Freq(double ts, double mhz) {
-  return fmt::format(R"({{"ph": "C", "name": "AI Core Freq", "pid": 50, "tid": 0, "ts": {}, )"
-                     R"("args": {{"MHz": {}}}}},)",
-                     ts, mhz);
-}
-std::string HcclOp(std::string_view name, double ts, double dur) {
-  return X(30, 0, name, ts, dur, "", R"("count": 1000, "data_type": "FP32", "alg_type": "RING")");
-}
-std::string HcclTaskEvent(std::string_view name, double ts, double dur, std::string_view transport,
-                          std::string_view link, int64_t bytes) {
-  return X(30, 1, name, ts, dur, "",
-           fmt::format(R"j("task type": "{}", "transport type": "{}", "link type": "{}", )j"
-                       R"j("size(Byte)": {})j",
-                       name, transport, link, bytes));
-}
-
-// One step, ProfilerStep#1 over [step_start_us, step_start_us + step_us).
-std::string AscendTrace(double step_start_us, double step_us, const std::string& events) {
-  std::string json = R"([
-    {"ph": "M", "name": "process_name", "pid": 10, "tid": 0, "args": {"name": "Python"}},
-    {"ph": "M", "name": "process_name", "pid": 20, "tid": 0,
-     "args": {"name": "Ascend Hardware"}},
-    {"ph": "M", "name": "thread_name", "pid": 20, "tid": 3, "args": {"name": "Stream 3"}},
-    {"ph": "M", "name": "process_name", "pid": 30, "tid": 0, "args": {"name": "HCCL"}},
-    {"ph": "M", "name": "thread_name", "pid": 30, "tid": 0,
-     "args": {"name": "Group 1 Communication"}},
-    {"ph": "M", "name": "thread_name", "pid": 30, "tid": 1, "args": {"name": "Plane 0"}},
-    {"ph": "M", "name": "process_name", "pid": 40, "tid": 0, "args": {"name": "CANN"}},
-    {"ph": "M", "name": "thread_name", "pid": 40, "tid": 41, "args": {"name": "Thread 41"}},
-    {"ph": "M", "name": "process_name", "pid": 50, "tid": 0, "args": {"name": "AI Core Freq"}},
-    {"ph": "M", "name": "process_labels", "pid": 50, "tid": 0, "args": {"labels": "NPU"}},
-    {"ph": "M", "name": "process_name", "pid": 60, "tid": 0, "args": {"name": "Python GC"}},)";
-  json += X(10, 10, "ProfilerStep#1", step_start_us, step_us, "cpu_op");
-  json += events;
-  json.pop_back();
-  return json + "]";
-}
 
 struct Analysed {
   model::Trace trace;
@@ -184,7 +127,7 @@ TEST(HostCallsTest, TheWindowsCallsByKind) {
       Cann("AscendCL@aclMallocMemInner", 4000, 50) + Op("SyncBatchNorm", 5000, 30) +
       Op("SyncBatchNorm", 6000, 30) + X(60, 60, "GC", 7000, 2000, "gc") +
       Cann("AscendCL@aclrtFree", 12000, 9) + Task("Add", "AI_CORE", 2050, 10);
-  auto a = AnalyseJson(AscendTrace(1000, 10'000, events));
+  auto a = AnalyseJson(AscendTraceFrom(1000, 10'000, events));
   ASSERT_NE(a, nullptr);
   const HostCalls& h = a->analysis.host_calls;
   EXPECT_TRUE(h.host_recorded);
@@ -236,7 +179,7 @@ TEST(AscendOperatorsTest, KernelRowsOfTheWindowWithTheirFacts) {
                        Task("Add1", "AI_VECTOR_CORE", 1300, 50) +
                        Task("Cast1", "AI_CPU", 1400, 30) + Task("Late", "AI_CORE", 2500, 10) +
                        Freq(2600, 1500) + Freq(0, 1800) + Freq(1200, 1650);
-  dir.Write(root + "ASCEND_PROFILER_OUTPUT/trace_view.json", AscendTrace(1000, 1000, events));
+  dir.Write(root + "ASCEND_PROFILER_OUTPUT/trace_view.json", AscendTraceFrom(1000, 1000, events));
   std::string csv(kKernelHeader);
   csv +=
       "1,4294967295,1,3,MatMul1,MatMulV2,static,AI_CORE,\"1100.000\t\",100,0,24,0,FLOAT16,0.5,N/"
@@ -353,14 +296,16 @@ TEST(HcclTransfersTest, TasksWithTheirOp) {
   // bytes), a Reduce_Inline at 4000 (ends after A, before B: a task is filed
   // under the op its end falls in, so none — the old by-start rule said A),
   // a Memcpy at 5500 (op B, ON_CHIP), a Memcpy at 12500 (after the step).
-  std::string events =
-      HcclOp("allReduce_A", 1000, 2000) + HcclOp("allReduce_B", 5000, 1000) +
-      HcclOp("allReduce_C", 12000, 100) + HcclTaskEvent("Memcpy", 500, 10, "SDMA", "HCCS", 512) +
-      HcclTaskEvent("Memcpy", 1500, 20, "SDMA", "HCCS", 1000) +
-      HcclTaskEvent("Reduce_Inline", 4000, 30, "SDMA", "HCCS", 2048) +
-      HcclTaskEvent("Memcpy", 5500, 40, "SDMA", "ON_CHIP", 4096) +
-      HcclTaskEvent("Memcpy", 12500, 10, "SDMA", "HCCS", 512) + Task("Add", "AI_CORE", 100, 10);
-  auto a = AnalyseJson(AscendTrace(0, 10'000, events));
+  std::string events = perfdx::testing::ascend::HcclOp("allReduce_A", 1000, 2000) +
+                       perfdx::testing::ascend::HcclOp("allReduce_B", 5000, 1000) +
+                       perfdx::testing::ascend::HcclOp("allReduce_C", 12000, 100) +
+                       HcclTaskEvent("Memcpy", 500, 10, "SDMA", "HCCS", 512) +
+                       HcclTaskEvent("Memcpy", 1500, 20, "SDMA", "HCCS", 1000) +
+                       HcclTaskEvent("Reduce_Inline", 4000, 30, "SDMA", "HCCS", 2048) +
+                       HcclTaskEvent("Memcpy", 5500, 40, "SDMA", "ON_CHIP", 4096) +
+                       HcclTaskEvent("Memcpy", 12500, 10, "SDMA", "HCCS", 512) +
+                       Task("Add", "AI_CORE", 100, 10);
+  auto a = AnalyseJson(AscendTraceFrom(0, 10'000, events));
   ASSERT_NE(a, nullptr);
   const HcclTransfers& h = a->analysis.hccl_transfers;
   ASSERT_EQ(h.ops.size(), 2u);
@@ -395,7 +340,7 @@ TEST(OpSequencesTest, TopLevelAtenOpsPerThread) {
                        X(10, 10, "model.py(12): forward", 400, 10, "python_function") +
                        Op("aten::softmax", 2000, 10) + X(10, 11, "ATEN::mul", 50, 10, "cpu_op") +
                        Task("Add", "AI_CORE", 100, 10);
-  auto a = AnalyseJson(AscendTrace(0, 1000, events));
+  auto a = AnalyseJson(AscendTraceFrom(0, 1000, events));
   ASSERT_NE(a, nullptr);
   const std::vector<std::vector<std::string>>& threads = a->analysis.op_sequences.threads;
   ASSERT_EQ(threads.size(), 2u);
