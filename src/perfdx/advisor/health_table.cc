@@ -1,5 +1,8 @@
 #include "perfdx/advisor/health_table.h"
 
+#include <cstdint>
+#include <string_view>
+
 #include <fmt/format.h>
 
 namespace perfdx::advisor {
@@ -26,13 +29,59 @@ std::string_view HealthStatusName(HealthStatus status) {
   return "healthy";
 }
 
+namespace {
+
+// When a row applies to a rank.
+enum class Applies : uint8_t {
+  kAlways,
+  kDevice,       // the rank has device work (not a CPU-only trace)
+  kOperators,    // the window has operators
+  kCollectives,  // the window has communication
+};
+
+// The judged rows, in report order: a health metric (its name is the one of
+// analysis::kHealthMetrics) and its band (thresholds.def). The step-time CV,
+// not a health metric, and the unjudged compute share are added beside them.
+struct HealthRowDef {
+  double analysis::HealthMetrics::*value;
+  Band Thresholds::*band;
+  std::string_view label;
+  Applies applies;
+};
+constexpr HealthRowDef kRows[] = {
+    {&analysis::HealthMetrics::idle_share, &Thresholds::idle_share, "idle share", Applies::kAlways},
+    {&analysis::HealthMetrics::top1_op_share, &Thresholds::top1_op_share, "top-1 operator share",
+     Applies::kOperators},
+    {&analysis::HealthMetrics::top3_op_share, &Thresholds::top3_op_share, "top-3 operator share",
+     Applies::kOperators},
+    {&analysis::HealthMetrics::memcpy_share, &Thresholds::memcpy_share, "memory copy share",
+     Applies::kDevice},
+    {&analysis::HealthMetrics::framework_overhead_share, &Thresholds::framework_overhead_share,
+     "framework overhead", Applies::kDevice},
+    {&analysis::HealthMetrics::dataloader_stall_share, &Thresholds::dataloader_stall_share,
+     "data-loading stall", Applies::kAlways},
+    {&analysis::HealthMetrics::comm_share, &Thresholds::comm_share, "communication share",
+     Applies::kCollectives},
+    {&analysis::HealthMetrics::comm_not_overlapped_share, &Thresholds::comm_not_overlapped_share,
+     "exposed communication", Applies::kCollectives},
+};
+
+std::string_view MetricName(double analysis::HealthMetrics::*value) {
+  for (const analysis::HealthMetricDef& m : analysis::kHealthMetrics) {
+    if (m.value == value) return m.name;
+  }
+  return "";
+}
+
+}  // namespace
+
 std::vector<HealthRow> BuildHealthTable(const analysis::RankAnalysis& a, const Thresholds& t) {
   std::vector<HealthRow> rows;
-  auto add = [&](std::string metric, std::string label, double value, const Band& band,
+  auto add = [&](std::string_view metric, std::string_view label, double value, const Band& band,
                  bool applicable, bool percent = true) {
     HealthRow row;
-    row.metric = std::move(metric);
-    row.label = std::move(label);
+    row.metric = std::string(metric);
+    row.label = std::string(label);
     row.value = value;
     row.healthy = Range(band, percent);
     row.status = applicable ? Evaluate(band, value) : HealthStatus::kHealthy;
@@ -41,34 +90,36 @@ std::vector<HealthRow> BuildHealthTable(const analysis::RankAnalysis& a, const T
   };
   const analysis::HealthMetrics& h = a.summary;
   const bool device = !a.cpu_only;
-  const bool comm = a.summary.comm_share > 0;
+  auto applies = [&](Applies when) {
+    switch (when) {
+      case Applies::kAlways:
+        return true;
+      case Applies::kDevice:
+        return device;
+      case Applies::kOperators:
+        return !a.ops.ops.empty();
+      case Applies::kCollectives:
+        return h.comm_share > 0;
+    }
+    return true;
+  };
   // Device utilization counts communication and copies as busy; the compute
   // share beside it does not, so a communication-bound step cannot pass as
   // a busy one. It is shown, not judged: the band is for utilization.
-  add("device_utilization",
+  add(MetricName(&analysis::HealthMetrics::device_utilization),
       device ? "device busy (incl. comm, copies)" : "compute utilization (host ops)",
       h.device_utilization, t.device_utilization, true);
   if (device) {
     HealthRow row;
-    row.metric = "device_compute_share";
+    row.metric = std::string(MetricName(&analysis::HealthMetrics::device_compute_share));
     row.label = "  of which compute kernels";
     row.value = h.device_compute_share;
     row.judged = false;
     rows.push_back(std::move(row));
   }
-  add("idle_share", "idle share", h.idle_share, t.idle_share, true);
-  add("top1_op_share", "top-1 operator share", h.top1_op_share, t.top1_op_share,
-      !a.ops.ops.empty());
-  add("top3_op_share", "top-3 operator share", h.top3_op_share, t.top3_op_share,
-      !a.ops.ops.empty());
-  add("memcpy_share", "memory copy share", h.memcpy_share, t.memcpy_share, device);
-  add("framework_overhead_share", "framework overhead", h.framework_overhead_share,
-      t.framework_overhead_share, device);
-  add("dataloader_stall_share", "data-loading stall", h.dataloader_stall_share,
-      t.dataloader_stall_share, true);
-  add("comm_share", "communication share", h.comm_share, t.comm_share, comm);
-  add("comm_not_overlapped_share", "exposed communication", h.comm_not_overlapped_share,
-      t.comm_not_overlapped_share, comm);
+  for (const HealthRowDef& r : kRows) {
+    add(MetricName(r.value), r.label, h.*(r.value), t.*(r.band), applies(r.applies));
+  }
   add("step_time_cv", "step-time variation (CV)", a.step_time.cv, t.step_time_cv,
       a.step_time.count >= 3, false);
   return rows;
