@@ -529,12 +529,50 @@ TEST(LowBusBandwidthRuleTest, AscendHcclTasksPerLink) {
 }
 
 TEST(LowBusBandwidthRuleTest, KinetoBusBandwidthOfTheFastestLargeCollective) {
-  // 2 GPUs of compute capability 8.0 (NVLink peak 300 GB/s). All-reduce of
+  // 2 GPUs whose link the configuration gives: 300 GB/s. All-reduce of
   // 16M floats = 64 MB, group of 2 (busbw factor 2(2-1)/2 = 1): 800 us in
   // step 1 (80 GB/s), 400 us in step 2 (160 GB/s). The fastest: 160/300 =
   // 53.3% (warning band). What-if at 75% = 225 GB/s: 64e6/225 = 284444 ns;
   // saved 515555 + 115555 = 631110 ns, all exposed -> 315555 ns per step =
   // 31.6% -> warning.
+  Thresholds th;
+  th.gpu_link_peak_gbps = 300;
+  auto a = AnalyseJson(KinetoSteps(
+                           2, 1000,
+                           [](int64_t b) {
+                             return Kernel("k", b, 100) +
+                                    Collective(b + 100, b == 0 ? 800 : 400, 16'000'000);
+                           },
+                           Gpus(2, 40'000'000'000)),
+                       th);
+  const Finding* f = FindRule(a->findings, "low_bus_bandwidth");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NEAR(f->evidence.value, 160.0 / 300.0, 1e-12);
+  EXPECT_DOUBLE_EQ(Detail(*f, "achieved_gbps"), 160.0);
+  EXPECT_DOUBLE_EQ(Detail(*f, "peak_gbps"), 300.0);
+  EXPECT_EQ(f->gain.ns_per_step, 315'555);
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_NE(f->title.find("160.0 GB/s bus bandwidth, 53.3% of the 300 GB/s GPU link peak"),
+            std::string::npos)
+      << f->title;
+  EXPECT_TRUE(f->gain.basis.empty());
+
+  // 250 us each: 256 GB/s = 85% >= 75%: healthy.
+  auto fast = AnalyseJson(
+      KinetoSteps(
+          2, 1000,
+          [](int64_t b) { return Kernel("k", b, 100) + Collective(b + 100, 250, 16'000'000); },
+          Gpus(2, 40'000'000'000)),
+      th);
+  EXPECT_EQ(FindRule(fast->findings, "low_bus_bandwidth"), nullptr);
+}
+
+TEST(LowBusBandwidthRuleTest, AnAssumedNvlinkPeakIsInformationWithoutGain) {
+  // The same collectives without gpu_link_peak_gbps: the trace says compute
+  // capability 8.0 but not whether the GPUs have NVLink (SXM) or not
+  // (PCIe), so 300 GB/s is assumed. The bus bandwidth is reported (160 GB/s,
+  // 53.3% of it) as information: no gain per step (the what-if's 631110 ns
+  // over the window is kept as total_ns), no fix, and how to learn the link.
   auto a = AnalyseJson(KinetoSteps(
       2, 1000,
       [](int64_t b) {
@@ -543,20 +581,15 @@ TEST(LowBusBandwidthRuleTest, KinetoBusBandwidthOfTheFastestLargeCollective) {
       Gpus(2, 40'000'000'000)));
   const Finding* f = FindRule(a->findings, "low_bus_bandwidth");
   ASSERT_NE(f, nullptr);
-  EXPECT_NEAR(f->evidence.value, 160.0 / 300.0, 1e-12);
+  EXPECT_EQ(f->severity, Severity::kInfo);
   EXPECT_DOUBLE_EQ(Detail(*f, "achieved_gbps"), 160.0);
   EXPECT_DOUBLE_EQ(Detail(*f, "peak_gbps"), 300.0);
-  EXPECT_EQ(f->gain.ns_per_step, 315'555);
-  EXPECT_EQ(f->severity, Severity::kWarning);
-  EXPECT_NE(f->title.find("160.0 GB/s bus bandwidth, 53.3% of the 300 GB/s NVLink peak"),
-            std::string::npos)
-      << f->title;
-
-  // 250 us each: 256 GB/s = 85% >= 75%: healthy.
-  auto fast = AnalyseJson(KinetoSteps(
-      2, 1000, [](int64_t b) { return Kernel("k", b, 100) + Collective(b + 100, 250, 16'000'000); },
-      Gpus(2, 40'000'000'000)));
-  EXPECT_EQ(FindRule(fast->findings, "low_bus_bandwidth"), nullptr);
+  EXPECT_EQ(f->gain.ns_per_step, 0);
+  EXPECT_EQ(f->gain.basis, kAssumedLinkPeak);
+  EXPECT_EQ(f->gain.total_ns, 631'110);
+  EXPECT_TRUE(f->recommendations.empty());
+  EXPECT_NE(f->title.find("53.3% of the 300 GB/s NVLink peak"), std::string::npos) << f->title;
+  EXPECT_NE(f->title.find("nvidia-smi topo -m"), std::string::npos) << f->title;
 }
 
 // --- One definition of a collective's transfers (issue 9) -------------------

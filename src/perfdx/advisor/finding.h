@@ -89,6 +89,9 @@ struct EstimatedGain {
   int64_t total_ns = 0;
 };
 inline constexpr std::string_view kNoCompleteStep = "no complete step";
+// The what-if rests on a link peak the trace does not record (a GPU's
+// NVLink assumed from its generation): measured, not a prediction.
+inline constexpr std::string_view kAssumedLinkPeak = "link peak not recorded";
 
 struct Finding {
   std::string rule;  // stable id, e.g. "data_loader_stall"

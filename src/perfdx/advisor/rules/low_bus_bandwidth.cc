@@ -13,13 +13,19 @@
 //           ones are latency-bound and belong to small_collectives.
 // Link peaks come from Thresholds (documented defaults, configurable):
 // hccs_peak_gbps, pcie_peak_gbps, rdma_peak_gbps, and sdma_peak_gbps for
-// SDMA links without a peak of their own.
+// SDMA links without a peak of their own. A GPU trace does not record its
+// interconnect: unless gpu_link_peak_gbps says what it is, the NVLink of
+// the GPU's generation is only assumed (an SXM A100 has it, a PCIe A100 has
+// not), so the finding is information with no gain: the measured bus
+// bandwidth, and how to learn the link.
 // Gain: the what-if in which every transfer ran at the target efficiency,
 // counting only the exposed part of each collective (time hidden under
 // compute costs nothing). An upper bound: for GPU collectives it includes
 // any time spent waiting for peers.
 #include <algorithm>
 #include <map>
+#include <set>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -50,9 +56,15 @@ double AscendPeak(const Thresholds& th, const std::string& link) {
   return th.sdma_peak_gbps;
 }
 
-// The intra-node GPU link and its peak (see Thresholds::gpu_link_peak_gbps).
-std::pair<std::string, double> GpuLink(const model::RankInfo& info, const Thresholds& th) {
-  if (th.gpu_link_peak_gbps > 0) return {"GPU link", th.gpu_link_peak_gbps};
+// The intra-node GPU link and its peak (see Thresholds::gpu_link_peak_gbps);
+// `assumed`: from the GPU's generation, not from the configuration.
+struct GpuLinkPeak {
+  std::string link;
+  double peak_gbps = 0;
+  bool assumed = true;
+};
+GpuLinkPeak GpuLink(const model::RankInfo& info, const Thresholds& th) {
+  if (th.gpu_link_peak_gbps > 0) return {"GPU link", th.gpu_link_peak_gbps, false};
   if (info.device_type != model::DeviceType::kCuda) return {"", 0};
   for (const model::DeviceProperties& d : info.devices) {
     if (d.compute_major < 0) continue;
@@ -77,6 +89,7 @@ class LowBusBandwidthRule final : public Rule {
     const analysis::CollectiveSummary& collectives = c.analysis.collectives;
     std::vector<LinkUse> links;
     bool bus_bandwidth = false;
+    std::set<std::string> assumed_peak;  // links whose peak the trace does not give
 
     // The links of the window's transfers: the named transports, and SDMA
     // only for the links it holds beyond HCCS, PCIE and SIO (it is their sum).
@@ -105,7 +118,7 @@ class LowBusBandwidthRule final : public Rule {
     } else {
       bus_bandwidth = true;
       const auto local_devices = static_cast<int64_t>(c.info().devices.size());
-      const auto [gpu_link, gpu_peak] = GpuLink(c.info(), th);
+      const GpuLinkPeak gpu = GpuLink(c.info(), th);
       // Compute clipped to the window: what can hide a collective's time.
       const analysis::IntervalSet compute =
           Intersect(c.analysis.activity.device_compute, c.analysis.window_intervals);
@@ -119,8 +132,9 @@ class LowBusBandwidthRule final : public Rule {
         const double small_limit =
             inter_node ? th.small_collective_rdma_bytes : th.small_collective_sdma_bytes;
         if (static_cast<double>(col.message_bytes) < small_limit) continue;
-        const std::string link = inter_node ? "RDMA" : gpu_link;
-        const double peak = inter_node ? th.rdma_peak_gbps : gpu_peak;
+        const std::string link = inter_node ? "RDMA" : gpu.link;
+        const double peak = inter_node ? th.rdma_peak_gbps : gpu.peak_gbps;
+        if (!inter_node && gpu.assumed) assumed_peak.insert(link);
         if (peak <= 0) continue;
         const double bus_bytes = static_cast<double>(col.message_bytes) * factor;
         LinkUse& u = by_link[link];
@@ -167,6 +181,19 @@ class LowBusBandwidthRule final : public Rule {
                           {"transfers", static_cast<double>(worst.transfers)}};
     for (const LinkUse& u : links) {
       f.evidence.details.emplace_back(u.link + "_efficiency", u.efficiency());
+    }
+    if (assumed_peak.contains(worst.link)) {
+      // Measured, not judged: no severity above information, no gain, no fix.
+      f.severity = Severity::kInfo;
+      f.gain.total_ns = worst.saved_ns;
+      f.gain.ns_per_step = 0;
+      f.gain.share = 0;
+      f.gain.basis = std::string(kAssumedLinkPeak);
+      f.title += fmt::format(
+          " — assumed: the trace does not record the link; `nvidia-smi topo -m` shows it and "
+          "nccl-tests' all_reduce_perf its bus bandwidth; set gpu_link_peak_gbps in perfdx.toml");
+      out->push_back(std::move(f));
+      return;
     }
     AddTag(&f, "low_bandwidth");
     if (AllReduceDominates(c.analysis.collectives)) AddTag(&f, "allreduce");
