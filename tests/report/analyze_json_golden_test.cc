@@ -217,6 +217,7 @@ TEST_F(AnalyzeJsonGolden, KernelsAndOpsAsComputedByHand) {
   EXPECT_DOUBLE_EQ(At("/ranks/0/kernel_shares/matrix"), 0.5);
   EXPECT_DOUBLE_EQ(At("/ranks/0/kernel_shares/fp32_matrix"), 0.5);
   EXPECT_EQ(At("/ranks/0/kernel_shares/layout_conversion"), 0);
+  EXPECT_EQ(At("/ranks/0/kernel_shares/tensor_core"), 0);  // the sgemm is FP32 SIMT
   const char* names[] = {"volta_sgemm_128x64_nn", nullptr, nullptr,
                          "Memcpy HtoD (Pageable -> Device)"};
   const double totals[] = {9e6, 4.5e6, 3e6, 1.5e6};

@@ -124,6 +124,7 @@ KernelSummary SummarizeKernels(const model::Trace& trace, const OpAttribution& a
   out.layout_conversion_share = ShareOf(out.layout_conversion_ns, out.device_work_ns);
   out.matrix_share = ShareOf(out.matrix_ns, out.device_work_ns);
   out.fp32_matrix_share = ShareOf(out.fp32_matrix_ns, out.device_work_ns);
+  out.tensor_core_share = ShareOf(out.tensor_core_ns, out.device_work_ns);
   std::sort(out.kernels.begin(), out.kernels.end(), [](const KernelStat& a, const KernelStat& b) {
     return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
   });

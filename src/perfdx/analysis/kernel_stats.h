@@ -51,9 +51,10 @@ struct KernelSummary {
   // The one layout-conversion share: layout_conversion_ns / device_work_ns
   // (docs/metrics.md). The layout finding and MICRO both show this.
   double layout_conversion_share = 0;
-  // matrix_ns / device_work_ns and fp32_matrix_ns / device_work_ns.
+  // matrix_ns, fp32_matrix_ns and tensor_core_ns / device_work_ns.
   double matrix_share = 0;
   double fp32_matrix_share = 0;
+  double tensor_core_share = 0;
   std::vector<KernelSequence> repeated_sequences;  // fusion candidates, by total time
 };
 

@@ -272,6 +272,7 @@ void WriteRank(JsonWriter& w, const AnalyzeRank& entry) {
   w.Key("kernel_shares").BeginObject();
   w.Key("matrix").Double(k.matrix_share);
   w.Key("fp32_matrix").Double(k.fp32_matrix_share);
+  w.Key("tensor_core").Double(k.tensor_core_share);
   w.Key("layout_conversion").Double(k.layout_conversion_share);
   w.EndObject();
   w.Key("kernels").BeginArray();

@@ -38,8 +38,7 @@ class Fp32MatrixRule final : public Rule {
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
     const analysis::KernelSummary& k = c.analysis.kernels;
     if (c.analysis.cpu_only || k.fp32_matrix_ns <= 0 || k.device_work_ns <= 0) return;
-    const double share =
-        static_cast<double>(k.fp32_matrix_ns) / static_cast<double>(k.device_work_ns);
+    const double share = k.fp32_matrix_share;
     const Band& band = c.thresholds.fp32_matrix_share;
     if (advisor::Evaluate(band, share) == HealthStatus::kHealthy) return;
     const std::optional<ThroughputRatio> ratio = RankThroughputRatio(c.info());
@@ -72,16 +71,13 @@ class Fp32MatrixRule final : public Rule {
     f.evidence.unit = "share";
     f.evidence.details = {
         {"fp32_matrix_ns_per_step", static_cast<double>(fp32_per_step)},
-        {"matrix_share", static_cast<double>(k.matrix_ns) / static_cast<double>(k.device_work_ns)},
-        {"tensor_core_share",
-         static_cast<double>(k.tensor_core_ns) / static_cast<double>(k.device_work_ns)},
+        {"matrix_share", k.matrix_share},
+        {"tensor_core_share", k.tensor_core_share},
         {ratio ? "peak_throughput_ratio" : "assumed_speedup", speedup},
     };
     for (const analysis::KernelStat& ks : k.kernels) {
       if (!ks.fp32_matrix) continue;
-      f.evidence.contributors.push_back(
-          {ks.name, ks.total_ns,
-           static_cast<double>(ks.total_ns) / static_cast<double>(k.device_work_ns)});
+      f.evidence.contributors.push_back({ks.name, ks.total_ns, ks.share});
       if (f.evidence.contributors.size() == kMaxContributors) break;
     }
     AddTag(&f, "fp32_matrix");

@@ -50,9 +50,7 @@ class LayoutConversionRule final : public Rule {
         {"share_of_step", f.gain.share}};
     for (const analysis::KernelStat& ks : k.kernels) {
       if (!ks.layout_conversion) continue;
-      f.evidence.contributors.push_back(
-          {ks.name, ks.total_ns,
-           static_cast<double>(ks.total_ns) / static_cast<double>(k.device_work_ns)});
+      f.evidence.contributors.push_back({ks.name, ks.total_ns, ks.share});
       if (f.evidence.contributors.size() == kMaxContributors) break;
     }
     AddTag(&f, "layout_conversion");
