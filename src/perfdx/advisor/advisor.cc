@@ -47,8 +47,7 @@ void NoPerStepGain(int64_t steps, Finding* f) {
 // A gain never exceeds the step time it is a part of.
 void ClampGain(int64_t step_ns, Finding* f) {
   f->gain.ns_per_step = std::clamp<int64_t>(f->gain.ns_per_step, 0, std::max<int64_t>(step_ns, 0));
-  f->gain.share =
-      step_ns > 0 ? static_cast<double>(f->gain.ns_per_step) / static_cast<double>(step_ns) : 0;
+  f->gain.share = ShareOf(f->gain.ns_per_step, step_ns);
 }
 
 // Findings that rest on the same kernels or operators count that time once.

@@ -48,8 +48,7 @@ Finding LateRank(const std::vector<const analysis::RankAnalysis*>& ranks, const 
                                           wait_caused.begin());
   const analysis::RankAnalysis& a = *ranks[late];
   const int64_t wait_per_step = wait_caused[late] / steps;
-  const int64_t step_ns = a.step_time.mean_ns > 0 ? a.step_time.mean_ns : 1;
-  const double share = static_cast<double>(wait_per_step) / static_cast<double>(step_ns);
+  const double share = ShareOf(wait_per_step, GainStepNs(a));
   const Band& band = t.late_rank_wait_share;
   if (advisor::Evaluate(band, share) == HealthStatus::kHealthy) return f;
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "perfdx/advisor/rule.h"
+#include "perfdx/base/statistics.h"
 
 namespace perfdx::advisor {
 
@@ -21,7 +22,7 @@ inline int64_t PerStepNs(const RuleContext& c, double share) {
 }
 
 inline double ShareOfStep(const RuleContext& c, int64_t ns_per_step) {
-  return c.step_ns() > 0 ? static_cast<double>(ns_per_step) / static_cast<double>(c.step_ns()) : 0;
+  return ShareOf(ns_per_step, c.step_ns());
 }
 
 // "12.3%" / "15.0 ms" (seconds from 10 s), for titles.

@@ -78,9 +78,7 @@ Finding SlowLinkOf(const std::vector<const analysis::RankAnalysis*>& ranks, cons
           lo->step >= 0 ? 1 : std::max<int64_t>(1, static_cast<int64_t>(a.steps.size()));
       const double saved = static_cast<double>(lo->ns) * (1.0 - lo->gbps() / hi->gbps());
       f.gain.ns_per_step = static_cast<int64_t>(saved) / steps;
-      const int64_t step_ns = a.step_time.mean_ns > 0 ? a.step_time.mean_ns : a.window_ns;
-      f.gain.share =
-          step_ns > 0 ? static_cast<double>(f.gain.ns_per_step) / static_cast<double>(step_ns) : 0;
+      f.gain.share = ShareOf(f.gain.ns_per_step, GainStepNs(a));
       f.rank = a.info().rank;
     }
   }
