@@ -89,9 +89,7 @@ class HostBoundDispatchRule final : public Rule {
     AddTag(&f, "dispatch_bound");
     AddTag(&f, "fusible");
     f.host_cause = true;
-    f.recommendations = RecommendationsFor("reduce_launch_overhead");
-    for (Recommendation& r : RecommendationsFor("operator_fusion"))
-      f.recommendations.push_back(std::move(r));
+    AppendFixes(&f.recommendations, {"reduce_launch_overhead", "operator_fusion"});
     out->push_back(std::move(f));
   }
 };

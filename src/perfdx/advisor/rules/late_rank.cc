@@ -74,9 +74,7 @@ Finding LateRank(const std::vector<const analysis::RankAnalysis*>& ranks, const 
   }
   // A late rank does more work before the collective, or does it slower:
   // uneven input, its own data loading, a busy or unpinned host.
-  f.recommendations = RecommendationsFor("dataloader_parallel");
-  for (Recommendation& r : RecommendationsFor("cpu_binding"))
-    f.recommendations.push_back(std::move(r));
+  AppendFixes(&f.recommendations, {"dataloader_parallel", "cpu_binding"});
   f.rank = a.info().rank;
   return f;
 }

@@ -95,9 +95,7 @@ class LowDeviceUtilizationRule final : public Rule {
     // No evidence points to a cause: the advisor replaces these with how to
     // profile for it (their evidence tags are not established here).
     f.host_cause = true;
-    f.recommendations = RecommendationsFor("reduce_launch_overhead");
-    for (Recommendation& r : RecommendationsFor("operator_fusion"))
-      f.recommendations.push_back(std::move(r));
+    AppendFixes(&f.recommendations, {"reduce_launch_overhead", "operator_fusion"});
     out->push_back(std::move(f));
   }
 };

@@ -108,9 +108,7 @@ class StepJitterRule final : public Rule {
         break;
       }
     }
-    f.recommendations = RecommendationsFor("cpu_binding");
-    for (Recommendation& r : RecommendationsFor("avoid_host_sync"))
-      f.recommendations.push_back(std::move(r));
+    AppendFixes(&f.recommendations, {"cpu_binding", "avoid_host_sync"});
     out->push_back(std::move(f));
   }
 };
@@ -168,9 +166,7 @@ class SawtoothUtilizationRule final : public Rule {
         break;
       }
     }
-    f.recommendations = RecommendationsFor("dataloader_parallel");
-    for (Recommendation& r : RecommendationsFor("overlap_communication"))
-      f.recommendations.push_back(std::move(r));
+    AppendFixes(&f.recommendations, {"dataloader_parallel", "overlap_communication"});
     out->push_back(std::move(f));
   }
 };

@@ -56,9 +56,7 @@ class SyncInStepRule final : public Rule {
     f.evidence.unit = "share";
     AddTag(&f, "host_sync");
     f.host_cause = true;
-    f.recommendations = RecommendationsFor("avoid_host_sync");
-    for (Recommendation& r : RecommendationsFor("launch_blocking_off"))
-      f.recommendations.push_back(std::move(r));
+    AppendFixes(&f.recommendations, {"avoid_host_sync", "launch_blocking_off"});
     out->push_back(std::move(f));
   }
 };
