@@ -54,6 +54,49 @@ expect_exit 2 "info -o with bad input" "$perfdx" info --json -o "$tmp/bad.json" 
 [ ! -e "$tmp/bad.json" ] || fail "no output file written for bad input"
 ls "$tmp" | grep -q "\.tmp\." && fail "temporary output file left behind"
 
+# -o writes through a symlink: the link stays a link, its target holds the report.
+mkdir -p "$tmp/out_dir"
+ln -s out_dir/target.json "$tmp/link.json"
+expect_exit 0 "info -o through a dangling symlink" "$perfdx" info --json -o "$tmp/link.json" "$example"
+[ -L "$tmp/link.json" ] || fail "-o replaced the symlink instead of writing through it"
+python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['ranks']" "$tmp/out_dir/target.json" || fail "the symlink's target holds the report"
+echo old >"$tmp/out_dir/target.json"
+chmod 640 "$tmp/out_dir/target.json"
+expect_exit 0 "info -o through a symlink to a file" "$perfdx" info --json -o "$tmp/link.json" "$example"
+[ -L "$tmp/link.json" ] || fail "-o replaced the symlink to an existing file"
+python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/out_dir/target.json" || fail "the existing target is rewritten"
+[ "$(stat -c %a "$tmp/out_dir/target.json")" = 640 ] || fail "the replaced file keeps its mode"
+ls "$tmp/out_dir" | grep -q "\.tmp\." && fail "temporary output file left beside the symlink's target"
+
+# -o to a folder is a usage error naming it; the folder is untouched.
+expect_exit 2 "info -o to a folder" "$perfdx" info -o "$tmp/out_dir" "$example"
+grep -qF "perfdx: error: $tmp/out_dir: is a folder" "$tmp/err" || fail "-o folder message: $(cat "$tmp/err")"
+[ -d "$tmp/out_dir" ] || fail "-o replaced a folder"
+
+# -o to a named pipe writes into it (a reader is waiting) and leaves it a pipe.
+mkfifo "$tmp/pipe"
+timeout 20 cat "$tmp/pipe" >"$tmp/from_pipe" &  # the guard: a perfdx that replaces the pipe never opens it
+reader=$!
+expect_exit 0 "info -o to a named pipe" timeout 20 "$perfdx" info --json -o "$tmp/pipe" "$example"
+wait "$reader"
+[ -p "$tmp/pipe" ] || fail "-o replaced a named pipe"
+python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/from_pipe" || fail "the pipe's reader got the report"
+
+# The acceptance test of issue #17: -o /dev/null leaves it a character device.
+# Run on a private node with /dev/null's numbers (root only), and a symlink to one.
+if [ "$(id -u)" -eq 0 ] && mknod "$tmp/null" c 1 3 2>/dev/null; then
+  expect_exit 0 "info -o to a character device" "$perfdx" info --json -o "$tmp/null" "$example"
+  [ -c "$tmp/null" ] || fail "-o turned a character device into a regular file"
+  ln -s null "$tmp/null_link"
+  expect_exit 0 "info -o to a symlink to a character device" "$perfdx" info -o "$tmp/null_link" "$example"
+  [ -L "$tmp/null_link" ] && [ -c "$tmp/null" ] || fail "-o through a symlink replaced the link or the device"
+  ls "$tmp" | grep -q "\.tmp\." && fail "temporary output file left beside a device"
+else
+  ln -s /dev/null "$tmp/devnull_link"
+  expect_exit 0 "info -o to a symlink to /dev/null" "$perfdx" info -o "$tmp/devnull_link" "$example"
+  [ -L "$tmp/devnull_link" ] && [ -c /dev/null ] || fail "-o through a symlink to /dev/null replaced it"
+fi
+
 # A truncated trace is analysed up to the cut, with a warning, exit 0.
 expect_exit 0 "truncated gzip" "$perfdx" info tests/data/bad/truncated.json.gz
 grep -q "truncated\|ends early" "$tmp/out" || fail "truncation warning shown"

@@ -37,8 +37,10 @@ struct InputOptions {
 // Adds PATH... and the reading limits to a subcommand.
 void AddInputOptions(CLI::App* command, InputOptions* options);
 
-// Writes `content` to `path` (stdout for "" or "-"). A file is written to a
-// temporary name and renamed, so a failure never leaves half a report.
+// Writes `content` to `path` (stdout for "" or "-"), through symlinks. A
+// regular file is written to a temporary name in its folder and renamed, so a
+// failure never leaves half a report; a device, pipe or socket is written in
+// place, never replaced; a folder is an error (exit 2).
 Status WriteOutput(const std::string& path, const std::string& content);
 
 // Prints one line for `status` on stderr and returns its exit code:
