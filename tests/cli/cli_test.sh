@@ -44,6 +44,27 @@ grep -q "compression ratio" "$tmp/err" || fail "bomb message: $(cat "$tmp/err")"
 
 expect_exit 2 "missing path" "$perfdx" info "$tmp/does-not-exist.json"
 expect_exit 2 "no arguments" "$perfdx" info
+
+# Issue #17: a named pipe given as the trace blocked forever. Refused at once
+# (timeout is only the hang guard), one line naming it, exit 2.
+mkfifo "$tmp/trace_pipe.json"
+expect_exit 2 "a named pipe as the trace" timeout 10 "$perfdx" info "$tmp/trace_pipe.json"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "named pipe input: one line on stderr: $(cat "$tmp/err")"
+grep -qF "perfdx: error: $tmp/trace_pipe.json: a named pipe, not a file" "$tmp/err" || fail "named pipe input message: $(cat "$tmp/err")"
+# Met while walking a folder: skipped with a warning, the real rank analysed.
+mkdir -p "$tmp/piperun"
+cp tests/data/healthy_gpu_trace.json "$tmp/piperun/rank0.json"
+mkfifo "$tmp/piperun/rank1.json"
+expect_exit 0 "a named pipe in a folder" timeout 10 "$perfdx" info "$tmp/piperun"
+grep -qF "$tmp/piperun/rank1.json: a named pipe, not a file; skipped" "$tmp/out" || fail "named pipe in a folder is named in the warnings"
+# The same file twice is one rank, with a warning.
+expect_exit 0 "the same trace named twice" "$perfdx" info --json tests/data/healthy_gpu_trace.json ./tests/data/healthy_gpu_trace.json
+python3 - "$tmp/out" <<'PY' || fail "the same file twice is one input"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["ranks"]) == 1, len(d["ranks"])
+assert any("the same file as tests/data/healthy_gpu_trace.json; read once" in w for w in d["warnings"]), d["warnings"]
+PY
 expect_exit 2 "unknown subcommand" "$perfdx" frobnicate
 expect_exit 0 "--version" "$perfdx" --version
 
