@@ -68,6 +68,36 @@ PY
 expect_exit 2 "unknown subcommand" "$perfdx" frobnicate
 expect_exit 0 "--version" "$perfdx" --version
 
+# Issue #17: numeric flags took NaN (--max-ratio nan turned the bomb guard
+# off), infinities, 1e300 and negatives (--max-decompressed -5 wrapped around).
+# Each is a usage error, exit 2, whose first line names the flag and the value.
+expect_flag_refused() {  # flag value subcommand-and-args...
+  local flag=$1 value=$2
+  shift 2
+  expect_exit 2 "$flag $value" "$perfdx" "$@" "$flag" "$value"
+  head -n 1 "$tmp/err" | grep -qF -- "$flag $value: expected" || fail "$flag $value: message: $(cat "$tmp/err")"
+}
+trace=tests/data/healthy_gpu_trace.json
+for v in nan inf -inf 0 -1 1e300; do expect_flag_refused --min-gap-us "$v" analyze "$trace"; done
+for v in nan inf 0.5 -200 1e300; do expect_flag_refused --max-ratio "$v" info "$trace"; done
+for v in -5 nan -1G; do expect_flag_refused --max-decompressed "$v" info "$trace"; done
+for v in -1 99999 nan; do expect_flag_refused --threads "$v" info "$trace"; done
+for v in -1 nan 1.5; do expect_flag_refused --rank "$v" analyze "$trace"; done
+for v in nan inf 0.3 1 -0.95; do expect_flag_refused --confidence "$v" check "$trace" --against "$trace"; done
+for v in -1 20000 nan; do expect_flag_refused --resamples "$v" check "$trace" --against "$trace"; done
+for v in nan -1; do expect_flag_refused --max-ratio "$v" check "$trace" --against "$trace"; done
+expect_flag_refused --max-decompressed -5 check "$trace" --against "$trace"
+expect_flag_refused --warmup -1 check "$trace" --against "$trace"
+expect_flag_refused --rank -1 check "$trace" --against "$trace"
+expect_flag_refused --top -3 diff "$trace" "$trace"
+expect_flag_refused --top nan baseline show --db "$tmp/runs.db" x
+expect_flag_refused --limit -1 baseline list --db "$tmp/runs.db"
+expect_exit 2 "--max-regression nan" "$perfdx" check "$trace" --against "$trace" --max-regression nan
+grep -qF -- "--max-regression nan: expected a percentage" "$tmp/err" || fail "--max-regression nan: $(cat "$tmp/err")"
+# In-range values still work.
+expect_exit 0 "valid numeric flags" "$perfdx" analyze --min-gap-us 50 --max-ratio 1000 --max-decompressed 512M --threads 2 "$trace"
+expect_exit 0 "a check with valid numeric flags" "$perfdx" check "$trace" --against "$trace" --confidence 0.9 --resamples 500
+
 # -o writes the whole report or nothing.
 expect_exit 0 "info -o" "$perfdx" info --json -o "$tmp/report.json" "$example"
 python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/report.json" || fail "-o file is valid JSON"

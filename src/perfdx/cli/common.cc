@@ -4,7 +4,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -24,6 +27,61 @@ formats::LoadOptions InputOptions::ToLoadOptions() const {
   return options;
 }
 
+namespace {
+
+// The message names the flag itself and is thrown past CLI11's own prefix,
+// which is empty for the hidden flags (--resamples, baseline's --max-ratio).
+[[noreturn]] void RejectFlagValue(const std::string& flag, const std::string& text,
+                                  const std::string& expected) {
+  throw CLI::ConversionError(fmt::format("{} {}: expected {}", flag, text, expected));
+}
+
+}  // namespace
+
+CLI::Validator FiniteNumber(const std::string& flag, double min, double max, bool min_exclusive) {
+  const std::string expected = min_exclusive
+                                   ? fmt::format("a number above {:g} and at most {:g}", min, max)
+                                   : fmt::format("a number from {:g} to {:g}", min, max);
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        double v = 0;
+        const char* end = text.data() + text.size();
+        const auto [stop, ec] = std::from_chars(text.data(), end, v);
+        const bool above_min = min_exclusive ? v > min : v >= min;
+        if (ec != std::errc() || stop != end || !std::isfinite(v) || !above_min || !(v <= max)) {
+          RejectFlagValue(flag, text, expected);
+        }
+        return {};
+      },
+      fmt::format("NUMBER in {}{:g}, {:g}]", min_exclusive ? "(" : "[", min, max));
+}
+
+CLI::Validator WholeNumber(const std::string& flag, int64_t min, int64_t max) {
+  const std::string expected = fmt::format("a whole number from {} to {}", min, max);
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        int64_t v = 0;
+        const char* end = text.data() + text.size();
+        const auto [stop, ec] = std::from_chars(text.data(), end, v);
+        if (ec != std::errc() || stop != end || v < min || v > max) {
+          RejectFlagValue(flag, text, expected);
+        }
+        return {};
+      },
+      fmt::format("INT in [{}, {}]", min, max));
+}
+
+CLI::Validator UnsignedSize(const std::string& flag) {
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        if (text.empty() || !std::isdigit(static_cast<unsigned char>(text.front()))) {
+          RejectFlagValue(flag, text, "a size in bytes such as 512M or 16G");
+        }
+        return {};
+      },
+      "");
+}
+
 void AddInputOptions(CLI::App* command, InputOptions* options) {
   command
       ->add_option("paths", options->paths,
@@ -34,13 +92,16 @@ void AddInputOptions(CLI::App* command, InputOptions* options) {
       ->add_option("--max-decompressed", options->max_decompressed_bytes,
                    "refuse inputs larger than this after decompression (bytes; K/M/G suffixes)")
       ->transform(CLI::AsSizeValue(false))
+      ->transform(UnsignedSize(
+          "--max-decompressed"))  // runs first: transforms are applied last-added first
       ->capture_default_str();
   command
       ->add_option("--max-ratio", options->max_compression_ratio,
                    "refuse compressed inputs that expand more than this (decompression bombs)")
-      ->check(CLI::PositiveNumber)
+      ->check(FiniteNumber("--max-ratio", 1, kMaxCompressionRatio))
       ->capture_default_str();
-  command->add_option("--threads", options->threads, "ranks loaded in parallel (0: one per core)");
+  command->add_option("--threads", options->threads, "ranks loaded in parallel (0: one per core)")
+      ->check(WholeNumber("--threads", 0, kMaxThreads));
   command
       ->add_option("--framework", options->framework,
                    "the framework that wrote the traces, if perfdx detects it wrongly: its fixes "
