@@ -44,8 +44,59 @@ grep -q "compression ratio" "$tmp/err" || fail "bomb message: $(cat "$tmp/err")"
 
 expect_exit 2 "missing path" "$perfdx" info "$tmp/does-not-exist.json"
 expect_exit 2 "no arguments" "$perfdx" info
+
+# Issue #17: a named pipe given as the trace blocked forever. Refused at once
+# (timeout is only the hang guard), one line naming it, exit 2.
+mkfifo "$tmp/trace_pipe.json"
+expect_exit 2 "a named pipe as the trace" timeout 10 "$perfdx" info "$tmp/trace_pipe.json"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "named pipe input: one line on stderr: $(cat "$tmp/err")"
+grep -qF "perfdx: error: $tmp/trace_pipe.json: a named pipe, not a file" "$tmp/err" || fail "named pipe input message: $(cat "$tmp/err")"
+# Met while walking a folder: skipped with a warning, the real rank analysed.
+mkdir -p "$tmp/piperun"
+cp tests/data/healthy_gpu_trace.json "$tmp/piperun/rank0.json"
+mkfifo "$tmp/piperun/rank1.json"
+expect_exit 0 "a named pipe in a folder" timeout 10 "$perfdx" info "$tmp/piperun"
+grep -qF "$tmp/piperun/rank1.json: a named pipe, not a file; skipped" "$tmp/out" || fail "named pipe in a folder is named in the warnings"
+# The same file twice is one rank, with a warning.
+expect_exit 0 "the same trace named twice" "$perfdx" info --json tests/data/healthy_gpu_trace.json ./tests/data/healthy_gpu_trace.json
+python3 - "$tmp/out" <<'PY' || fail "the same file twice is one input"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["ranks"]) == 1, len(d["ranks"])
+assert any("the same file as tests/data/healthy_gpu_trace.json; read once" in w for w in d["warnings"]), d["warnings"]
+PY
 expect_exit 2 "unknown subcommand" "$perfdx" frobnicate
 expect_exit 0 "--version" "$perfdx" --version
+
+# Issue #17: numeric flags took NaN (--max-ratio nan turned the bomb guard
+# off), infinities, 1e300 and negatives (--max-decompressed -5 wrapped around).
+# Each is a usage error, exit 2, whose first line names the flag and the value.
+expect_flag_refused() {  # flag value subcommand-and-args...
+  local flag=$1 value=$2
+  shift 2
+  expect_exit 2 "$flag $value" "$perfdx" "$@" "$flag" "$value"
+  head -n 1 "$tmp/err" | grep -qF -- "$flag $value: expected" || fail "$flag $value: message: $(cat "$tmp/err")"
+}
+trace=tests/data/healthy_gpu_trace.json
+for v in nan inf -inf 0 -1 1e300; do expect_flag_refused --min-gap-us "$v" analyze "$trace"; done
+for v in nan inf 0.5 -200 1e300; do expect_flag_refused --max-ratio "$v" info "$trace"; done
+for v in -5 nan -1G; do expect_flag_refused --max-decompressed "$v" info "$trace"; done
+for v in -1 99999 nan; do expect_flag_refused --threads "$v" info "$trace"; done
+for v in -1 nan 1.5; do expect_flag_refused --rank "$v" analyze "$trace"; done
+for v in nan inf 0.3 1 -0.95; do expect_flag_refused --confidence "$v" check "$trace" --against "$trace"; done
+for v in -1 20000 nan; do expect_flag_refused --resamples "$v" check "$trace" --against "$trace"; done
+for v in nan -1; do expect_flag_refused --max-ratio "$v" check "$trace" --against "$trace"; done
+expect_flag_refused --max-decompressed -5 check "$trace" --against "$trace"
+expect_flag_refused --warmup -1 check "$trace" --against "$trace"
+expect_flag_refused --rank -1 check "$trace" --against "$trace"
+expect_flag_refused --top -3 diff "$trace" "$trace"
+expect_flag_refused --top nan baseline show --db "$tmp/runs.db" x
+expect_flag_refused --limit -1 baseline list --db "$tmp/runs.db"
+expect_exit 2 "--max-regression nan" "$perfdx" check "$trace" --against "$trace" --max-regression nan
+grep -qF -- "--max-regression nan: expected a percentage" "$tmp/err" || fail "--max-regression nan: $(cat "$tmp/err")"
+# In-range values still work.
+expect_exit 0 "valid numeric flags" "$perfdx" analyze --min-gap-us 50 --max-ratio 1000 --max-decompressed 512M --threads 2 "$trace"
+expect_exit 0 "a check with valid numeric flags" "$perfdx" check "$trace" --against "$trace" --confidence 0.9 --resamples 500
 
 # -o writes the whole report or nothing.
 expect_exit 0 "info -o" "$perfdx" info --json -o "$tmp/report.json" "$example"
@@ -53,6 +104,49 @@ python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/report.json" ||
 expect_exit 2 "info -o with bad input" "$perfdx" info --json -o "$tmp/bad.json" tests/data/bad/empty.json
 [ ! -e "$tmp/bad.json" ] || fail "no output file written for bad input"
 ls "$tmp" | grep -q "\.tmp\." && fail "temporary output file left behind"
+
+# -o writes through a symlink: the link stays a link, its target holds the report.
+mkdir -p "$tmp/out_dir"
+ln -s out_dir/target.json "$tmp/link.json"
+expect_exit 0 "info -o through a dangling symlink" "$perfdx" info --json -o "$tmp/link.json" "$example"
+[ -L "$tmp/link.json" ] || fail "-o replaced the symlink instead of writing through it"
+python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['ranks']" "$tmp/out_dir/target.json" || fail "the symlink's target holds the report"
+echo old >"$tmp/out_dir/target.json"
+chmod 640 "$tmp/out_dir/target.json"
+expect_exit 0 "info -o through a symlink to a file" "$perfdx" info --json -o "$tmp/link.json" "$example"
+[ -L "$tmp/link.json" ] || fail "-o replaced the symlink to an existing file"
+python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/out_dir/target.json" || fail "the existing target is rewritten"
+[ "$(stat -c %a "$tmp/out_dir/target.json")" = 640 ] || fail "the replaced file keeps its mode"
+ls "$tmp/out_dir" | grep -q "\.tmp\." && fail "temporary output file left beside the symlink's target"
+
+# -o to a folder is a usage error naming it; the folder is untouched.
+expect_exit 2 "info -o to a folder" "$perfdx" info -o "$tmp/out_dir" "$example"
+grep -qF "perfdx: error: $tmp/out_dir: is a folder" "$tmp/err" || fail "-o folder message: $(cat "$tmp/err")"
+[ -d "$tmp/out_dir" ] || fail "-o replaced a folder"
+
+# -o to a named pipe writes into it (a reader is waiting) and leaves it a pipe.
+mkfifo "$tmp/pipe"
+timeout 20 cat "$tmp/pipe" >"$tmp/from_pipe" &  # the guard: a perfdx that replaces the pipe never opens it
+reader=$!
+expect_exit 0 "info -o to a named pipe" timeout 20 "$perfdx" info --json -o "$tmp/pipe" "$example"
+wait "$reader"
+[ -p "$tmp/pipe" ] || fail "-o replaced a named pipe"
+python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/from_pipe" || fail "the pipe's reader got the report"
+
+# The acceptance test of issue #17: -o /dev/null leaves it a character device.
+# Run on a private node with /dev/null's numbers (root only), and a symlink to one.
+if [ "$(id -u)" -eq 0 ] && mknod "$tmp/null" c 1 3 2>/dev/null; then
+  expect_exit 0 "info -o to a character device" "$perfdx" info --json -o "$tmp/null" "$example"
+  [ -c "$tmp/null" ] || fail "-o turned a character device into a regular file"
+  ln -s null "$tmp/null_link"
+  expect_exit 0 "info -o to a symlink to a character device" "$perfdx" info -o "$tmp/null_link" "$example"
+  [ -L "$tmp/null_link" ] && [ -c "$tmp/null" ] || fail "-o through a symlink replaced the link or the device"
+  ls "$tmp" | grep -q "\.tmp\." && fail "temporary output file left beside a device"
+else
+  ln -s /dev/null "$tmp/devnull_link"
+  expect_exit 0 "info -o to a symlink to /dev/null" "$perfdx" info -o "$tmp/devnull_link" "$example"
+  [ -L "$tmp/devnull_link" ] && [ -c /dev/null ] || fail "-o through a symlink to /dev/null replaced it"
+fi
 
 # A truncated trace is analysed up to the cut, with a warning, exit 0.
 expect_exit 0 "truncated gzip" "$perfdx" info tests/data/bad/truncated.json.gz

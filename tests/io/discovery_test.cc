@@ -1,9 +1,14 @@
 #include "perfdx/io/discovery.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
 
 #include <gtest/gtest.h>
 
+#include "perfdx/io/byte_source.h"
 #include "test_support.h"
 
 namespace perfdx::io {
@@ -139,6 +144,107 @@ TEST(DiscoveryTest, MsprofFolder) {
   EXPECT_NE(in.trace_path.find("msprof_slice_0_1.json"), std::string::npos);
   ASSERT_EQ(in.more_trace_paths.size(), 1u);
   EXPECT_NE(in.more_trace_paths[0].find("msprof_slice_1_1.json"), std::string::npos);
+}
+
+bool HasWarning(const Discovery& d, const std::string& needle) {
+  return std::any_of(d.warnings.begin(), d.warnings.end(),
+                     [&](const std::string& w) { return w.find(needle) != std::string::npos; });
+}
+
+constexpr char kTrace[] = R"({"traceEvents": []})";
+
+// Issue #17: a named pipe given as the trace blocked forever in open().
+TEST(DiscoveryTest, NamedPipeGivenAsTraceIsRefused) {
+  TempDir dir;
+  const std::string fifo = dir.path() + "/rank-0.json";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto d = DiscoverInputs({fifo});
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.status().code(), StatusCode::kInvalidInput);
+  EXPECT_EQ(d.status().message(),
+            fifo + ": a named pipe, not a file; perfdx reads regular files and folders");
+  // The reader refuses it too (side files are opened without discovery).
+  auto source = OpenByteSource(fifo);
+  ASSERT_FALSE(source.ok());
+  EXPECT_NE(source.status().message().find("a named pipe"), std::string::npos);
+}
+
+TEST(DiscoveryTest, NamedPipeMetWhileWalkingIsSkippedWithAWarning) {
+  TempDir dir;
+  dir.Write("run/rank-0.json", kTrace);
+  const std::string fifo = dir.path() + "/run/rank-1.json";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto d = DiscoverInputs({dir.path() + "/run"});
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  ASSERT_EQ(d->inputs.size(), 1u);
+  EXPECT_EQ(d->inputs[0].rank_hint, 0);
+  EXPECT_TRUE(HasWarning(*d, fifo + ": a named pipe, not a file; skipped"));
+}
+
+// Issue #17: a link to "." loaded the same trace once per path (n^d).
+TEST(DiscoveryTest, LinksToFoldersAreNotFollowed) {
+  TempDir dir;
+  dir.Write("run/rank-0.json", kTrace);
+  std::filesystem::create_directory_symlink(".", dir.path() + "/run/loop");
+  std::filesystem::create_directory_symlink("/", dir.path() + "/run/root");
+  auto d = DiscoverInputs({dir.path() + "/run"});
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  ASSERT_EQ(d->inputs.size(), 1u);
+  EXPECT_TRUE(HasWarning(*d, dir.path() + "/run/loop: a link to a folder, not followed"));
+  EXPECT_TRUE(HasWarning(*d, dir.path() + "/run/root: a link to a folder, not followed"));
+  // Named explicitly, a link to a folder is read.
+  auto named = DiscoverInputs({dir.path() + "/run/loop"});
+  ASSERT_TRUE(named.ok()) << named.status().message();
+  EXPECT_EQ(named->inputs.size(), 1u);
+}
+
+// Issue #17: the same file named twice became two ranks without a warning.
+TEST(DiscoveryTest, TheSameFileReachedTwiceIsOneInput) {
+  TempDir dir;
+  const std::string file = dir.Write("run/rank-0.json", kTrace);
+  auto twice = DiscoverInputs({file, file});
+  ASSERT_TRUE(twice.ok());
+  EXPECT_EQ(twice->inputs.size(), 1u);
+  EXPECT_TRUE(HasWarning(*twice, file + ": the same file as " + file + "; read once"));
+
+  // A link to a file beside it, met while walking.
+  std::filesystem::create_symlink("rank-0.json", dir.path() + "/run/rank-1.json");
+  auto linked = DiscoverInputs({dir.path() + "/run"});
+  ASSERT_TRUE(linked.ok());
+  ASSERT_EQ(linked->inputs.size(), 1u);
+  EXPECT_EQ(linked->inputs[0].trace_path, file);
+  EXPECT_TRUE(HasWarning(*linked, dir.path() + "/run/rank-1.json: the same file as " + file));
+
+  // A folder and a file inside it; a folder named twice.
+  auto both = DiscoverInputs({dir.path() + "/run", file});
+  ASSERT_TRUE(both.ok());
+  EXPECT_EQ(both->inputs.size(), 1u);
+  auto folder_twice = DiscoverInputs({dir.path() + "/run", dir.path() + "/run/"});
+  ASSERT_TRUE(folder_twice.ok());
+  EXPECT_EQ(folder_twice->inputs.size(), 1u);
+}
+
+TEST(DiscoveryTest, WalksAreBoundedInDepthAndEntries) {
+  TempDir dir;
+  dir.Write("run/rank-0.json", kTrace);
+  dir.Write("run/a/rank-1.json", kTrace);
+  dir.Write("run/a/b/rank-2.json", kTrace);
+  DiscoveryLimits shallow;
+  shallow.max_depth = 1;  // run/ and run/a/, not run/a/b/
+  auto d = DiscoverInputs({dir.path() + "/run"}, shallow);
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d->inputs.size(), 2u);
+
+  DiscoveryLimits few;
+  few.max_entries = 4;  // run/ holds 2 entries, run/a/ 2, run/a/b/ 1: 5 in all
+  auto over = DiscoverInputs({dir.path() + "/run"}, few);
+  ASSERT_FALSE(over.ok());
+  EXPECT_EQ(over.status().code(), StatusCode::kLimitExceeded);
+  EXPECT_NE(over.status().message().find("more than 4 files and folders below it"),
+            std::string::npos)
+      << over.status().message();
+  few.max_entries = 5;
+  EXPECT_TRUE(DiscoverInputs({dir.path() + "/run"}, few).ok());
 }
 
 }  // namespace

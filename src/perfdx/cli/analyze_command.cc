@@ -109,7 +109,8 @@ void RegisterAnalyzeCommand(CLI::App& app, int* exit_code) {
   command->add_option("-o,--output", options->output, "write to this file instead of stdout");
   command->add_option("--steps", options->steps,
                       "analyse only these step ids: A..B (inclusive), A.., ..B or N");
-  command->add_option("--rank", options->ranks, "analyse only these ranks");
+  command->add_option("--rank", options->ranks, "analyse only these ranks")
+      ->check(WholeNumber("--rank", 0, kMaxRank));
   command
       ->add_option(
           "--window", options->window,
@@ -119,7 +120,7 @@ void RegisterAnalyzeCommand(CLI::App& app, int* exit_code) {
   command->add_flag("--include-incomplete", options->include_incomplete,
                     "keep a last step that looks truncated");
   command->add_option("--min-gap-us", options->min_gap_us, "shortest idle gap reported, in µs")
-      ->check(CLI::PositiveNumber)
+      ->check(FiniteNumber("--min-gap-us", 0, kMaxMinGapUs, /*min_exclusive=*/true))
       ->capture_default_str();
   command
       ->add_option("--fail-on", options->fail_on,

@@ -37,8 +37,10 @@ void AddDbFlag(CLI::App* command, RunInputFlags* flags) {
 
 void AddRunInputFlags(CLI::App* command, RunInputFlags* flags) {
   AddDbFlag(command, flags);
-  command->add_option("--rank", flags->rank,
-                      "which rank of a multi-rank trace or report (default: the first)");
+  command
+      ->add_option("--rank", flags->rank,
+                   "which rank of a multi-rank trace or report (default: the first)")
+      ->check(WholeNumber("--rank", 0, kMaxRank));
   command
       ->add_option("--window", flags->window,
                    "analysis window of a trace: steps, all or hta (as analyze)")
@@ -49,16 +51,18 @@ void AddRunInputFlags(CLI::App* command, RunInputFlags* flags) {
   command
       ->add_option("--warmup", flags->warmup_steps,
                    "drop this many leading steps (compilation, autotuning)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(WholeNumber("--warmup", 0, kMaxCount));
   command
       ->add_option("--max-decompressed", flags->max_decompressed_bytes,
                    "refuse inputs larger than this after decompression (bytes; K/M/G suffixes)")
       ->transform(CLI::AsSizeValue(false))
+      ->transform(UnsignedSize(
+          "--max-decompressed"))  // runs first: transforms are applied last-added first
       ->group("");
   command
       ->add_option("--max-ratio", flags->max_compression_ratio,
                    "refuse compressed inputs that expand more than this")
-      ->check(CLI::PositiveNumber)
+      ->check(FiniteNumber("--max-ratio", 1, kMaxCompressionRatio))
       ->group("");
 }
 
@@ -258,7 +262,8 @@ void RegisterBaselineCommand(CLI::App& app, int* exit_code) {
     list->add_option("--name", options->name, "only runs of this name");
     list->add_option("--tag", options->tags,
                      "only runs with this KEY=VALUE tag (repeatable: all must match)");
-    list->add_option("--limit", options->limit, "only the latest N");
+    list->add_option("--limit", options->limit, "only the latest N")
+        ->check(WholeNumber("--limit", 0, kMaxCount));
     AddFormat(list, &options->format);
     AddDbFlag(list, flags.get());
     list->callback([flags, options, exit_code] { *exit_code = RunList(*flags, *options); });
@@ -271,6 +276,7 @@ void RegisterBaselineCommand(CLI::App& app, int* exit_code) {
     show->add_option("run", options->ref, "run id (12 or #12) or name (its latest run)")
         ->required();
     show->add_option("--top", options->top, "operators and kernels shown in text")
+        ->check(WholeNumber("--top", 0, kMaxCount))
         ->capture_default_str();
     AddFormat(show, &options->format);
     AddDbFlag(show, flags.get());

@@ -105,12 +105,12 @@ void RegisterCheckCommand(CLI::App& app, int* exit_code) {
                    "faster than this (and beyond noise) is an improvement")
       ->capture_default_str();
   command->add_option("--confidence", options->confidence, "confidence level of the interval")
-      ->check(CLI::Range(0.5, 0.999))
+      ->check(FiniteNumber("--confidence", 0.5, 0.999))
       ->capture_default_str();
   command
       ->add_option("--resamples", options->resamples,
                    "bootstrap resamples (0: automatic, 10000 at most)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(WholeNumber("--resamples", 0, 10000))
       ->group("");
   command
       ->add_option("--seed", options->seed,

@@ -23,6 +23,13 @@ enum ExitCode : int {
   kExitOutOfMemory = 4,  // an allocation failed (kOutOfMemory, std::bad_alloc)
 };
 
+// Bounds of numeric flags (docs/RELIABILITY.md).
+inline constexpr double kMaxCompressionRatio = 1e6;     // --max-ratio
+inline constexpr int64_t kMaxThreads = 4096;            // --threads
+inline constexpr double kMaxMinGapUs = 3.6e9;           // --min-gap-us: one hour
+inline constexpr int64_t kMaxRank = 1 << 20;            // --rank
+inline constexpr int64_t kMaxCount = int64_t{1} << 31;  // --warmup, --top, --limit
+
 struct InputOptions {
   std::vector<std::string> paths;
   uint64_t max_decompressed_bytes = uint64_t{16} << 30;
@@ -34,11 +41,25 @@ struct InputOptions {
   formats::LoadOptions ToLoadOptions() const;
 };
 
+// Numeric flag values, checked before conversion; a bad one is a usage error
+// (exit 2) naming the flag and the value. CLI::Range and CLI::PositiveNumber
+// let NaN through (it compares false), and a huge value overflows the integer
+// it becomes (--min-gap-us 1e300).
+//   FiniteNumber: from `min` (exclusive when `min_exclusive`) to `max`.
+//   WholeNumber: an integer from `min` to `max`.
+//   UnsignedSize: a byte count without a sign (CLI::AsSizeValue reads "-5" as 2^64 - 5).
+CLI::Validator FiniteNumber(const std::string& flag, double min, double max,
+                            bool min_exclusive = false);
+CLI::Validator WholeNumber(const std::string& flag, int64_t min, int64_t max);
+CLI::Validator UnsignedSize(const std::string& flag);
+
 // Adds PATH... and the reading limits to a subcommand.
 void AddInputOptions(CLI::App* command, InputOptions* options);
 
-// Writes `content` to `path` (stdout for "" or "-"). A file is written to a
-// temporary name and renamed, so a failure never leaves half a report.
+// Writes `content` to `path` (stdout for "" or "-"), through symlinks. A
+// regular file is written to a temporary name in its folder and renamed, so a
+// failure never leaves half a report; a device, pipe or socket is written in
+// place, never replaced; a folder is an error (exit 2).
 Status WriteOutput(const std::string& path, const std::string& content);
 
 // Prints one line for `status` on stderr and returns its exit code:

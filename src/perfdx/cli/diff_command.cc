@@ -51,6 +51,7 @@ void RegisterDiffCommand(CLI::App& app, int* exit_code) {
       "--json", [options] { options->format = "json"; }, "same as --format json");
   command->add_option("-o,--output", options->output, "write to this file instead of stdout");
   command->add_option("--top", options->top, "rows per list in text (JSON has all)")
+      ->check(WholeNumber("--top", 0, kMaxCount))
       ->capture_default_str();
   AddRunInputFlags(command, flags.get());
   command->callback([flags, options, exit_code] { *exit_code = RunDiff(*flags, *options); });

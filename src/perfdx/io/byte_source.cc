@@ -307,19 +307,49 @@ const char* CompressionName(Compression c) {
   return "none";
 }
 
+namespace {
+const char* KindOfMode(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a named pipe";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISDIR(mode)) return "a folder";
+  return "not a regular file";
+}
+}  // namespace
+
+const char* SpecialFileKind(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return "not a regular file";
+  return KindOfMode(st.st_mode);
+}
+
 Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::string& path,
                                                    const ReadLimits& limits) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a pipe with no writer would otherwise wait forever;
+  // it is refused below, and a regular file ignores the flag.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) {
     const int err = errno;
     if (err == ENOENT) return NotFound(fmt::format("{}: no such file", path));
     return IoError(fmt::format("{}: cannot open: {}", path, std::strerror(err)));
   }
   struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return IoError(fmt::format("{}: cannot open: {}", path, std::strerror(err)));
+  }
+  if (S_ISDIR(st.st_mode)) {
     ::close(fd);
     return InvalidInput(fmt::format("{}: is a directory", path));
   }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return InvalidInput(fmt::format("{}: {}, not a file; perfdx reads regular files and folders",
+                                    path, KindOfMode(st.st_mode)));
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 #ifdef POSIX_FADV_SEQUENTIAL
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif

@@ -50,8 +50,13 @@ class ByteSource {
   std::string truncation_;
 };
 
+// Opens a regular file; a pipe, socket or device is refused (never blocks).
 Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::string& path,
                                                    const ReadLimits& limits = {});
+
+// "a named pipe", "a socket", "a character device", "a block device", "a
+// folder", or "not a regular file": what `path` is, for messages.
+const char* SpecialFileKind(const std::string& path);
 
 // For tests and in-memory inputs; `data` may itself be gzip/zstd.
 Result<std::unique_ptr<ByteSource>> OpenMemoryByteSource(std::string data, std::string name,

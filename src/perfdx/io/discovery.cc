@@ -1,9 +1,13 @@
 #include "perfdx/io/discovery.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <map>
 #include <system_error>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -15,8 +19,28 @@ namespace perfdx::io {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr int kMaxFolderDepth = 4;
 constexpr size_t kSniffBytes = 4096;
+
+// What a walk carries: the files and folders already taken (by device and
+// inode, so two names of one file are one input) and the entries looked at.
+struct WalkState {
+  Discovery* discovery = nullptr;
+  DiscoveryLimits limits;
+  std::map<std::pair<dev_t, ino_t>, std::string> seen;
+  size_t entries = 0;
+};
+
+// False (with a warning) when `path` names a file or folder already taken.
+bool FirstTime(const fs::path& path, WalkState* state) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return true;  // the reader reports it
+  auto [it, inserted] = state->seen.emplace(std::pair(st.st_dev, st.st_ino), path.string());
+  if (!inserted) {
+    state->discovery->warnings.push_back(
+        fmt::format("{}: the same file as {}; read once", path.string(), it->second));
+  }
+  return inserted;
+}
 
 bool HasTraceExtension(const std::string& name) {
   return name.ends_with(".json") || name.ends_with(".json.gz") || name.ends_with(".json.zst");
@@ -132,7 +156,8 @@ Result<TraceInput> AscendInput(const fs::path& dir, Discovery* discovery) {
   std::vector<fs::path> dbs;
   for (const auto& entry : fs::directory_iterator(output, ec)) {
     std::optional<int64_t> rank;
-    if (IsAscendDbName(entry.path().filename().string(), &rank)) {
+    if (IsAscendDbName(entry.path().filename().string(), &rank) &&
+        fs::is_regular_file(entry.path(), ec)) {
       dbs.push_back(entry.path());
       if (!input.rank_hint) input.rank_hint = rank;
     }
@@ -190,7 +215,10 @@ Result<TraceInput> MsprofInput(const fs::path& dir, Discovery* discovery) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir / "mindstudio_profiler_output", ec)) {
     const std::string name = entry.path().filename().string();
-    if (name.rfind("msprof_", 0) == 0 && name.ends_with(".json")) traces.push_back(entry.path());
+    if (name.rfind("msprof_", 0) == 0 && name.ends_with(".json") &&
+        fs::is_regular_file(entry.path(), ec)) {
+      traces.push_back(entry.path());
+    }
   }
   if (traces.empty()) {
     discovery->warnings.push_back(fmt::format(
@@ -205,36 +233,63 @@ Result<TraceInput> MsprofInput(const fs::path& dir, Discovery* discovery) {
   return input;
 }
 
-void Walk(const fs::path& dir, int depth, Discovery* discovery) {
+Status Walk(const fs::path& dir, int depth, WalkState* state) {
+  Discovery* discovery = state->discovery;
   std::error_code ec;
   std::vector<fs::path> entries;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) entries.push_back(entry.path());
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (++state->entries > state->limits.max_entries) {
+      return LimitExceeded(
+          fmt::format("{}: more than {} files and folders below it; name the rank files or folders "
+                      "themselves",
+                      dir.string(), state->limits.max_entries));
+    }
+    entries.push_back(entry.path());
+  }
   if (ec) {
     discovery->warnings.push_back(fmt::format("{}: cannot list: {}", dir.string(), ec.message()));
-    return;
+    return Status::Ok();
   }
   std::sort(entries.begin(), entries.end());
   for (const fs::path& p : entries) {
-    if (fs::is_directory(p, ec)) {
+    const fs::file_status link = fs::symlink_status(p, ec);
+    const fs::file_status target = fs::status(p, ec);
+    if (fs::is_directory(target)) {
+      // A link to a folder can lead back up the tree or across the whole
+      // file system: not followed (a folder named explicitly is).
+      if (fs::is_symlink(link)) {
+        discovery->warnings.push_back(fmt::format(
+            "{}: a link to a folder, not followed; name the folder itself", p.string()));
+        continue;
+      }
+      if (!FirstTime(p, state)) continue;
       if (IsAscendProfileDir(p)) {
         auto input = AscendInput(p, discovery);
         if (input.ok()) discovery->inputs.push_back(std::move(*input));
       } else if (IsMsprofDir(p)) {
         auto input = MsprofInput(p, discovery);
         if (input.ok()) discovery->inputs.push_back(std::move(*input));
-      } else if (depth < kMaxFolderDepth) {
-        Walk(p, depth + 1, discovery);
+      } else if (depth < state->limits.max_depth) {
+        PERFDX_RETURN_IF_ERROR(Walk(p, depth + 1, state));
       }
+      continue;
+    }
+    if (!fs::exists(target)) continue;  // a dangling link
+    if (!fs::is_regular_file(target)) {
+      discovery->warnings.push_back(
+          fmt::format("{}: {}, not a file; skipped", p.string(), SpecialFileKind(p.string())));
       continue;
     }
     const std::string name = p.filename().string();
     if (!HasTraceExtension(name) || IsKnownNonTrace(name)) continue;
     if (!LooksLikeTrace(p.string())) continue;
+    if (!FirstTime(p, state)) continue;
     TraceInput input;
     input.trace_path = p.string();
     input.rank_hint = RankFromFileName(name);
     discovery->inputs.push_back(std::move(input));
   }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -252,15 +307,26 @@ std::optional<int64_t> RankFromFileName(const std::string& name) {
   return std::nullopt;
 }
 
-Result<Discovery> DiscoverInputs(const std::vector<std::string>& paths) {
+Result<Discovery> DiscoverInputs(const std::vector<std::string>& paths,
+                                 const DiscoveryLimits& limits) {
   Discovery discovery;
+  WalkState state;
+  state.discovery = &discovery;
+  state.limits = limits;
   for (const std::string& raw : paths) {
     fs::path path(raw);
     std::error_code ec;
-    if (!fs::exists(path, ec)) return NotFound(fmt::format("{}: no such file or folder", raw));
-    if (fs::is_directory(path, ec)) {
+    const fs::file_status status = fs::status(path, ec);
+    if (!fs::exists(status)) return NotFound(fmt::format("{}: no such file or folder", raw));
+    if (!fs::is_directory(status) && !fs::is_regular_file(status)) {
+      // Opening a pipe would block until a writer comes: refused, never read.
+      return InvalidInput(fmt::format("{}: {}, not a file; perfdx reads regular files and folders",
+                                      raw, SpecialFileKind(raw)));
+    }
+    if (fs::is_directory(status)) {
       if (path.filename() == "ASCEND_PROFILER_OUTPUT") path = path.parent_path();
       if (path.filename() == "mindstudio_profiler_output") path = path.parent_path();
+      if (!FirstTime(path, &state)) continue;
       if (IsAscendProfileDir(path)) {
         auto input = AscendInput(path, &discovery);
         if (!input.ok()) return InvalidInput(discovery.warnings.back());
@@ -274,12 +340,14 @@ Result<Discovery> DiscoverInputs(const std::vector<std::string>& paths) {
         continue;
       }
       const size_t before = discovery.inputs.size();
-      Walk(path, 0, &discovery);
+      state.entries = 0;
+      PERFDX_RETURN_IF_ERROR(Walk(path, 0, &state));
       if (discovery.inputs.size() == before) {
         return NotFound(fmt::format("{}: no profiler traces found in this folder", raw));
       }
       continue;
     }
+    if (!FirstTime(path, &state)) continue;
     TraceInput input;
     input.trace_path = path.string();
     input.rank_hint = RankFromFileName(path.filename().string());

@@ -46,10 +46,20 @@ struct Discovery {
   std::vector<std::string> warnings;  // things found but not readable as traces
 };
 
+// Bounds on a folder walk (docs/RELIABILITY.md).
+struct DiscoveryLimits {
+  int max_depth = 4;             // folders below a named one that are searched
+  size_t max_entries = 100'000;  // folder entries looked at per named folder
+};
+
 // Paths the user named explicitly are always returned (a wrong file is then an
 // error when it is read); files met while walking folders are returned only
-// when their names and first bytes look like traces.
-Result<Discovery> DiscoverInputs(const std::vector<std::string>& paths);
+// when their names and first bytes look like traces. Only regular files and
+// folders are read: a pipe, socket or device named is an error, one met while
+// walking is skipped with a warning. Walks do not follow links to folders, and
+// a file or folder reached twice (two names, a link) is one input, with a warning.
+Result<Discovery> DiscoverInputs(const std::vector<std::string>& paths,
+                                 const DiscoveryLimits& limits = {});
 
 // rank-3.json.gz, rank_3, rank3.pt.trace.json -> 3
 std::optional<int64_t> RankFromFileName(const std::string& name);
