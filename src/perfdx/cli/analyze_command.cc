@@ -101,12 +101,8 @@ void RegisterAnalyzeCommand(CLI::App& app, int* exit_code) {
       "why is my step slow: health table, timeline gaps and their causes, step phases, "
       "operators, kernels, memory");
   AddInputOptions(command, &options->input);
-  command->add_option("--format", options->format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
-  command->add_flag_callback(
-      "--json", [options] { options->format = "json"; }, "same as --format json");
-  command->add_option("-o,--output", options->output, "write to this file instead of stdout");
+  AddFormatOptions(command, &options->format);
+  AddOutputOption(command, &options->output);
   command->add_option("--steps", options->steps,
                       "analyse only these step ids: A..B (inclusive), A.., ..B or N");
   command->add_option("--rank", options->ranks, "analyse only these ranks")

@@ -223,14 +223,6 @@ int RunTrend(const RunInputFlags& flags, const TrendOptions& options) {
   return kExitOk;
 }
 
-void AddFormat(CLI::App* command, std::string* format) {
-  command->add_option("--format", *format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
-  command->add_flag_callback(
-      "--json", [format] { *format = "json"; }, "same as --format json");
-}
-
 }  // namespace
 
 void RegisterBaselineCommand(CLI::App& app, int* exit_code) {
@@ -251,7 +243,7 @@ void RegisterBaselineCommand(CLI::App& app, int* exit_code) {
     save->add_option("--name", options->name, "the run's name; runs of one name form a series")
         ->required();
     save->add_option("--tag", options->tags, "KEY=VALUE, repeatable (commit=abc123, batch=256)");
-    AddFormat(save, &options->format);
+    AddFormatOptions(save, &options->format);
     AddRunInputFlags(save, flags.get());
     save->callback([flags, options, exit_code] { *exit_code = RunSave(*flags, *options); });
   }
@@ -264,7 +256,7 @@ void RegisterBaselineCommand(CLI::App& app, int* exit_code) {
                      "only runs with this KEY=VALUE tag (repeatable: all must match)");
     list->add_option("--limit", options->limit, "only the latest N")
         ->check(WholeNumber("--limit", 0, kMaxCount));
-    AddFormat(list, &options->format);
+    AddFormatOptions(list, &options->format);
     AddDbFlag(list, flags.get());
     list->callback([flags, options, exit_code] { *exit_code = RunList(*flags, *options); });
   }
@@ -278,7 +270,7 @@ void RegisterBaselineCommand(CLI::App& app, int* exit_code) {
     show->add_option("--top", options->top, "operators and kernels shown in text")
         ->check(WholeNumber("--top", 0, kMaxCount))
         ->capture_default_str();
-    AddFormat(show, &options->format);
+    AddFormatOptions(show, &options->format);
     AddDbFlag(show, flags.get());
     show->callback([flags, options, exit_code] { *exit_code = RunShow(*flags, *options); });
   }
@@ -303,7 +295,7 @@ void RegisterBaselineCommand(CLI::App& app, int* exit_code) {
                      "phase_kernel_ns, ...")
         ->required();
     trend->add_option("--name", options->name, "only runs of this name");
-    AddFormat(trend, &options->format);
+    AddFormatOptions(trend, &options->format);
     AddDbFlag(trend, flags.get());
     trend->callback([flags, options, exit_code] { *exit_code = RunTrend(*flags, *options); });
   }

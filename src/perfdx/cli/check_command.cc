@@ -116,13 +116,9 @@ void RegisterCheckCommand(CLI::App& app, int* exit_code) {
       ->add_option("--seed", options->seed,
                    "bootstrap seed (the default makes results reproducible)")
       ->group("");
-  command
-      ->add_option("--format", options->format, "text, json, markdown (a PR comment) or junit (CI)")
-      ->check(CLI::IsMember({"text", "json", "markdown", "junit"}))
-      ->capture_default_str();
-  command->add_flag_callback(
-      "--json", [options] { options->format = "json"; }, "same as --format json");
-  command->add_option("-o,--output", options->output, "write to this file instead of stdout");
+  AddFormatOptions(command, &options->format, {"text", "json", "markdown", "junit"},
+                   "text, json, markdown (a PR comment) or junit (CI)");
+  AddOutputOption(command, &options->output);
   command->add_option("--save", options->save_name,
                       "also save the new run to the library under this name");
   command->add_option("--tag", options->tags, "KEY=VALUE for --save, repeatable");

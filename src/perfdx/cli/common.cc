@@ -82,6 +82,19 @@ CLI::Validator UnsignedSize(const std::string& flag) {
       "");
 }
 
+void AddFormatOptions(CLI::App* command, std::string* format,
+                      const std::vector<std::string>& formats, const std::string& help) {
+  command->add_option("--format", *format, help)
+      ->check(CLI::IsMember(formats))
+      ->capture_default_str();
+  command->add_flag_callback(
+      "--json", [format] { *format = "json"; }, "same as --format json");
+}
+
+void AddOutputOption(CLI::App* command, std::string* output) {
+  command->add_option("-o,--output", *output, "write to this file instead of stdout");
+}
+
 void AddInputOptions(CLI::App* command, InputOptions* options) {
   command
       ->add_option("paths", options->paths,

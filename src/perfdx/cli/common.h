@@ -56,6 +56,14 @@ CLI::Validator UnsignedSize(const std::string& flag);
 // Adds PATH... and the reading limits to a subcommand.
 void AddInputOptions(CLI::App* command, InputOptions* options);
 
+// --format (one of `formats`, `help` naming them) and --json, its shorthand
+// for --format json.
+void AddFormatOptions(CLI::App* command, std::string* format,
+                      const std::vector<std::string>& formats = {"text", "json"},
+                      const std::string& help = "text or json");
+// -o/--output FILE (see WriteOutput).
+void AddOutputOption(CLI::App* command, std::string* output);
+
 // Writes `content` to `path` (stdout for "" or "-"), through symlinks. A
 // regular file is written to a temporary name in its folder and renamed, so a
 // failure never leaves half a report; a device, pipe or socket is written in

@@ -43,7 +43,7 @@ void RegisterConfigCommand(CLI::App& app, int* exit_code) {
       ->add_option("--config", options->config,
                    "read this thresholds file instead of ./perfdx.toml")
       ->excludes("--defaults");
-  command->add_option("-o,--output", options->output, "write to this file instead of stdout");
+  AddOutputOption(command, &options->output);
   command->callback([options, exit_code] { *exit_code = RunConfig(*options); });
 }
 

@@ -44,12 +44,8 @@ void RegisterDiffCommand(CLI::App& app, int* exit_code) {
       ->required();
   command->add_option("new", options->current, "the run to compare: same kinds as base")
       ->required();
-  command->add_option("--format", options->format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
-  command->add_flag_callback(
-      "--json", [options] { options->format = "json"; }, "same as --format json");
-  command->add_option("-o,--output", options->output, "write to this file instead of stdout");
+  AddFormatOptions(command, &options->format);
+  AddOutputOption(command, &options->output);
   command->add_option("--top", options->top, "rows per list in text (JSON has all)")
       ->check(WholeNumber("--top", 0, kMaxCount))
       ->capture_default_str();

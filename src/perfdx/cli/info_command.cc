@@ -33,7 +33,7 @@ void RegisterInfoCommand(CLI::App& app, int* exit_code) {
                                          "span, steps, tracks, event counts, load warnings");
   AddInputOptions(command, &options->input);
   command->add_flag("--json", options->json, "machine-readable output");
-  command->add_option("-o,--output", options->output, "write to this file instead of stdout");
+  AddOutputOption(command, &options->output);
   command->callback([options, exit_code] { *exit_code = RunInfo(*options); });
 }
 
