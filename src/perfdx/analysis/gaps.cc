@@ -48,7 +48,8 @@ Candidate InnermostAround(const model::Trace& trace, int64_t start, int64_t end,
   for (model::TrackId t = 0; t < trace.tracks.size(); ++t) {
     if (trace.tracks[t].kind != model::TrackKind::kHostThread) continue;
     for (int k = 0; k < kSamples; ++k) {
-      const int64_t at = start + (end - start) * (2 * k + 1) / (2 * kSamples);
+      // Divided first: (end - start) * 9 overflows for gaps past ~10^18 ns.
+      const int64_t at = start + (end - start) / (2 * kSamples) * (2 * k + 1);
       for (int64_t i = trace.InnermostSliceAt(t, at); i >= 0; i = trace.slices.parent[i]) {
         const auto s = static_cast<SliceId>(i);
         if (!keep(s)) continue;

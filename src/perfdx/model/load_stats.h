@@ -40,6 +40,8 @@ enum class StatSeverity : uint8_t {
     "b events never ended, closed at the last timestamp of the trace")                             \
   X(kCounterInvalidValue, "counter_invalid_value", kWarning,                                       \
     "counter series that are not numbers")                                                         \
+  X(kMemoryValueOutOfRange, "memory_value_out_of_range", kWarning,                                 \
+    "memory event values beyond 64-bit integers, read as not recorded")                            \
   X(kMetadataInvalid, "metadata_invalid", kWarning, "M events without a usable name")              \
   X(kFlowUnmatched, "flow_unmatched", kInfo, "flow ends whose other end is not in the trace")      \
   X(kFlowUnbound, "flow_unbound", kInfo, "flow ends that lie inside no slice")                     \

@@ -453,10 +453,22 @@ void TraceBuilder::AddMemoryEvent(const RawEvent& event) {
   int64_t device_id = -1;
   int64_t device_type = -1;
   int64_t addr = 0;
+  bool out_of_range = false;
   for (const RawArg& arg : event.args) {
-    const int64_t v = arg.type == ArgType::kInt      ? arg.int_value
-                      : arg.type == ArgType::kDouble ? static_cast<int64_t>(arg.double_value)
-                                                     : 0;
+    const bool used = arg.key == ArgKey::kMemBytes || arg.key == ArgKey::kTotalAllocated ||
+                      arg.key == ArgKey::kTotalReserved || arg.key == ArgKey::kDeviceId ||
+                      arg.key == ArgKey::kDeviceType || arg.key == ArgKey::kAddr;
+    if (!used) continue;
+    int64_t v = arg.type == ArgType::kInt ? arg.int_value : 0;
+    if (arg.type == ArgType::kDouble) {
+      // 2^63 is the first double past int64_t; NaN fails both tests.
+      constexpr double kLimit = 9223372036854775808.0;
+      if (!(arg.double_value >= -kLimit && arg.double_value < kLimit)) {
+        out_of_range = true;
+        continue;  // the field stays "not recorded"
+      }
+      v = static_cast<int64_t>(arg.double_value);
+    }
     switch (arg.key) {
       case ArgKey::kMemBytes:
         bytes = v;
@@ -480,6 +492,7 @@ void TraceBuilder::AddMemoryEvent(const RawEvent& event) {
         break;
     }
   }
+  if (out_of_range) trace_.load_stats.Add(LoadStat::kMemoryValueOutOfRange);
   m.ts_ns.push_back(event.ts_ns);
   m.bytes.push_back(bytes);
   m.total_allocated.push_back(allocated);
