@@ -1,5 +1,7 @@
 #include "perfdx/model/trace_builder.h"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 namespace perfdx::model {
@@ -121,15 +123,15 @@ TEST(TraceBuilderTest, InvalidEventsAreCountedNotKept) {
   RawEvent no_phase = Slice("no_phase", 1, 1, 0, 5);
   no_phase.phase = {};
   b.AddEvent(no_phase);
-  RawEvent overflow = Slice("overflow", 1, 1, INT64_MAX - 1, 10);
-  b.AddEvent(overflow);
+  b.AddEvent(Slice("too_long", 1, 1, 0, kMaxDurationNs + 1));
+  b.AddEvent(Slice("far_future", 1, 1, kMaxTimestampNs + 1, 10));
   b.AddBadEvent(LoadStat::kEventNotObject);
   Trace t = Build(b);
   EXPECT_EQ(t.slices.size(), 0u);
-  EXPECT_EQ(t.raw.events, 7u);
+  EXPECT_EQ(t.raw.events, 8u);
   EXPECT_EQ(t.load_stats.Get(LoadStat::kEventNegativeDur), 1u);
   EXPECT_EQ(t.load_stats.Get(LoadStat::kEventMissingTs), 1u);
-  EXPECT_EQ(t.load_stats.Get(LoadStat::kEventInvalidTs), 1u);
+  EXPECT_EQ(t.load_stats.Get(LoadStat::kEventInvalidTs), 2u);
   EXPECT_EQ(t.load_stats.Get(LoadStat::kEventUnknownPhase), 1u);
   EXPECT_EQ(t.load_stats.Get(LoadStat::kEventMissingPhase), 1u);
   EXPECT_EQ(t.load_stats.Get(LoadStat::kEventInvalidDur), 1u);
@@ -141,25 +143,34 @@ TEST(TraceBuilderTest, InvalidEventsAreCountedNotKept) {
 // Regression: ts + dur was checked as `dur > INT64_MAX - ts`, which itself
 // overflows for negative ts (found by UBSan).
 TEST(TraceBuilderTest, ExtremeTimesNeverOverflow) {
+  // The limits (trace_builder.h) keep every end, difference and span of a
+  // trace's times inside int64: the extremes are kept, one past them is not.
   TraceBuilder b({});
-  b.AddEvent(
-      Slice("negative_ts_huge_dur", 1, 1, -100000, INT64_MAX));        // ends below INT64_MAX: kept
-  b.AddEvent(Slice("positive_ts_huge_dur", 1, 1, 100000, INT64_MAX));  // would end past it: invalid
-  RawEvent begin = Slice("open", 1, 2, INT64_MIN + 1, 0);
+  b.AddEvent(Slice("earliest_longest", 1, 1, kMinTimestampNs, kMaxDurationNs));
+  b.AddEvent(Slice("latest_longest", 1, 1, kMaxTimestampNs, kMaxDurationNs));
+  b.AddEvent(Slice("before_the_range", 1, 1, kMinTimestampNs - 1, 1));
+  b.AddEvent(Slice("too_long", 1, 1, 0, kMaxDurationNs + 1));
+  RawEvent begin = Slice("open", 1, 2, kMinTimestampNs, 0);
   begin.phase = "B";
   b.AddEvent(begin);
   RawEvent end = begin;
   end.phase = "E";
-  end.ts_ns = INT64_MAX;
+  end.ts_ns = kMaxTimestampNs;
   b.AddEvent(end);
   Trace t = Build(b);
+  EXPECT_EQ(t.load_stats.Get(LoadStat::kEventInvalidTs), 1u);
   EXPECT_EQ(t.load_stats.Get(LoadStat::kEventInvalidDur), 1u);
-  ASSERT_EQ(t.slices.size(), 2u);
+  ASSERT_EQ(t.slices.size(), 3u);
+  int64_t first = INT64_MAX, last = INT64_MIN;
   for (SliceId i = 0; i < t.slices.size(); ++i) {
+    first = std::min(first, t.slices.ts_ns[i]);
+    last = std::max(last, t.slices.end_ns(i));
     if (t.slice_name(i) == "open") {
-      EXPECT_EQ(t.slices.dur_ns[i], INT64_MAX);  // clamped, not wrapped
+      EXPECT_EQ(t.slices.dur_ns[i], kMaxTimestampNs - kMinTimestampNs);
     }
   }
+  // The whole span, 2^62 + 2^60 + 2^61 ns, still fits.
+  EXPECT_EQ(last - first, (int64_t{1} << 62) + (int64_t{1} << 60) + (int64_t{1} << 61));
 }
 
 TEST(TraceBuilderTest, CorrelationLinksLaunchToDeviceWork) {

@@ -24,8 +24,10 @@ enum class StatSeverity : uint8_t {
   X(kEventMissingPhase, "event_missing_phase", kWarning, "events without a \"ph\" string")         \
   X(kEventUnknownPhase, "event_unknown_phase", kWarning, "events with a phase outside the format") \
   X(kEventMissingTs, "event_missing_ts", kWarning, "timed events without \"ts\"")                  \
-  X(kEventInvalidTs, "event_invalid_ts", kWarning, "events whose ts is not a finite number")       \
-  X(kEventInvalidDur, "event_invalid_dur", kWarning, "X events whose dur is missing or invalid")   \
+  X(kEventInvalidTs, "event_invalid_ts", kWarning,                                                 \
+    "events whose ts is not a number or lies outside 1896..2116 (epoch ns, see trace_builder.h)")  \
+  X(kEventInvalidDur, "event_invalid_dur", kWarning,                                               \
+    "X events whose dur is missing, invalid or longer than 36 years")                              \
   X(kEventNegativeDur, "event_negative_dur", kWarning, "X events with a negative duration")        \
   X(kEventInvalidUtf8Replaced, "event_invalid_utf8_replaced", kWarning,                            \
     "events whose invalid UTF-8 bytes were replaced by '?'")                                       \

@@ -311,6 +311,10 @@ void TraceBuilder::AddEvent(const RawEvent& event) {
     return;
   }
   const int64_t ts = event.ts_ns;
+  if (ts < kMinTimestampNs || ts > kMaxTimestampNs) {
+    trace_.load_stats.Add(LoadStat::kEventInvalidTs);
+    return;
+  }
 
   switch (ph) {
     case 'X': {
@@ -322,7 +326,7 @@ void TraceBuilder::AddEvent(const RawEvent& event) {
         trace_.load_stats.Add(LoadStat::kEventNegativeDur);
         return;
       }
-      if (int64_t end = 0; __builtin_add_overflow(ts, event.dur_ns, &end)) {
+      if (event.dur_ns > kMaxDurationNs) {
         trace_.load_stats.Add(LoadStat::kEventInvalidDur);
         return;
       }

@@ -19,6 +19,15 @@
 
 namespace perfdx::model {
 
+// The times a trace may hold, so that no end, difference or span of them
+// overflows int64 ns anywhere downstream: timestamps from -2^61 ns (1896 as
+// epoch time) to 2^62 ns (2116; Kineto's epoch microseconds are ~1.7e18 ns),
+// durations up to 2^60 ns (36 years). Events beyond them are counted
+// (event_invalid_ts, event_invalid_dur) and skipped.
+inline constexpr int64_t kMinTimestampNs = -(int64_t{1} << 61);
+inline constexpr int64_t kMaxTimestampNs = int64_t{1} << 62;
+inline constexpr int64_t kMaxDurationNs = int64_t{1} << 60;
+
 // An id as it appears in the file, before interning.
 struct RawIdView {
   int64_t number = 0;

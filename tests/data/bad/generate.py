@@ -42,14 +42,16 @@ write("nan_and_huge.json", "[" + ", ".join([
     '{"ph": "X", "name": "huge_dur", "pid": 1, "tid": 1, "ts": 1, "dur": 99999999999999999999999}',
     '{"ph": "X", "name": "big_int_pid", "pid": 99999999999999999999999, "tid": 1e30, "ts": 1, "dur": 1}',
 ]) + "]")
-# Numbers at the edge of int64 nanoseconds: a kernel of 1.7e15 us (1.7e18
-# ns), a step of 9e15 us, one starting 1.7e15 us before zero, and a memory
-# event whose sizes are 1e308 and -1e308 (no 64-bit integer holds them).
+# Numbers at the edge of what a trace may hold (model/trace_builder.h):
+# a kernel and a step just under 2^60 ns long, a kernel just after -2^61 ns,
+# a step of 9e15 us (over the limit: skipped), and a memory event whose sizes
+# are 1e308 and -1e308 (no 64-bit integer holds them).
 write("huge_values.json", '{"traceEvents": [' + ", ".join([
     '{"ph": "X", "cat": "cpu_op", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 1000}',
-    '{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 10, "dur": 1700000000000000}',
-    '{"ph": "X", "cat": "kernel", "name": "k2", "pid": 0, "tid": 7, "ts": -1700000000000000, "dur": 5}',
-    '{"ph": "X", "cat": "cpu_op", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 1000, "dur": 9000000000000000}',
+    '{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 10, "dur": 1152921504606846}',
+    '{"ph": "X", "cat": "kernel", "name": "k2", "pid": 0, "tid": 7, "ts": -2305843009213693, "dur": 5}',
+    '{"ph": "X", "cat": "cpu_op", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 1000, "dur": 1152921504606846}',
+    '{"ph": "X", "cat": "cpu_op", "name": "ProfilerStep#3", "pid": 1, "tid": 1, "ts": 2000, "dur": 9000000000000000}',
     '{"ph": "i", "cat": "cpu_instant_event", "name": "[memory]", "pid": 1, "tid": 1, "ts": 20, "s": "t", '
     '"args": {"Bytes": 1e308, "Total Allocated": 1e308, "Total Reserved": -1e308, "Device Id": 0, "Device Type": 1}}',
 ]) + "]}")
