@@ -387,6 +387,9 @@ int64_t DtypeBytes(std::string_view dtype) {
   return it == kSizes.end() ? 0 : it->second;
 }
 
+namespace {
+
+// `collectives` sorted by start.
 std::vector<FiledTask> FileCollectiveTasks(const model::Trace& trace,
                                            const std::vector<CollectiveStats>& collectives) {
   std::vector<FiledTask> out;
@@ -430,6 +433,8 @@ std::vector<FiledTask> FileCollectiveTasks(const model::Trace& trace,
   }
   return out;
 }
+
+}  // namespace
 
 CollectiveSummary AnalyzeCollectives(const model::Trace& trace, const StepTimeline* timeline,
                                      const IntervalSet* window) {
@@ -501,8 +506,8 @@ CollectiveSummary AnalyzeCollectives(const model::Trace& trace, const StepTimeli
       [](const CollectiveStats& a, const CollectiveStats& b) { return a.start_ns < b.start_ns; });
 
   std::vector<std::vector<PlaneTask>> tasks_of(out.collectives.size());
-  for (const FiledTask& t : FileCollectiveTasks(trace, out.collectives))
-    tasks_of[t.collective].push_back({t.plane, t.slice});
+  out.filed_tasks = FileCollectiveTasks(trace, out.collectives);
+  for (const FiledTask& t : out.filed_tasks) tasks_of[t.collective].push_back({t.plane, t.slice});
   for (size_t k = 0; k < out.collectives.size(); ++k) {
     if (tasks_of[k].empty()) continue;
     AscendCollectiveParser(trace, &out.collectives[k]).Run(std::move(tasks_of[k]));

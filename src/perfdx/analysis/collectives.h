@@ -164,6 +164,16 @@ struct CollectiveTypeTotal {
   uint64_t sized = 0;         // how many have one
 };
 
+// An Ascend HCCL plane task and the collective it is filed under: the op
+// whose window holds the task's end (msprof files a task under the op its
+// end time falls in), of the same process and, when the track names say,
+// the same group. Tasks no op holds are left out.
+struct FiledTask {
+  model::SliceId slice = 0;
+  int64_t plane = -1;     // the plane (track) number; the track id when unnamed
+  size_t collective = 0;  // index into CollectiveSummary::collectives
+};
+
 struct CollectiveSummary {
   std::vector<CollectiveStats> collectives;  // by start time
   // Per transport over all collectives (communication.json "Total Op Info").
@@ -173,24 +183,14 @@ struct CollectiveSummary {
   std::vector<TransportTransit> window_totals;
   // Per type, most device time first (ties: enum order).
   std::vector<CollectiveTypeTotal> by_type;
+  // Every Ascend plane task filed under its collective, in track order (the
+  // one task-to-op rule; the Ascend transfer facts read it). Empty for
+  // traces without HCCL op tracks.
+  std::vector<FiledTask> filed_tasks;
 };
 
 // `timeline` (optional) assigns step ids; `window` (optional, default the
 // whole trace) sets in_window and window_totals.
-// An Ascend HCCL plane task and the collective it is filed under: the op
-// whose window holds the task's end (msprof files a task under the op its
-// end time falls in), of the same process and, when the track names say,
-// the same group. Tasks no op holds are left out.
-struct FiledTask {
-  model::SliceId slice = 0;
-  int64_t plane = -1;     // the plane (track) number; the track id when unnamed
-  size_t collective = 0;  // index into the collectives given
-};
-// `collectives` sorted by start (CollectiveSummary::collectives). Empty for
-// traces without HCCL op tracks.
-std::vector<FiledTask> FileCollectiveTasks(const model::Trace& trace,
-                                           const std::vector<CollectiveStats>& collectives);
-
 CollectiveSummary AnalyzeCollectives(const model::Trace& trace,
                                      const StepTimeline* timeline = nullptr,
                                      const IntervalSet* window = nullptr);

@@ -23,7 +23,7 @@ HcclTransfers CollectHcclTransfers(const model::Trace& trace, const CollectiveSu
     if (window.Contains(ops[k].start_ns)) list(k);
   }
   std::unordered_map<model::SliceId, size_t> owner;
-  for (const FiledTask& t : FileCollectiveTasks(trace, ops)) owner.emplace(t.slice, t.collective);
+  for (const FiledTask& t : collectives.filed_tasks) owner.emplace(t.slice, t.collective);
   for (model::SliceId i = 0; i < s.size(); ++i) {
     if (s.kind[i] != model::EventKind::kCollectiveTask) continue;
     if (!model::IsDeviceTrack(trace.tracks[s.track[i]].kind) || !window.Contains(s.ts_ns[i]))

@@ -32,7 +32,7 @@ struct HcclTask {
   int64_t ts_ns = 0;
   int64_t dur_ns = 0;
   // Index in HcclTransfers::ops of the operator the task is filed under,
-  // by collectives.h's one rule (FileCollectiveTasks: the op whose window
+  // by collectives.h's one rule (CollectiveSummary::filed_tasks: the op whose window
   // holds the task's end); -1 when no op holds it.
   int32_t op = -1;
 };
