@@ -78,6 +78,26 @@ bool AnyNoteContains(const StepTimeline& t, const std::string& part) {
   return false;
 }
 
+// One step near the top of the times a trace may hold (2^61 ns, in 2043):
+// whether activity covers a tenth of it is decided without overflowing
+// (found by ascend_db_fuzzer: 10 * (0 - start) overflowed). Activity that
+// ended before the step is none; activity over the step's first half is.
+TEST(StepsTest, CompletenessOfALateSingleStepDoesNotOverflow) {
+  constexpr int64_t kStartUs = int64_t{1} << 51;  // 2^51 us: about 2^61 ns
+  const model::Trace before = TraceText().Step(1, kStartUs, 1000).Device("k", 0, 10, 5).Import();
+  EXPECT_FALSE(HasCompleteSteps(before, BuildSteps(before)));
+  const model::Trace inside =
+      TraceText().Step(1, kStartUs, 1000).Device("k", 0, kStartUs + 10, 500).Import();
+  EXPECT_TRUE(HasCompleteSteps(inside, BuildSteps(inside)));
+  // Exactly a tenth (100 of 1000 us) is enough; one microsecond less is not.
+  const model::Trace tenth =
+      TraceText().Step(1, kStartUs, 1000).Device("k", 0, kStartUs, 100).Import();
+  EXPECT_TRUE(HasCompleteSteps(tenth, BuildSteps(tenth)));
+  const model::Trace less =
+      TraceText().Step(1, kStartUs, 1000).Device("k", 0, kStartUs, 99).Import();
+  EXPECT_FALSE(HasCompleteSteps(less, BuildSteps(less)));
+}
+
 // Step 1's kernel runs past its host end, so step 1 ends at the kernel's end
 // and step 2 starts there, not at its own marker. A launch straddling step 1's
 // end counts for neither step.

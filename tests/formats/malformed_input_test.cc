@@ -50,6 +50,7 @@ const std::map<std::string, Expectation>& Corpus() {
         {{LoadStat::kMemoryValueOutOfRange, 1},
          {LoadStat::kEventInvalidDur, 1},
          {LoadStat::kEventInvalidTs, 0}}}},
+      {"late_single_step.json", {true, 2, 2, {{LoadStat::kEventInvalidTs, 0}}}},
       {"unterminated_string.json", {true, 1, 1, {{LoadStat::kTruncated, 1}}}},
       {"invalid_utf8.json", {true, 2, 2, {{LoadStat::kEventInvalidUtf8Replaced, 1}}}},
       {"control_chars.json", {true, 2, 2, {{LoadStat::kEventControlCharsReplaced, 1}}}},

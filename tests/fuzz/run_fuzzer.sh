@@ -1,18 +1,17 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer target briefly (CTest, CI): the seed inputs first, then
-# RUNS mutations or MAX_SECONDS, whichever ends first. New corpus entries and
-# crash artifacts go under WORK_DIR, never into the seed folders.
-# Usage: run_fuzzer.sh FUZZER WORK_DIR RUNS MAX_SECONDS SEED_DIR...
+# mutations until RUNS inputs or MAX_SECONDS, whichever ends first. New corpus
+# entries and crash artifacts go under WORK_DIR, never into the seed folders.
+# Usage: run_fuzzer.sh FUZZER WORK_DIR RUNS MAX_SECONDS MAX_LEN SEED_DIR...
 #        (run from the repository root)
 set -euo pipefail
-fuzzer=$1 work=$2 runs=$3 max_seconds=$4
-shift 4
+fuzzer=$1 work=$2 runs=$3 max_seconds=$4 max_len=$5
+shift 5
 rm -rf "$work"
 mkdir -p "$work/corpus" "$work/artifacts"
-cp tests/data/healthy_gpu_trace.json "$work/corpus/"  # one well-formed trace to mutate
-# -max_len: mutations of the 200 KiB seeds would be slow and find nothing more;
+# -max_len: longer mutations are slow and find nothing more than their heads;
 # -timeout: any one input taking over 10 s is a hang (a failure).
-"$fuzzer" -runs="$runs" -max_total_time="$max_seconds" -max_len=65536 -timeout=10 \
+"$fuzzer" -runs="$runs" -max_total_time="$max_seconds" -max_len="$max_len" -timeout=10 \
   -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/artifacts/" \
   "$work/corpus" "$@" 2>"$work/log" || {
   tail -n 60 "$work/log"

@@ -199,8 +199,16 @@ std::span<const ScalarKey> ThresholdScalars() {
 Result<Thresholds> LoadThresholds(const std::string& path) {
   Result<std::string> content = ReadSmallFile(path);
   if (!content.ok()) return content.status();
+  return ParseThresholdsToml(*content, path);
+}
+
+Result<Thresholds> ParseThresholdsToml(std::string_view text, const std::string& path) {
+  if (text.size() > kMaxConfigBytes) {
+    return LimitExceeded(fmt::format("{}: {} bytes, more than a config file can be ({})", path,
+                                     text.size(), kMaxConfigBytes));
+  }
   try {
-    const toml::table root = toml::parse(*content, path);
+    const toml::table root = toml::parse(text, path);
     return ParseThresholds(path, root);
   } catch (const toml::parse_error& e) {
     const toml::source_position& at = e.source().begin;

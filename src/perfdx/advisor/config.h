@@ -49,6 +49,9 @@ std::span<const ScalarKey> ThresholdScalars();
 // Reads `path`; values it sets replace the defaults.
 Result<Thresholds> LoadThresholds(const std::string& path);
 
+// The same from the file's text; `path` names it in errors.
+Result<Thresholds> ParseThresholdsToml(std::string_view text, const std::string& path);
+
 // `config_path` if not empty, else ./perfdx.toml if it exists, else the
 // defaults.
 Result<Thresholds> ResolveThresholds(const std::string& config_path);

@@ -379,7 +379,9 @@ bool HasCompleteSteps(const model::Trace& trace, const StepTimeline& timeline) {
   if (timeline.steps.size() >= 2) return true;
   const StepWindow& step = timeline.steps.back();
   const model::SliceTable& s = trace.slices;
-  int64_t last_end = 0;
+  // From the step's start: activity that ended before it counts as none
+  // (and a trace's times may be anywhere in model/trace_builder.h's range).
+  int64_t last_end = step.host_start_ns;
   for (model::SliceId i = 0; i < s.size(); ++i) {
     // Ranges that span the whole step (its marker, the profiler's own) are
     // not activity inside it.
@@ -387,7 +389,11 @@ bool HasCompleteSteps(const model::Trace& trace, const StepTimeline& timeline) {
     last_end = std::max(last_end, s.end_ns(i));
   }
   if (last_end > step.host_end_ns) return true;
-  return 10 * (last_end - step.host_start_ns) >= step.host_end_ns - step.host_start_ns;
+  // Activity over at least a tenth of the step: 10 * active >= length,
+  // without the multiplication (it overflows on times near the range's ends).
+  const int64_t active_ns = last_end - step.host_start_ns;
+  const int64_t length_ns = step.host_end_ns - step.host_start_ns;
+  return active_ns >= length_ns / 10 + (length_ns % 10 != 0);
 }
 
 }  // namespace perfdx::analysis

@@ -55,6 +55,12 @@ write("huge_values.json", '{"traceEvents": [' + ", ".join([
     '{"ph": "i", "cat": "cpu_instant_event", "name": "[memory]", "pid": 1, "tid": 1, "ts": 20, "s": "t", '
     '"args": {"Bytes": 1e308, "Total Allocated": 1e308, "Total Reserved": -1e308, "Device Id": 0, "Device Type": 1}}',
 ]) + "]}")
+# One step at 2^61 ns (2043) after the only other event: found by
+# ascend_db_fuzzer (the step's completeness test overflowed).
+write("late_single_step.json", "[" + ", ".join([
+    '{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 10, "dur": 5}',
+    '{"ph": "X", "cat": "cpu_op", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 2251799813685248, "dur": 1000}',
+]) + "]")
 write("negative_duration.json", "[" + GOOD + ', {"ph": "X", "name": "neg", "pid": 1, "tid": 1, "ts": 5, "dur": -3}]')
 write("unterminated_string.json", '[' + GOOD + ', {"ph": "X", "name": "abc')
 write("invalid_utf8.json", ("[" + GOOD + ', {"ph": "X", "name": "bad').encode() + b"\xff\xfe\xc3" +
