@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "perfdx/analysis/slice_sets.h"
+#include "perfdx/analysis/step_index.h"
 
 namespace perfdx::analysis {
 namespace {
@@ -466,6 +468,8 @@ CollectiveSummary AnalyzeCollectives(const model::Trace& trace, const StepTimeli
     std::erase_if(launcher, [](const auto& kv) { return kv.first == kv.second; });
   }
 
+  std::optional<StepIndex> step_index;
+  if (timeline != nullptr) step_index.emplace(timeline->steps);
   for (SliceId i = 0; i < s.size(); ++i) {
     if (!is_collective(i)) continue;
     CollectiveStats c;
@@ -494,10 +498,11 @@ CollectiveSummary AnalyzeCollectives(const model::Trace& trace, const StepTimeli
       const double factor = BusBandwidthFactor(c.type, c.group_size);
       if (factor > 0) c.busbw_gbps = *c.algbw_gbps * factor;
     }
-    if (timeline != nullptr) {
-      for (const StepWindow& w : timeline->steps) {
-        if (c.start_ns >= w.start_ns && c.start_ns < w.end_ns) c.step_id = w.id;
-      }
+    // A binary search: a loop over the steps per collective was
+    // collectives x steps (#17).
+    if (step_index) {
+      const int64_t k = step_index->StepOf(c.start_ns);
+      if (k >= 0) c.step_id = timeline->steps[static_cast<size_t>(k)].id;
     }
     out.collectives.push_back(std::move(c));
   }
