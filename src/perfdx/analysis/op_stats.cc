@@ -1,6 +1,7 @@
 #include "perfdx/analysis/op_stats.h"
 
 #include <algorithm>
+#include <limits>
 #include <tuple>
 #include <unordered_map>
 
@@ -49,7 +50,12 @@ OpSummary SummarizeOps(const model::Trace& trace, const OpAttribution& attributi
   for (SliceId i = s.size(); i-- > 0;) {
     const int32_t parent = s.parent[i];
     if (parent < 0 || !launches[i]) continue;
-    launched_ns[parent] += launched_ns[i];
+    // Saturating: the sum runs through slices that are not ops (a step, a
+    // Python frame above everything), which the per-name totals never held;
+    // durations are at most 2^60 ns, so eight of them already overflow.
+    launched_ns[parent] = launched_ns[i] > std::numeric_limits<int64_t>::max() - launched_ns[parent]
+                              ? std::numeric_limits<int64_t>::max()
+                              : launched_ns[parent] + launched_ns[i];
     launches[parent] = 1;
   }
   // Every enclosing op gets the device time in its total, once per name: the
