@@ -6,12 +6,26 @@
 // The Chrome benchmarks parse a synthetic Kineto-like trace held in memory
 // (operators with shapes, runtime calls, kernels and their flows), so they
 // need no shared data.
+//
+// The Bounds benchmarks (issue #17, docs/RELIABILITY.md "Work bounded by
+// input size") grow one hostile input with n and fit the curve
+// (`_BigO`, `_RMS`): each was quadratic before.
+//
+//   perfdx_micro_bench --benchmark_filter=Bounds
+#include <limits>
 #include <string>
 #include <vector>
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include "perfdx/analysis/activity.h"
+#include "perfdx/analysis/collectives.h"
+#include "perfdx/analysis/elementwise_chains.h"
+#include "perfdx/analysis/gaps.h"
+#include "perfdx/analysis/op_attribution.h"
+#include "perfdx/analysis/op_stats.h"
+#include "perfdx/analysis/steps.h"
 #include "perfdx/base/decimal_time.h"
 #include "perfdx/formats/chrome/chrome_classifier.h"
 #include "perfdx/formats/chrome/chrome_json_parser.h"
@@ -199,6 +213,196 @@ void BM_ChromeImport(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(json.size()));
 }
 BENCHMARK(BM_ChromeImport)->Unit(benchmark::kMillisecond);
+
+// ---------------------------------------------------------------------------
+// Work bounded by input size (#17): inputs that were quadratic, grown with n.
+
+std::string BoundsEvent(size_t i, std::string_view name_suffix) {
+  return fmt::format(
+      R"j({{"ph": "X", "cat": "cpu_op", "name": "aten::op_{}{}", "pid": 1, "tid": 1, )j"
+      R"j("ts": {}, "dur": 19, "args": {{"External id": {}}}}})j",
+      i % 97, name_suffix, 1661203462598738 + 25 * i, i);
+}
+
+void ParseForBench(benchmark::State& state, const std::string& json) {
+  formats::ChromeJsonOptions options;
+  for (auto _ : state) {
+    auto source = io::OpenMemoryByteSource(json, "bounds.json");
+    CountingSink sink;
+    formats::TraceEnvelope envelope;
+    if (!formats::ParseChromeJson(**source, options, sink, &envelope).ok())
+      state.SkipWithError("parse");
+    benchmark::DoNotOptimize(sink.events);
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(json.size()));
+}
+
+// n events, one name in a hundred with a byte that is not UTF-8 (every chunk
+// goes to the exact path). Was 17 s for 13 MB (~93k events).
+void BM_BoundsChromeInvalidUtf8(benchmark::State& state) {
+  const auto n = static_cast<size_t>(state.range(0));
+  std::string json = R"j({"traceEvents": [)j";
+  for (size_t i = 0; i < n; ++i) json += BoundsEvent(i, i % 100 == 7 ? "\xff" : "") + ",";
+  json.back() = ']';
+  json += '}';
+  ParseForBench(state, json);
+  state.SetComplexityN(state.range(0));
+}
+BENCHMARK(BM_BoundsChromeInvalidUtf8)
+    ->RangeMultiplier(4)
+    ->Range(1 << 12, 1 << 18)
+    ->Complexity(benchmark::oNLogN)
+    ->Unit(benchmark::kMillisecond);
+
+// n scalars `1,1,1,...` in the event array. Was over 60 s for 5M.
+void BM_BoundsChromeScalars(benchmark::State& state) {
+  const auto n = static_cast<size_t>(state.range(0));
+  std::string json = R"j({"traceEvents": [)j";
+  for (size_t i = 0; i < n; ++i) json += "1,";
+  json.back() = ']';
+  json += '}';
+  ParseForBench(state, json);
+  state.SetComplexityN(state.range(0));
+}
+BENCHMARK(BM_BoundsChromeScalars)
+    ->RangeMultiplier(4)
+    ->Range(1 << 14, 1 << 22)
+    ->Complexity(benchmark::oNLogN)
+    ->Unit(benchmark::kMillisecond);
+
+// n events with `[1]` before every fourth: regions that fail mid-way. Was
+// 52 s for 150k events.
+void BM_BoundsChromeNonObjectEveryFourth(benchmark::State& state) {
+  const auto n = static_cast<size_t>(state.range(0));
+  std::string json = R"j({"traceEvents": [)j";
+  for (size_t i = 0; i < n; ++i) json += (i % 4 == 0 ? "[1]," : "") + BoundsEvent(i, "") + ",";
+  json.back() = ']';
+  json += '}';
+  ParseForBench(state, json);
+  state.SetComplexityN(state.range(0));
+}
+BENCHMARK(BM_BoundsChromeNonObjectEveryFourth)
+    ->RangeMultiplier(4)
+    ->Range(1 << 12, 1 << 18)
+    ->Complexity(benchmark::oNLogN)
+    ->Unit(benchmark::kMillisecond);
+
+// n steps of ten 5 us kernels 2 us apart. Was steps x kernels (a 300k-row
+// kernel_details.csv: 7.7 s).
+void BM_BoundsFindGapsManySteps(benchmark::State& state) {
+  const int64_t steps = state.range(0);
+  std::vector<analysis::Interval> kernels;
+  analysis::StepTimeline timeline;
+  for (int64_t k = 0; k < steps; ++k) {
+    analysis::StepWindow w;
+    w.id = k;
+    w.start_ns = w.host_start_ns = k * 70'000;
+    w.end_ns = w.host_end_ns = w.start_ns + 68'000;
+    timeline.steps.push_back(w);
+    for (int64_t j = 0; j < 10; ++j)
+      kernels.push_back({w.start_ns + j * 7'000, w.start_ns + j * 7'000 + 5'000});
+  }
+  analysis::Activity activity;
+  activity.compute_timeline = analysis::IntervalSet::FromSorted(kernels);
+  const model::Trace trace;
+  for (auto _ : state) {
+    // min_gap above the 2 us gaps: the search, not the attribution, is timed.
+    benchmark::DoNotOptimize(analysis::FindGaps(trace, activity, timeline, 3'000).total_ns);
+  }
+  state.SetComplexityN(steps);
+}
+BENCHMARK(BM_BoundsFindGapsManySteps)
+    ->RangeMultiplier(4)
+    ->Range(1 << 10, 1 << 18)
+    ->Complexity(benchmark::oNLogN)
+    ->Unit(benchmark::kMillisecond);
+
+// n steps of one all-reduce each: the collective table looked for each
+// collective's step in a loop over the steps (100k: analyze 125 s).
+model::Trace TraceFromJson(const std::string& json) {
+  auto source = io::OpenMemoryByteSource(json, "bounds.json");
+  model::TraceBuilder builder(model::RankInfo{});
+  BuilderSink sink(builder);
+  formats::TraceEnvelope envelope;
+  if (!formats::ParseChromeJson(**source, formats::ChromeJsonOptions{}, sink, &envelope).ok())
+    return model::Trace{};
+  formats::ChromeClassifier classifier(envelope);
+  auto trace = std::move(builder).Finalize(classifier);
+  return trace.ok() ? std::move(*trace) : model::Trace{};
+}
+
+void BM_BoundsCollectivesManySteps(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  std::string json = R"j({"schemaVersion": 1, "traceEvents": [)j";
+  analysis::StepTimeline timeline;
+  for (int64_t k = 0; k < n; ++k) {
+    json += fmt::format(
+        R"j({}{{"ph": "X", "cat": "kernel", "name": "ncclKernel_AllReduce_RING_LL_Sum_float", )j"
+        R"j("pid": 0, "tid": 7, "ts": {}, "dur": 5}})j",
+        k == 0 ? "" : ",", 10 * k);
+    analysis::StepWindow w;
+    w.id = k;
+    w.start_ns = w.host_start_ns = 10'000 * k;
+    w.end_ns = w.host_end_ns = 10'000 * (k + 1);
+    timeline.steps.push_back(w);
+  }
+  json += "]}";
+  const model::Trace trace = TraceFromJson(json);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(
+        analysis::AnalyzeCollectives(trace, &timeline, nullptr).collectives.size());
+  }
+  state.SetComplexityN(n);
+}
+BENCHMARK(BM_BoundsCollectivesManySteps)
+    ->RangeMultiplier(4)
+    ->Range(1 << 10, 1 << 18)
+    ->Complexity(benchmark::oNLogN)
+    ->Unit(benchmark::kMillisecond);
+
+// n framework ops nested in each other, a kernel launched from the innermost
+// and n more kernels from the same launch. SummarizeOps walked up the nesting
+// per kernel with a list of the names seen, FindElementwiseChains per op: n x
+// depth (20k deep: 3.4 s for analyze).
+model::Trace DeepTrace(size_t n) {
+  std::string out = R"j({"schemaVersion": 1, "traceEvents": [)j";
+  for (size_t i = 0; i < n; ++i) {
+    out += fmt::format(
+        R"j({{"ph": "X", "cat": "cpu_op", "name": "aten::op_{}", "pid": 1, "tid": 1, "ts": {}, )j"
+        R"j("dur": {}}},)j",
+        i % 5, i, 2 * n - 2 * i);
+  }
+  out += fmt::format(
+      R"j({{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, )j"
+      R"j("ts": {}, "dur": 1, "args": {{"correlation": 1}}}})j",
+      n);
+  for (size_t i = 0; i <= n; ++i) {
+    out += fmt::format(
+        R"j(,{{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": {}, )j"
+        R"j("dur": 1, "args": {{"correlation": 1}}}})j",
+        n + 1 + 2 * i);
+  }
+  out += "]}";
+  return TraceFromJson(out);
+}
+
+void BM_BoundsDeepNestingOps(benchmark::State& state) {
+  const model::Trace trace = DeepTrace(static_cast<size_t>(state.range(0)));
+  const analysis::OpAttribution attribution = analysis::AttributeDeviceWork(trace);
+  const analysis::IntervalSet window = analysis::IntervalSet::Single(
+      std::numeric_limits<int64_t>::min() / 4, std::numeric_limits<int64_t>::max() / 4);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(analysis::SummarizeOps(trace, attribution, window).ops.size());
+    benchmark::DoNotOptimize(
+        analysis::FindElementwiseChains(trace, attribution, {}, /*cpu_only=*/false).chains);
+  }
+  state.SetComplexityN(state.range(0));
+}
+BENCHMARK(BM_BoundsDeepNestingOps)
+    ->RangeMultiplier(4)
+    ->Range(1 << 8, 1 << 16)
+    ->Complexity(benchmark::oNLogN)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace perfdx::bench

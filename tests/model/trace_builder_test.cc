@@ -76,6 +76,30 @@ TEST(TraceBuilderTest, SortsPerTrackAndComputesNesting) {
   EXPECT_EQ(t.InnermostSliceAt(t.slices.track[main.slice_begin], 5), -1);
 }
 
+// The analyses compute what encloses each slice in one pass in index order
+// (issue #17), which needs every parent before its children, partial
+// overlaps (kept at their neighbour's level) and equal starts included.
+TEST(TraceBuilderTest, ParentsComeBeforeTheirChildren) {
+  TraceBuilder b({});
+  b.AddEvent(Slice("c", 1, 1, 30, 5));
+  b.AddEvent(Slice("b", 1, 1, 20, 40));
+  b.AddEvent(Slice("a", 1, 1, 10, 100));
+  b.AddEvent(Slice("same_start", 1, 1, 10, 50));
+  b.AddEvent(Slice("overlap", 1, 1, 55, 100));  // ends past "b": kept at b's level
+  b.AddEvent(Slice("in_overlap", 1, 1, 120, 5));
+  Trace t = Build(b);
+  ASSERT_EQ(t.slices.size(), 6u);
+  int nested = 0;
+  for (SliceId i = 0; i < t.slices.size(); ++i) {
+    if (t.slices.parent[i] == kNoParent) continue;
+    ++nested;
+    EXPECT_LT(t.slices.parent[i], static_cast<int32_t>(i)) << t.slice_name(i);
+  }
+  // same_start in a, b in same_start, c in b; overlap partially overlaps b
+  // and takes b's parent; in_overlap in overlap. Only a is top level.
+  EXPECT_EQ(nested, 5);
+}
+
 TEST(TraceBuilderTest, BeginEndPairsAndUnterminatedBegins) {
   TraceBuilder b({});
   RawEvent begin = Slice("outer", 1, 1, 100, 0);

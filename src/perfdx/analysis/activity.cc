@@ -126,15 +126,19 @@ Activity BuildActivity(const model::Trace& trace) {
       return (s.kind[i] == EventKind::kFrameworkOp || s.kind[i] == EventKind::kUserAnnotation) &&
              IsHostCollectiveName(trace.slice_name(i));
     };
-    auto inside_collective = [&](SliceId i) {
-      for (int32_t p = i; p >= 0; p = s.parent[p]) {
-        if (collective(static_cast<SliceId>(p))) return true;
-      }
-      return false;
-    };
+    // What encloses each op, for all slices in one pass in index order
+    // (parents come first): a walk up the ancestors of every op was n x
+    // depth on deeply nested traces (#17).
+    std::vector<uint8_t> in_loading(s.size(), 0);     // a DataLoader slice is above it
+    std::vector<uint8_t> in_collective(s.size(), 0);  // it, or a slice above it, is a collective
+    for (SliceId i = 0; i < s.size(); ++i) {
+      const int32_t p = s.parent[i];
+      if (p >= 0) in_loading[i] = in_loading[p] || s.kind[p] == EventKind::kDataLoading;
+      in_collective[i] = collective(i) || (p >= 0 && in_collective[p]);
+    }
     a.compute_timeline = SliceIntervals(trace, [&](SliceId i) {
-      return s.kind[i] == EventKind::kFrameworkOp && OnHost(trace, i) &&
-             !InsideDataLoading(trace, i) && !inside_collective(i);
+      return s.kind[i] == EventKind::kFrameworkOp && OnHost(trace, i) && !in_loading[i] &&
+             !in_collective[i];
     });
     a.communication =
         SliceIntervals(trace, [&](SliceId i) { return OnHost(trace, i) && collective(i); });

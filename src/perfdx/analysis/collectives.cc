@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <unordered_map>
+#include <vector>
 
 #include "perfdx/analysis/slice_sets.h"
+#include "perfdx/analysis/step_index.h"
 
 namespace perfdx::analysis {
 namespace {
@@ -252,19 +255,35 @@ class AscendCollectiveParser {
 
 // Kineto record_param_comms args, on the kernel itself or on an op above the
 // runtime call that launched it.
+// `found` remembers the answer for every slice a walk passed (-1: none
+// above it), so each slice is walked over once: a walk per kernel was
+// kernels x depth (#17).
 std::optional<SliceId> CommArgsSlice(const model::Trace& trace, SliceId kernel,
-                                     const std::unordered_map<SliceId, SliceId>& launcher) {
-  if (trace.ArgInt(kernel, ArgKey::kInMsgNelems) || trace.ArgInt(kernel, ArgKey::kOutMsgNelems)) {
-    return kernel;
-  }
+                                     const std::unordered_map<SliceId, SliceId>& launcher,
+                                     std::unordered_map<SliceId, int64_t>* found) {
+  auto has_args = [&](SliceId id) {
+    return trace.ArgInt(id, ArgKey::kInMsgNelems) || trace.ArgInt(id, ArgKey::kOutMsgNelems);
+  };
+  if (has_args(kernel)) return kernel;
   auto it = launcher.find(kernel);
   if (it == launcher.end()) return std::nullopt;
+  std::vector<SliceId> path;
+  int64_t result = -1;
   for (int64_t s = it->second; s >= 0; s = trace.slices.parent[static_cast<SliceId>(s)]) {
     const auto id = static_cast<SliceId>(s);
-    if (trace.ArgInt(id, ArgKey::kInMsgNelems) || trace.ArgInt(id, ArgKey::kOutMsgNelems))
-      return id;
+    if (auto known = found->find(id); known != found->end()) {
+      result = known->second;
+      break;
+    }
+    if (has_args(id)) {
+      result = s;
+      break;
+    }
+    path.push_back(id);
   }
-  return std::nullopt;
+  for (SliceId id : path) found->emplace(id, result);
+  if (result < 0) return std::nullopt;
+  return static_cast<SliceId>(result);
 }
 
 // Per transport over the collectives (only those in the window when asked),
@@ -466,6 +485,9 @@ CollectiveSummary AnalyzeCollectives(const model::Trace& trace, const StepTimeli
     std::erase_if(launcher, [](const auto& kv) { return kv.first == kv.second; });
   }
 
+  std::unordered_map<SliceId, int64_t> comm_args_found;  // CommArgsSlice's memo
+  std::optional<StepIndex> step_index;
+  if (timeline != nullptr) step_index.emplace(timeline->steps);
   for (SliceId i = 0; i < s.size(); ++i) {
     if (!is_collective(i)) continue;
     CollectiveStats c;
@@ -474,7 +496,7 @@ CollectiveSummary AnalyzeCollectives(const model::Trace& trace, const StepTimeli
     c.name = std::string(trace.slice_name(i));
     c.start_ns = s.ts_ns[i];
     c.dur_ns = s.dur_ns[i];
-    const auto args = CommArgsSlice(trace, i, launcher);
+    const auto args = CommArgsSlice(trace, i, launcher, &comm_args_found);
     const SliceId a = args.value_or(i);
     const auto collective_name = trace.ArgString(a, ArgKey::kCollectiveName);
     c.type = ParseCollectiveType(collective_name ? *collective_name : c.name);
@@ -494,10 +516,11 @@ CollectiveSummary AnalyzeCollectives(const model::Trace& trace, const StepTimeli
       const double factor = BusBandwidthFactor(c.type, c.group_size);
       if (factor > 0) c.busbw_gbps = *c.algbw_gbps * factor;
     }
-    if (timeline != nullptr) {
-      for (const StepWindow& w : timeline->steps) {
-        if (c.start_ns >= w.start_ns && c.start_ns < w.end_ns) c.step_id = w.id;
-      }
+    // A binary search: a loop over the steps per collective was
+    // collectives x steps (#17).
+    if (step_index) {
+      const int64_t k = step_index->StepOf(c.start_ns);
+      if (k >= 0) c.step_id = timeline->steps[static_cast<size_t>(k)].id;
     }
     out.collectives.push_back(std::move(c));
   }

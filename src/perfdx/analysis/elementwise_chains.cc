@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "perfdx/analysis/activity.h"
 #include "perfdx/analysis/slice_sets.h"
@@ -20,18 +21,52 @@ constexpr size_t kMaxExamples = 5;
 // What a slice is to the chain search on its track.
 enum class Member { kSkip, kBreak, kOther, kElementwise };
 
-Member HostMember(const model::Trace& trace, SliceId i) {
-  const model::SliceTable& s = trace.slices;
-  if (s.kind[i] != EventKind::kFrameworkOp || s.dur_ns[i] < 0) return Member::kSkip;
-  for (int32_t p = s.parent[i]; p >= 0; p = s.parent[p]) {
-    // Nested in an operator: part of that operator, not a call of its own.
-    if (s.kind[p] == EventKind::kFrameworkOp) return Member::kSkip;
-    if (s.kind[p] == EventKind::kDataLoading) return Member::kBreak;
-    if ((s.kind[p] == EventKind::kUserAnnotation || s.kind[p] == EventKind::kPythonFunction) &&
-        IsOptimizerStep(trace.slice_name(p))) {
-      return Member::kBreak;
+// What encloses each slice, for every slice at once: the verdict of the
+// nearest enclosing slice that decides one for a host op (an operator: part
+// of it; DataLoader or optimizer.step(): a break), and whether
+// optimizer.step() encloses it. Parents come before their children in the
+// slice table, so one pass in index order replaces a walk up the ancestors
+// of each slice, which a deeply nested trace made n x depth (#17).
+class Enclosing {
+ public:
+  explicit Enclosing(const model::Trace& trace) {
+    const model::SliceTable& s = trace.slices;
+    verdict_.assign(s.size(), kNone);
+    in_optimizer_.assign(s.size(), 0);
+    for (SliceId i = 0; i < s.size(); ++i) {
+      const int32_t parent = s.parent[i];
+      const bool optimizer =
+          (s.kind[i] == EventKind::kUserAnnotation || s.kind[i] == EventKind::kPythonFunction) &&
+          IsOptimizerStep(trace.slice_name(i));
+      int8_t own = kNone;
+      if (s.kind[i] == EventKind::kFrameworkOp) {
+        own = static_cast<int8_t>(Member::kSkip);
+      } else if (s.kind[i] == EventKind::kDataLoading || optimizer) {
+        own = static_cast<int8_t>(Member::kBreak);
+      }
+      verdict_[i] = own != kNone ? own : parent >= 0 ? verdict_[parent] : kNone;
+      in_optimizer_[i] = optimizer || (parent >= 0 && in_optimizer_[parent]);
     }
   }
+  // The verdict of i's ancestors (not i itself), if one decides.
+  std::optional<Member> Above(const model::SliceTable& s, SliceId i) const {
+    const int32_t parent = s.parent[i];
+    if (parent < 0 || verdict_[parent] == kNone) return std::nullopt;
+    return static_cast<Member>(verdict_[parent]);
+  }
+  // optimizer.step() is or encloses slice i.
+  bool InOptimizer(int32_t i) const { return i >= 0 && in_optimizer_[i] != 0; }
+
+ private:
+  static constexpr int8_t kNone = -1;
+  std::vector<int8_t> verdict_;
+  std::vector<uint8_t> in_optimizer_;
+};
+
+Member HostMember(const model::Trace& trace, const Enclosing& enclosing, SliceId i) {
+  const model::SliceTable& s = trace.slices;
+  if (s.kind[i] != EventKind::kFrameworkOp || s.dur_ns[i] < 0) return Member::kSkip;
+  if (auto above = enclosing.Above(s, i)) return *above;
   return IsElementwiseOpName(trace.slice_name(i)) ? Member::kElementwise : Member::kOther;
 }
 
@@ -44,16 +79,9 @@ std::string_view MemberName(const model::Trace& trace, const OpAttribution& attr
 }
 
 // Launched from inside optimizer.step(): the fused optimizer's business.
-bool LaunchedByOptimizer(const model::Trace& trace, const OpAttribution& attribution, SliceId i) {
-  const model::SliceTable& s = trace.slices;
-  const int32_t op = i < attribution.launching_op.size() ? attribution.launching_op[i] : -1;
-  for (int32_t p = op; p >= 0; p = s.parent[p]) {
-    if ((s.kind[p] == EventKind::kUserAnnotation || s.kind[p] == EventKind::kPythonFunction) &&
-        IsOptimizerStep(trace.slice_name(static_cast<SliceId>(p)))) {
-      return true;
-    }
-  }
-  return false;
+bool LaunchedByOptimizer(const OpAttribution& attribution, const Enclosing& enclosing, SliceId i) {
+  return enclosing.InOptimizer(i < attribution.launching_op.size() ? attribution.launching_op[i]
+                                                                   : -1);
 }
 
 }  // namespace
@@ -143,6 +171,7 @@ ElementwiseChainSummary FindElementwiseChains(const model::Trace& trace,
     chain_step = -1;
   };
 
+  const Enclosing enclosing(trace);
   for (const model::Track& track : trace.tracks) {
     const bool host = track.kind == model::TrackKind::kHostThread;
     if (cpu_only ? !host : !model::IsDeviceTrack(track.kind)) continue;
@@ -155,11 +184,11 @@ ElementwiseChainSummary FindElementwiseChains(const model::Trace& trace,
         const bool rounded_child = zero_op >= 0 && s.ts_ns[zero_op] == s.ts_ns[i];
         if (s.kind[i] == EventKind::kFrameworkOp && s.dur_ns[i] == 0)
           zero_op = static_cast<int32_t>(i);
-        m = rounded_child ? Member::kSkip : HostMember(trace, i);
+        m = rounded_child ? Member::kSkip : HostMember(trace, enclosing, i);
       } else if (s.kind[i] != EventKind::kComputeKernel || s.dur_ns[i] <= 0) {
         m = Member::kSkip;
       } else {
-        m = LaunchedByOptimizer(trace, attribution, i)       ? Member::kBreak
+        m = LaunchedByOptimizer(attribution, enclosing, i)   ? Member::kBreak
             : IsElementwiseDeviceWork(trace, attribution, i) ? Member::kElementwise
                                                              : Member::kOther;
       }

@@ -1,9 +1,12 @@
 #include "perfdx/analysis/gaps.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
+#include <vector>
 
 #include "perfdx/analysis/host_activity.h"
 #include "perfdx/analysis/slice_sets.h"
@@ -39,10 +42,43 @@ int64_t Overlap(int64_t a0, int64_t a1, int64_t b0, int64_t b1) {
   return std::max<int64_t>(0, std::min(a1, b1) - std::max(a0, b0));
 }
 
-// The innermost slice of `keep` kinds (on any host thread) around a few
+// The innermost slice at or above a slice that `keep` accepts, remembered
+// for every slice a walk passes: each slice is walked over once per test,
+// where a walk up the nesting per gap and sample cost gaps x depth (#17).
+class Nearest {
+ public:
+  Nearest(const model::Trace& trace, std::function<bool(SliceId)> keep)
+      : trace_(trace), keep_(std::move(keep)) {}
+
+  int64_t From(int64_t slice) {
+    path_.clear();
+    int64_t found = -1;
+    for (int64_t i = slice; i >= 0; i = trace_.slices.parent[static_cast<SliceId>(i)]) {
+      if (auto it = memo_.find(i); it != memo_.end()) {
+        found = it->second;
+        break;
+      }
+      if (keep_(static_cast<SliceId>(i))) {
+        found = i;
+        memo_.emplace(i, i);
+        break;
+      }
+      path_.push_back(i);
+    }
+    for (int64_t i : path_) memo_.emplace(i, found);
+    return found;
+  }
+
+ private:
+  const model::Trace& trace_;
+  std::function<bool(SliceId)> keep_;
+  std::unordered_map<int64_t, int64_t> memo_;
+  std::vector<int64_t> path_;
+};
+
+// The innermost slice `nearest` accepts (on any host thread) around a few
 // points spread over the gap, preferring the one overlapping the gap most.
-template <typename Keep>
-Candidate InnermostAround(const model::Trace& trace, int64_t start, int64_t end, Keep&& keep) {
+Candidate InnermostAround(const model::Trace& trace, Nearest& nearest, int64_t start, int64_t end) {
   Candidate best;
   constexpr int kSamples = 5;
   for (model::TrackId t = 0; t < trace.tracks.size(); ++t) {
@@ -50,17 +86,35 @@ Candidate InnermostAround(const model::Trace& trace, int64_t start, int64_t end,
     for (int k = 0; k < kSamples; ++k) {
       // Divided first: (end - start) * 9 overflows for gaps past ~10^18 ns.
       const int64_t at = start + (end - start) / (2 * kSamples) * (2 * k + 1);
-      for (int64_t i = trace.InnermostSliceAt(t, at); i >= 0; i = trace.slices.parent[i]) {
-        const auto s = static_cast<SliceId>(i);
-        if (!keep(s)) continue;
-        const int64_t overlap = Overlap(start, end, trace.slices.ts_ns[s], trace.slices.end_ns(s));
-        if (overlap > best.overlap_ns) best = {overlap, static_cast<int32_t>(s)};
-        break;
-      }
+      const int64_t innermost = trace.InnermostSliceAt(t, at);
+      if (innermost < 0) continue;
+      const int64_t i = nearest.From(innermost);
+      if (i < 0) continue;
+      const auto s = static_cast<SliceId>(i);
+      const int64_t overlap = Overlap(start, end, trace.slices.ts_ns[s], trace.slices.end_ns(s));
+      if (overlap > best.overlap_ns) best = {overlap, static_cast<int32_t>(s)};
     }
   }
   return best;
 }
+
+// The walks of one FindGaps, one per kind of slice looked for.
+struct Searches {
+  explicit Searches(const model::Trace& trace)
+      : sync(trace, [&trace](SliceId i) { return IsSyncCall(trace.slice_name(i)); }),
+        op(trace, [&trace](SliceId i) { return trace.slices.kind[i] == EventKind::kFrameworkOp; }),
+        user(trace, [&trace](SliceId i) { return IsUserCode(trace, i); }),
+        host_activity(trace,
+                      [&trace](SliceId i) {
+                        return ClassifyHostActivity(trace.slices.kind[i], trace.slice_name(i)) !=
+                               HostActivity::kNone;
+                      }),
+        launch(trace, [&trace](SliceId i) {
+          return trace.slices.kind[i] == EventKind::kRuntimeCall &&
+                 IsKernelLaunchCall(trace.slice_name(i));
+        }) {}
+  Nearest sync, op, user, host_activity, launch;
+};
 
 // The user-code slice ending just before, or starting just after, the gap.
 int32_t NeighbouringUserCode(const model::Trace& trace, int64_t start, int64_t end) {
@@ -94,7 +148,8 @@ int32_t NeighbouringUserCode(const model::Trace& trace, int64_t start, int64_t e
   return best;
 }
 
-GapCause Attribute(const model::Trace& trace, const Activity& a, int64_t start, int64_t end) {
+GapCause Attribute(const model::Trace& trace, const Activity& a, Searches& searches, int64_t start,
+                   int64_t end) {
   const auto len = static_cast<double>(end - start);
   auto share = [&](const IntervalSet& set) {
     return static_cast<double>(set.LengthIn(start, end)) / len;
@@ -106,8 +161,7 @@ GapCause Attribute(const model::Trace& trace, const Activity& a, int64_t start, 
 
   const double sync = share(a.host_sync);
   if (sync >= kDominant) {
-    const Candidate c = InnermostAround(trace, start, end,
-                                        [&](SliceId i) { return IsSyncCall(trace.slice_name(i)); });
+    const Candidate c = InnermostAround(trace, searches.sync, start, end);
     return {"synchronization", c.slice >= 0 ? std::string(trace.slice_name(c.slice)) : "", sync};
   }
   const double optimizer = share(a.host_optimizer);
@@ -129,15 +183,13 @@ GapCause Attribute(const model::Trace& trace, const Activity& a, int64_t start, 
 
   // A framework op covering the gap means the host is dispatching; only
   // time outside ops is the user's own code.
-  const Candidate op = InnermostAround(
-      trace, start, end, [&](SliceId i) { return s.kind[i] == EventKind::kFrameworkOp; });
+  const Candidate op = InnermostAround(trace, searches.op, start, end);
   const double op_share = static_cast<double>(op.overlap_ns) / len;
   if (op.slice >= 0 && op_share >= kDominant) {
     return {"framework_op", std::string(trace.slice_name(op.slice)), op_share};
   }
 
-  const Candidate user =
-      InnermostAround(trace, start, end, [&](SliceId i) { return IsUserCode(trace, i); });
+  const Candidate user = InnermostAround(trace, searches.user, start, end);
   const double user_share = static_cast<double>(user.overlap_ns) / len;
   auto user_cause = [&](int32_t slice, double coverage) {
     return GapCause{
@@ -170,10 +222,9 @@ GapCause Attribute(const model::Trace& trace, const Activity& a, int64_t start, 
 
 // The logging / printing / file I/O the host is in during the gap: the
 // innermost classified Python frame or range covering at least half of it.
-std::string HostActivityIn(const model::Trace& trace, int64_t start, int64_t end) {
-  const Candidate c = InnermostAround(trace, start, end, [&](SliceId i) {
-    return ClassifyHostActivity(trace.slices.kind[i], trace.slice_name(i)) != HostActivity::kNone;
-  });
+std::string HostActivityIn(const model::Trace& trace, Searches& searches, int64_t start,
+                           int64_t end) {
+  const Candidate c = InnermostAround(trace, searches.host_activity, start, end);
   if (c.slice < 0 ||
       static_cast<double>(c.overlap_ns) < kDominant * static_cast<double>(end - start))
     return "";
@@ -198,13 +249,10 @@ std::map<model::StringId, int64_t> MedianLaunchNs(const model::Trace& trace) {
 // A kernel launch covering at least half of the gap that took kStallFactor
 // times its median: the name, or empty.
 std::string StalledLaunchIn(const model::Trace& trace,
-                            const std::map<model::StringId, int64_t>& medians, int64_t start,
-                            int64_t end) {
+                            const std::map<model::StringId, int64_t>& medians, Searches& searches,
+                            int64_t start, int64_t end) {
   if (medians.empty()) return "";
-  const Candidate c = InnermostAround(trace, start, end, [&](SliceId i) {
-    return trace.slices.kind[i] == EventKind::kRuntimeCall &&
-           IsKernelLaunchCall(trace.slice_name(i));
-  });
+  const Candidate c = InnermostAround(trace, searches.launch, start, end);
   if (c.slice < 0 ||
       static_cast<double>(c.overlap_ns) < kDominant * static_cast<double>(end - start))
     return "";
@@ -234,6 +282,7 @@ GapAnalysis FindGaps(const model::Trace& trace, const Activity& activity,
   const std::vector<StepWindow>& steps = timeline.steps;
   const std::map<model::StringId, int64_t> launch_medians = MedianLaunchNs(trace);
   std::set<int64_t> stalled_steps;
+  Searches searches(trace);
   auto add_gaps = [&](int64_t start, int64_t end, const StepWindow& step, bool between) {
     const IntervalSet idle_set = activity.compute_timeline.GapsIn(start, end);
     for (const Interval& idle : idle_set.intervals()) {
@@ -244,9 +293,9 @@ GapAnalysis FindGaps(const model::Trace& trace, const Activity& activity,
       gap.step = step.id;
       gap.between_steps = between;
       gap.position = between ? "between_steps" : PositionIn(step, idle.start, idle.end);
-      gap.cause = Attribute(trace, activity, idle.start, idle.end);
-      gap.host_activity = HostActivityIn(trace, idle.start, idle.end);
-      gap.stalled_call = StalledLaunchIn(trace, launch_medians, idle.start, idle.end);
+      gap.cause = Attribute(trace, activity, searches, idle.start, idle.end);
+      gap.host_activity = HostActivityIn(trace, searches, idle.start, idle.end);
+      gap.stalled_call = StalledLaunchIn(trace, launch_medians, searches, idle.start, idle.end);
       if (!gap.stalled_call.empty()) stalled_steps.insert(gap.step);
       out.total_ns += gap.dur_ns;
       out.gaps.push_back(std::move(gap));

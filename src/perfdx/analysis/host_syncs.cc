@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdint>
 #include <map>
+#include <vector>
 
 #include "perfdx/analysis/activity.h"
 #include "perfdx/analysis/slice_sets.h"
@@ -107,14 +108,29 @@ HostSyncSummary CountHostSyncs(const model::Trace& trace, const std::vector<Step
     calls.clear();
   };
 
+  // What each slice and its ancestors are, as BlockedBy reads them, built
+  // in index order (a parent comes before its children): a walk up the
+  // nesting per call was calls x depth (#17).
+  enum : uint8_t { kClassified = 1, kOp = 2, kOptimizer = 4, kAutograd = 8 };
+  std::vector<uint8_t> enclosing(s.size(), 0);  // of the slice itself and its ancestors
   for (const model::Track& track : trace.tracks) {
     if (track.kind != model::TrackKind::kHostThread) continue;
     int32_t zero_op = -1;         // the latest zero-length framework op on this thread
     int64_t classified_end = -1;  // where the latest sync or copy call on it ended
     for (SliceId i = track.slice_begin; i < track.slice_end; ++i) {
-      if (s.dur_ns[i] < 0 || (s.flags[i] & model::kSliceInstant) != 0) continue;
       const std::string_view name = trace.slice_name(i);
       const HostSyncClass cls = ClassifyHostSync(name);
+      const uint8_t above = s.parent[i] >= 0 ? enclosing[s.parent[i]] : 0;
+      enclosing[i] = above;
+      if (cls != HostSyncClass::kNone) enclosing[i] |= kClassified;
+      if (s.kind[i] == EventKind::kFrameworkOp) enclosing[i] |= kOp;
+      if ((s.kind[i] == EventKind::kUserAnnotation || s.kind[i] == EventKind::kPythonFunction) &&
+          IsOptimizerStep(name)) {
+        enclosing[i] |= kOptimizer;
+      }
+      if (name.substr(0, kAutogradFunctionPrefix.size()) == kAutogradFunctionPrefix)
+        enclosing[i] |= kAutograd;
+      if (s.dur_ns[i] < 0 || (s.flags[i] & model::kSliceInstant) != 0) continue;
       const int32_t rounded_parent = zero_op >= 0 && s.ts_ns[zero_op] == s.ts_ns[i] ? zero_op : -1;
       if (s.kind[i] == EventKind::kFrameworkOp && s.dur_ns[i] == 0)
         zero_op = static_cast<int32_t>(i);
@@ -125,10 +141,17 @@ HostSyncSummary CountHostSyncs(const model::Trace& trace, const std::vector<Step
       classified_end = std::max(classified_end, s.end_ns(i));
       if (rounded_inner) continue;
       std::string_view phase = "forward";
-      bool blocked = rounded_parent >= 0 && BlockedBy(trace, rounded_parent, cls, &phase);
-      for (int32_t p = s.parent[i]; !blocked && p >= 0; p = s.parent[p])
-        blocked = BlockedBy(trace, p, cls, &phase);
-      if (blocked) continue;
+      if (rounded_parent >= 0 && BlockedBy(trace, rounded_parent, cls, &phase)) continue;
+      // BlockedBy for each ancestor: the outermost call only, and a copy
+      // inside an operator is the operator's; the phase is the optimizer's
+      // when one encloses the call, else backward inside an autograd function.
+      if ((above & kClassified) != 0 || (cls == HostSyncClass::kCopy && (above & kOp) != 0))
+        continue;
+      if ((above & kOptimizer) != 0) {
+        phase = "optimizer";
+      } else if (phase == "forward" && (above & kAutograd) != 0) {
+        phase = "backward";
+      }
       if (cls == HostSyncClass::kCopy) {
         if (const auto dims = trace.ArgString(i, model::ArgKey::kInputDims)) {
           out.shapes_recorded = true;

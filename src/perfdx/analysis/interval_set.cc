@@ -131,7 +131,13 @@ IntervalSet Subtract(const IntervalSet& a, const IntervalSet& b) {
   size_t j = 0;
   for (const Interval& x : a.intervals_) {
     int64_t cursor = x.start;
-    while (j < b.size() && b.intervals_[j].end <= cursor) ++j;
+    // The first interval of b ending after x starts, by binary search: a
+    // linear skip from 0 made GapsIn of one step O(|b|), and gap finding,
+    // one GapsIn per step, quadratic (#17).
+    j = static_cast<size_t>(
+        std::upper_bound(b.intervals_.begin() + static_cast<std::ptrdiff_t>(j), b.intervals_.end(),
+                         cursor, [](int64_t v, const Interval& i) { return v < i.end; }) -
+        b.intervals_.begin());
     size_t k = j;
     while (k < b.size() && b.intervals_[k].start < x.end) {
       const Interval& y = b.intervals_[k];

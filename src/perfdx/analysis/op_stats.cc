@@ -1,6 +1,7 @@
 #include "perfdx/analysis/op_stats.h"
 
 #include <algorithm>
+#include <limits>
 #include <tuple>
 #include <unordered_map>
 
@@ -27,6 +28,11 @@ OpSummary SummarizeOps(const model::Trace& trace, const OpAttribution& attributi
     if (s.parent[i] >= 0) child_time[s.parent[i]] += s.dur_ns[i];
   }
   bool any_device = false;
+  // Device time launched from inside each slice's subtree (from each slice
+  // itself first): parents come before their children in the slice table,
+  // so one pass backwards sums every subtree.
+  std::vector<int64_t> launched_ns(s.size(), 0);
+  std::vector<uint8_t> launches(s.size(), 0);
   for (SliceId i = 0; i < s.size(); ++i) {
     if (s.kind[i] == EventKind::kFrameworkOp && OnHost(trace, i) && window.Contains(s.ts_ns[i])) {
       OpStat& op = stat_of(i);
@@ -38,13 +44,43 @@ OpSummary SummarizeOps(const model::Trace& trace, const OpAttribution& attributi
     if (launcher < 0 || !window.Contains(s.ts_ns[launcher])) continue;
     any_device = true;
     stat_of(static_cast<SliceId>(launcher)).device_self_ns += s.dur_ns[i];
-    // Every enclosing op (by name, once per name) gets it in its total.
-    std::vector<model::StringId> seen;
-    for (int32_t p = launcher; p >= 0; p = s.parent[p]) {
-      if (s.kind[p] != EventKind::kFrameworkOp) continue;
-      if (std::find(seen.begin(), seen.end(), s.name[p]) != seen.end()) continue;
-      seen.push_back(s.name[p]);
-      stat_of(static_cast<SliceId>(p)).device_total_ns += s.dur_ns[i];
+    launched_ns[launcher] += s.dur_ns[i];
+    launches[launcher] = 1;
+  }
+  for (SliceId i = s.size(); i-- > 0;) {
+    const int32_t parent = s.parent[i];
+    if (parent < 0 || !launches[i]) continue;
+    // Saturating: the sum runs through slices that are not ops (a step, a
+    // Python frame above everything), which the per-name totals never held;
+    // durations are at most 2^60 ns, so eight of them already overflow.
+    launched_ns[parent] = launched_ns[i] > std::numeric_limits<int64_t>::max() - launched_ns[parent]
+                              ? std::numeric_limits<int64_t>::max()
+                              : launched_ns[parent] + launched_ns[i];
+    launches[parent] = 1;
+  }
+  // Every enclosing op gets the device time in its total, once per name: the
+  // outermost op of each name on the way up holds it all. A walk up from
+  // each launcher with a list of the names seen cost depth x names per
+  // device slice (#17); this is one walk down the nesting, names counted on
+  // the way.
+  std::vector<uint32_t> open_of_name;  // by StringId: ops of that name on the path
+  std::vector<SliceId> path;
+  for (const model::Track& track : trace.tracks) {
+    path.clear();
+    for (SliceId i = track.slice_begin; i < track.slice_end; ++i) {
+      while (!path.empty() && static_cast<int32_t>(path.back()) != s.parent[i]) {
+        if (s.kind[path.back()] == EventKind::kFrameworkOp) --open_of_name[s.name[path.back()]];
+        path.pop_back();
+      }
+      if (path.empty() && s.parent[i] >= 0) continue;  // not reached from its parent: no path
+      path.push_back(i);
+      if (s.kind[i] != EventKind::kFrameworkOp) continue;
+      const model::StringId name = s.name[i];
+      if (name >= open_of_name.size()) open_of_name.resize(name + 1, 0);
+      if (open_of_name[name]++ == 0 && launches[i]) stat_of(i).device_total_ns += launched_ns[i];
+    }
+    for (SliceId p : path) {
+      if (s.kind[p] == EventKind::kFrameworkOp) --open_of_name[s.name[p]];
     }
   }
 

@@ -8,7 +8,9 @@
 //   - slices are grouped by track, and sorted by (ts asc, dur desc) within a
 //     track; tracks[t].slice_begin/slice_end delimit a track's slices;
 //   - parent[i] is the innermost slice on the same track that contains slice i
-//     (-1 for top level), depth[i] its nesting depth;
+//     (-1 for top level), depth[i] its nesting depth; parent[i] < i, so one
+//     pass in index order sees every slice after all its ancestors (the
+//     analyses compute what encloses each slice that way, not by walking up);
 //   - counters are sorted by (track, ts); memory events by ts; steps by start.
 #pragma once
 

@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 #include <simdjson.h>
+#include <sqlite3.h>
 
 #include "perfdx/advisor/advisor.h"
 #include "perfdx/advisor/health_table.h"
@@ -702,6 +703,57 @@ TEST(AscendDbTest, DbFileNamedDirectly) {
   EXPECT_EQ(trace.info.source, model::SourceFormat::kAscendDb);
   ASSERT_TRUE(trace.ascend.has_value());
   EXPECT_EQ(trace.ascend->config.profiler_level, "Level1");  // profiler_info_1.json found
+}
+
+// Times SQLite holds but a trace cannot (issue #17): endNs - startNs of
+// INT64_MIN and INT64_MAX overflowed (UBSan under the asan preset). Each row
+// is counted as the load statistic that names it and skipped, as a counter
+// sample at such a time is.
+TEST(AscendDbTest, TimesBeyondWhatATraceHoldsAreCountedNotSubtracted) {
+  perfdx::testing::TempDir dir;
+  const std::string path = dir.path() + "/ascend_pytorch_profiler_0.db";
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  const char* sql = R"sql(
+    CREATE TABLE STRING_IDS (id INTEGER, value TEXT);
+    INSERT INTO STRING_IDS VALUES (1, 'aclnnMatmul');
+    CREATE TABLE CANN_API (startNs INTEGER, endNs INTEGER, type INTEGER, globalTid INTEGER,
+                           connectionId INTEGER, name INTEGER);
+    -- fine: 1 us
+    INSERT INTO CANN_API VALUES (1000, 2000, 20000, 7, 1, 1);
+    -- the whole int64 range: the subtraction itself overflows
+    INSERT INTO CANN_API VALUES (-9223372036854775808, 9223372036854775807, 20000, 7, 2, 1);
+    -- a start beyond 2^62 ns
+    INSERT INTO CANN_API VALUES (4611686018427387905, 4611686018427387906, 20000, 7, 3, 1);
+    -- both ends in range, but 2^62 + 2^61 ns long: over the 2^60 ns a duration may be
+    INSERT INTO CANN_API VALUES (-2305843009213693952, 4611686018427387904, 20000, 7, 4, 1);
+    CREATE TABLE AICORE_FREQ (timestampNs INTEGER, freq REAL);
+    INSERT INTO AICORE_FREQ VALUES (1500, 1800.0);
+    INSERT INTO AICORE_FREQ VALUES (9223372036854775807, 1800.0);
+  )sql";
+  char* error = nullptr;
+  ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, &error), SQLITE_OK) << (error ? error : "");
+  sqlite3_close(db);
+
+  io::TraceInput input;
+  input.kind = io::InputKind::kAscendDb;
+  input.trace_path = path;
+  auto trace = ImportAscendDb(input, AscendSideOptions{});
+  ASSERT_TRUE(trace.ok()) << trace.status().message();
+  // Counted by hand from the rows above: CANN_API rows 2 and 3 and the second
+  // AICORE_FREQ sample are bad times, row 4 a bad duration, row 1 the one slice.
+  EXPECT_EQ(trace->load_stats.Get(model::LoadStat::kEventInvalidTs), 3u);
+  EXPECT_EQ(trace->load_stats.Get(model::LoadStat::kEventInvalidDur), 1u);
+  uint64_t slices = 0;
+  for (model::SliceId i = 0; i < trace->slices.size(); ++i) {
+    if (trace->slice_name(i).find("aclnnMatmul") == std::string::npos) continue;
+    ++slices;
+    EXPECT_EQ(trace->slices.ts_ns[i], 1000);
+    EXPECT_EQ(trace->slices.dur_ns[i], 1000);
+  }
+  EXPECT_EQ(slices, 1u);
+  ASSERT_EQ(trace->counters.size(), 1u);
+  EXPECT_EQ(trace->counters.ts_ns[0], 1500);
 }
 
 }  // namespace

@@ -97,6 +97,18 @@ TEST_P(ParserTest, ObjectFormWithKeysBeforeAndAfterTheEvents) {
   EXPECT_EQ(env.devices[0].num_sms, 132);
 }
 
+// A bare array smaller than a chunk: the first refill moves "{" to the
+// first byte of the buffer, so the fast path's region starts at offset 0 and
+// its "[" goes in the headroom byte before it. Written as d[begin - 1] that
+// added size_t(-1) to the buffer pointer, a pointer overflow UBSan reports
+// (issue #17; under the asan preset this test aborts on that code).
+TEST_P(ParserTest, RegionAtTheFirstByteOfTheBuffer) {
+  const Trace t = Import("[" + X("first", "1") + "]");
+  EXPECT_EQ(t.raw.events, 1u);
+  ASSERT_EQ(t.slices.size(), 1u);
+  EXPECT_EQ(t.slice_name(0), "first");
+}
+
 TEST_P(ParserTest, BareArrayWithoutCloseAndTrailingCommas) {
   const Trace a = Import("[" + X("a", "1") + ", " + X("b", "2") + "\n");
   EXPECT_EQ(a.raw.events, 2u);

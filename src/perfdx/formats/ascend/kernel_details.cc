@@ -230,6 +230,10 @@ void LinkAscendKernels(model::Trace* trace) {
   // (…241.563 vs …241.564): a start within this much matches when the name
   // does.
   constexpr int64_t kToleranceNs = 1000;
+  // Tasks looked at per row: a device runs a few dozen tasks within 2 us at
+  // most; without a bound, a table whose rows all start at one time linked in
+  // rows x tasks (#17).
+  constexpr size_t kMaxCandidates = 256;
   for (model::AscendKernel& k : a.kernels.rows) {
     if (k.slice >= 0) continue;
     const bool hccl = trace->str(k.core_type) == "HCCL";
@@ -237,7 +241,10 @@ void LinkAscendKernels(model::Trace* trace) {
                                std::make_pair(k.start_ns - kToleranceNs, model::SliceId{0}));
     int64_t best = -1;
     int best_score = -1;
-    for (; it != by_start.end() && it->first <= k.start_ns + kToleranceNs; ++it) {
+    const int max_score = 6 + (k.stream_id >= 0 ? 1 : 0);  // nothing after it can beat it
+    for (size_t looked = 0; it != by_start.end() && it->first <= k.start_ns + kToleranceNs &&
+                            looked < kMaxCandidates && best_score < max_score;
+         ++it, ++looked) {
       const model::SliceId i = it->second;
       const model::Track& t = trace->tracks[s.track[i]];
       if ((t.kind == model::TrackKind::kCommOps) != hccl) continue;

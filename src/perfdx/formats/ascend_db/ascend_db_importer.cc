@@ -102,6 +102,37 @@ struct Location {
   int64_t tid;
 };
 
+// A row's startNs and endNs as the start and duration of an event, or
+// nullopt with the load statistic that says why (*why). SQLite holds any
+// int64, and endNs - startNs of two of them overflows (INT64_MAX minus a
+// negative); times inside the bounds a trace holds (model/trace_builder.h)
+// cannot, and no later sum of them can either.
+struct RowSpan {
+  int64_t start_ns;
+  int64_t dur_ns;
+};
+std::optional<RowSpan> ReadSpan(const SqliteStatement& st, int start_column, int end_column,
+                                model::LoadStat* why) {
+  const auto start = st.ExactInt(start_column);
+  const auto end = st.ExactInt(end_column);
+  *why = model::LoadStat::kEventInvalidTs;
+  if (!start || !end || *end < *start) return std::nullopt;
+  if (*start < model::kMinTimestampNs || *end > model::kMaxTimestampNs) return std::nullopt;
+  if (*end - *start > model::kMaxDurationNs) {
+    *why = model::LoadStat::kEventInvalidDur;
+    return std::nullopt;
+  }
+  return RowSpan{*start, *end - *start};
+}
+
+// A single time of a memory record, when a trace can hold it (these rows go
+// to Trace::ascend, past the TraceBuilder that checks event times).
+std::optional<int64_t> ReadTime(const SqliteStatement& st, int column) {
+  const auto ts = st.ExactInt(column);
+  if (!ts || *ts < model::kMinTimestampNs || *ts > model::kMaxTimestampNs) return std::nullopt;
+  return ts;
+}
+
 struct ComputeInfo {
   std::string name, task_type, op_type;
   std::string input_formats, input_dtypes, input_shapes;
@@ -422,10 +453,10 @@ void DbImporter::ImportPytorchApi() {
                                                                               {"type"}}));
   std::string cat;
   ForEachRow(db_, sql, nullptr, builder_.get(), [&](const SqliteStatement& st) {
-    const auto start = st.ExactInt(0);
-    const auto end = st.ExactInt(1);
-    if (!start || !end || *end < *start || st.IsNull(2)) {
-      builder_->AddBadEvent(model::LoadStat::kEventInvalidTs);
+    model::LoadStat why{};
+    const auto span = ReadSpan(st, 0, 1, &why);
+    if (!span || st.IsNull(2)) {
+      builder_->AddBadEvent(span ? model::LoadStat::kEventInvalidTs : why);
       return;
     }
     const auto global_tid = static_cast<uint64_t>(st.Int(2));
@@ -449,7 +480,7 @@ void DbImporter::ImportPytorchApi() {
       if (!st.IsNull(dims)) args_.push_back(StringArg(ArgKey::kInputDims, Str(st.Int(dims))));
       if (!st.IsNull(types)) args_.push_back(StringArg(ArgKey::kInputType, Str(st.Int(types))));
     }
-    const Location at{*start, pid, tid};
+    const Location at{span->start_ns, pid, tid};
     if (!st.IsNull(3)) {
       auto it = connections.find(st.Int(3));
       if (it != connections.end()) {
@@ -472,7 +503,7 @@ void DbImporter::ImportPytorchApi() {
       main_tid_ = tid;
     }
     if (main_tid_ < 0 && tid == pid) main_tid_ = tid;
-    EmitSlice(pid, tid, *start, *end - *start, name, cat, args_);
+    EmitSlice(pid, tid, span->start_ns, span->dur_ns, name, cat, args_);
   });
 }
 
@@ -485,10 +516,10 @@ void DbImporter::ImportCannApi() {
   const int64_t pid = Pid(kSortCann);
   std::string name;
   ForEachRow(db_, sql, nullptr, builder_.get(), [&](const SqliteStatement& st) {
-    const auto start = st.ExactInt(0);
-    const auto end = st.ExactInt(1);
-    if (!start || !end || *end < *start) {
-      builder_->AddBadEvent(model::LoadStat::kEventInvalidTs);
+    model::LoadStat why{};
+    const auto span = ReadSpan(st, 0, 1, &why);
+    if (!span) {
+      builder_->AddBadEvent(why);
       return;
     }
     const int64_t type = st.IsNull(2) ? -1 : st.Int(2);
@@ -502,7 +533,7 @@ void DbImporter::ImportCannApi() {
     if (!level.empty()) args_.push_back(StringArg(ArgKey::kApiLevel, level));
     if (!st.IsNull(4)) args_.push_back(IntArg(ArgKey::kConnectionId, st.Int(4)));
     EmitThread(pid, tid, fmt::format("Thread {}", tid));
-    EmitSlice(pid, tid, *start, *end - *start, name, "", args_);
+    EmitSlice(pid, tid, span->start_ns, span->dur_ns, name, "", args_);
   });
 }
 
@@ -662,10 +693,10 @@ void DbImporter::ImportTasks() {
   std::string name;
   std::string task_type;
   ForEachRow(db_, sql, nullptr, builder_.get(), [&](const SqliteStatement& st) {
-    const auto start = st.ExactInt(0);
-    const auto end = st.ExactInt(1);
-    if (!start || !end || *end < *start) {
-      builder_->AddBadEvent(model::LoadStat::kEventInvalidTs);
+    model::LoadStat why{};
+    const auto span = ReadSpan(st, 0, 1, &why);
+    if (!span) {
+      builder_->AddBadEvent(why);
       return;
     }
     const int64_t global_task_id = st.IsNull(4) ? -1 : st.Int(4);
@@ -694,8 +725,8 @@ void DbImporter::ImportTasks() {
     if (!st.IsNull(8)) args_.push_back(IntArg(ArgKey::kTaskId, st.Int(8)));
     if (connection >= 0) args_.push_back(IntArg(ArgKey::kConnectionId, connection));
     EmitThread(hw_pid, stream, fmt::format("Stream {}", stream));
-    EmitSlice(hw_pid, stream, *start, *end - *start, name, "", args_);
-    const Location at{*start, hw_pid, stream};
+    EmitSlice(hw_pid, stream, span->start_ns, span->dur_ns, name, "", args_);
+    const Location at{span->start_ns, hw_pid, stream};
     if (is_compute || db_type == "MEMCPY_ASYNC") device_by_connection_[connection].push_back(at);
     if (is_compute) {
       model::AscendKernel k;
@@ -704,8 +735,8 @@ void DbImporter::ImportTasks() {
       k.stream_id = stream;
       k.task_id = st.IsNull(8) ? -1 : st.Int(8);
       k.context_id = st.IsNull(6) || st.Int(6) == kNoContext ? -1 : st.Int(6);
-      k.start_ns = *start;
-      k.dur_ns = *end - *start;
+      k.start_ns = span->start_ns;
+      k.dur_ns = span->dur_ns;
       kernels_.push_back({global_task_id, k, &compute->second});
     }
     if (is_comm) {
@@ -723,7 +754,7 @@ void DbImporter::ImportTasks() {
       if (!t.link.empty()) args_.push_back(StringArg(ArgKey::kLinkType, t.link));
       if (!t.rdma_type.empty()) args_.push_back(StringArg(ArgKey::kRdmaType, t.rdma_type));
       if (t.bandwidth_gbps) args_.push_back(DoubleArg(ArgKey::kBandwidthGbps, *t.bandwidth_gbps));
-      EmitSlice(hccl_pid, tid, *start, *end - *start, t.task_type, "", args_);
+      EmitSlice(hccl_pid, tid, span->start_ns, span->dur_ns, t.task_type, "", args_);
     }
   });
 }
@@ -741,10 +772,10 @@ void DbImporter::ImportCommOps() {
                                                                                    {"count"}}));
   const int64_t pid = Pid(kSortHccl);
   ForEachRow(db_, sql, nullptr, builder_.get(), [&](const SqliteStatement& st) {
-    const auto start = st.ExactInt(1);
-    const auto end = st.ExactInt(2);
-    if (!start || !end || *end < *start) {
-      builder_->AddBadEvent(model::LoadStat::kEventInvalidTs);
+    model::LoadStat why{};
+    const auto span = ReadSpan(st, 1, 2, &why);
+    if (!span) {
+      builder_->AddBadEvent(why);
       return;
     }
     const int64_t group = st.IsNull(4) ? 0 : st.Int(4);
@@ -762,8 +793,8 @@ void DbImporter::ImportCommOps() {
     const std::string& alg = st.IsNull(6) ? Str(-1) : Str(st.Int(6));
     if (!alg.empty()) args_.push_back(StringArg(ArgKey::kAlgType, alg));
     if (auto count = st.ExactInt(7)) args_.push_back(IntArg(ArgKey::kElementCount, *count));
-    EmitSlice(pid, tid, *start, *end - *start, Str(st.Int(0)), "", args_);
-    if (!st.IsNull(3)) device_by_connection_[st.Int(3)].push_back({*start, pid, tid});
+    EmitSlice(pid, tid, span->start_ns, span->dur_ns, Str(st.Int(0)), "", args_);
+    if (!st.IsNull(3)) device_by_connection_[st.Int(3)].push_back({span->start_ns, pid, tid});
   });
 }
 
@@ -806,11 +837,11 @@ void DbImporter::ImportSteps() {
   const int64_t tid = main_tid_ >= 0 ? main_tid_ : python_pid_;
   ForEachRow(db_, "SELECT id, startNs, endNs FROM STEP_TIME", nullptr, builder_.get(),
              [&](const SqliteStatement& st) {
-               const auto start = st.ExactInt(1);
-               const auto end = st.ExactInt(2);
-               if (!start || !end || *end < *start || st.IsNull(0)) return;
+               model::LoadStat why{};
+               const auto span = ReadSpan(st, 1, 2, &why);
+               if (!span || st.IsNull(0)) return;
                EmitThread(python_pid_, tid, fmt::format("Thread {}", tid));
-               EmitSlice(python_pid_, tid, *start, *end - *start,
+               EmitSlice(python_pid_, tid, span->start_ns, span->dur_ns,
                          fmt::format("ProfilerStep#{}", st.Int(0)), "cpu_op", {});
              });
 }
@@ -969,7 +1000,7 @@ void DbImporter::FillMemory(model::Trace* trace) {
                                                                      {"streamPtr"},
                                                                      {"deviceId"}})),
                trace, nullptr, [&](const SqliteStatement& st) {
-                 const auto ts = st.ExactInt(1);
+                 const auto ts = ReadTime(st, 1);
                  if (!ts || st.IsNull(0)) {
                    ++skipped;
                    return;
@@ -1007,7 +1038,7 @@ void DbImporter::FillMemory(model::Trace* trace) {
                                                                  {"deviceId"}})),
                trace, nullptr, [&](const SqliteStatement& st) {
                  const auto size = st.ExactInt(1);
-                 const auto alloc = st.ExactInt(2);
+                 const auto alloc = ReadTime(st, 2);
                  if (!size || !alloc || st.IsNull(0)) {
                    ++skipped;
                    return;
@@ -1037,7 +1068,7 @@ void DbImporter::FillMemory(model::Trace* trace) {
     uint64_t skipped = 0;
     ForEachRow(db_, "SELECT moduleId, timestampNs, totalReserved, deviceId FROM NPU_MODULE_MEM",
                trace, nullptr, [&](const SqliteStatement& st) {
-                 const auto ts = st.ExactInt(1);
+                 const auto ts = ReadTime(st, 1);
                  const auto reserved = st.ExactInt(2);
                  if (!ts || !reserved || st.IsNull(0)) {
                    ++skipped;

@@ -830,13 +830,22 @@ size_t Reader::FindCut(size_t from, size_t to) const {
 }
 
 Result<bool> Reader::FastChunk() {
-  PERFDX_RETURN_IF_ERROR(Fill(options_.chunk_bytes));
+  // Every call must cost O(what it consumes), or the exact path, which
+  // comes back here after each element, turns quadratic (#17): refill only
+  // when under half a chunk is left (a refill moves what is left to the
+  // front; once per element it moved ~8 MiB per element), and a region
+  // without a cut goes to the exact path whole instead of being searched
+  // again for the next element.
+  if (available() < options_.chunk_bytes / 2) PERFDX_RETURN_IF_ERROR(Fill(options_.chunk_bytes));
   const char* d = data();
   while (pos_ < end_ && (IsJsonSpace(d[pos_]) || d[pos_] == ',')) ++pos_;
   if (Offset(pos_) < fallback_until_) return false;
   if (pos_ == end_ || d[pos_] != '{') return false;
   const size_t cut = FindCut(pos_ + 1, end_);
-  if (cut == std::string::npos) return false;
+  if (cut == std::string::npos) {
+    fallback_until_ = Offset(end_);
+    return false;
+  }
   return ParseRegion(pos_, cut);
 }
 
@@ -887,9 +896,13 @@ bool Reader::ParseRegion(size_t begin, size_t cut) {
   }
   restore();
   if (failed) {
-    // Re-read the failing element exactly, then resume the fast path.
+    // Re-read the failing element exactly, then resume the fast path. The
+    // exact path also takes the next eighth of the region: this attempt cost
+    // O(cut - begin), so each one pays for itself in bytes consumed, and a
+    // bad element in every few (`{...},1,{...},1`) stays linear instead of
+    // re-indexing the rest of the region once per bad element (#17).
     pos_ = good_end;
-    fallback_until_ = Offset(good_end) + 1;
+    fallback_until_ = Offset(good_end) + std::max<size_t>(1, (cut - good_end) / 8);
     return count > 0;
   }
   pos_ = cut;
