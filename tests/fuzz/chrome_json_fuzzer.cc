@@ -29,7 +29,9 @@ class Sink final : public perfdx::formats::ChromeEventSink {
 
 void Run(const std::string& bytes, bool fast_path) {
   perfdx::io::ReadLimits limits;
-  limits.max_decompressed_bytes = 64 << 20;
+  // Small limits: a mutated bomb stops at 4 MiB instead of costing a second.
+  limits.max_decompressed_bytes = 4 << 20;
+  limits.ratio_floor_bytes = 1 << 20;
   auto source = perfdx::io::OpenMemoryByteSource(bytes, "fuzz.json", limits);
   if (!source.ok()) return;
   perfdx::formats::ChromeJsonOptions options;
