@@ -62,6 +62,12 @@ const char* SpecialFileKind(const std::string& path);
 Result<std::unique_ptr<ByteSource>> OpenMemoryByteSource(std::string data, std::string name,
                                                          const ReadLimits& limits = {});
 
+// The largest zstd window (log2 bytes) a stream may ask for under
+// `max_decompressed_bytes`: 27 (128 MiB, zstd's default) to 31 (2 GiB, the
+// format's largest) — the default 16 GiB limit allows 2 GiB. A frame asking
+// for more is kLimitExceeded, naming both sizes.
+int ZstdWindowLogMax(uint64_t max_decompressed_bytes);
+
 // Reads a whole (small) source into a string, bounded by `max_bytes`.
 Result<std::string> ReadAll(ByteSource& source, uint64_t max_bytes);
 
