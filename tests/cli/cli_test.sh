@@ -148,6 +148,20 @@ else
   [ -L "$tmp/devnull_link" ] && [ -c /dev/null ] || fail "-o through a symlink to /dev/null replaced it"
 fi
 
+# Issue #17: timestamps in the year 3000 were called not a number. The
+# warning says they lie outside the times a trace may hold.
+printf '{"traceEvents": [{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 100, "dur": 5}, {"ph": "X", "name": "b", "pid": 1, "tid": 1, "ts": 32503680000000000, "dur": 5}]}' >"$tmp/y3000.json"
+expect_exit 0 "a trace with a year-3000 event" "$perfdx" info --json "$tmp/y3000.json"
+python3 - "$tmp/out" "$tmp/y3000.json" <<'PY' || fail "year-3000 times are out of range, not invalid: $(cat "$tmp/out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+stats = d["ranks"][0]["load_stats"]
+assert stats.get("event_ts_out_of_range") == 1 and "event_invalid_ts" not in stats, stats
+w = [x for x in d["warnings"] if "event_ts_out_of_range" in x]
+assert w == [sys.argv[2] + ": 1 events whose ts lies outside the times a trace may hold (1896 to 2116 as epoch time) (event_ts_out_of_range)"], d["warnings"]
+assert not any("not a number" in x for x in d["warnings"]), d["warnings"]
+PY
+
 # A truncated trace is analysed up to the cut, with a warning, exit 0.
 expect_exit 0 "truncated gzip" "$perfdx" info tests/data/bad/truncated.json.gz
 grep -q "truncated\|ends early" "$tmp/out" || fail "truncation warning shown"
