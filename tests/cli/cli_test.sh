@@ -213,6 +213,32 @@ expect_exit 2 "analyze with no readable rank" "$perfdx" analyze "$tmp/allbad"
 [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "no readable rank: one line on stderr: $(cat "$tmp/err")"
 grep -qF "perfdx: error: $tmp/allbad/rank0.json: at byte 27:" "$tmp/err" || fail "no readable rank names the file: $(cat "$tmp/err")"
 
+# Issue #17: a rank file in a folder that cannot be read was skipped without a
+# word. It is a rank that cannot be read, like a damaged one: named with the
+# OS's reason, the others analysed; with no other rank, exit 2. As root, chmod
+# does not stop a read: perfdx runs as nobody.
+as_user() {
+  if [ "$(id -u)" -eq 0 ]; then setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; else "$@"; fi
+}
+perm=$(mktemp -d)
+chmod 755 "$perm"
+mkdir -p "$perm/run" "$perm/alone"
+cp tests/data/healthy_gpu_trace.json "$perm/run/rank0.json"
+cp tests/data/healthy_gpu_trace.json "$perm/run/rank1.json"
+cp tests/data/healthy_gpu_trace.json "$perm/alone/rank3.json"
+chmod 000 "$perm/run/rank1.json" "$perm/alone/rank3.json"
+expect_exit 0 "analyze a folder with an unreadable rank" as_user "$perfdx" analyze --format json "$perm/run"
+python3 - "$tmp/out" "$perm/run/rank1.json" <<'PY' || fail "the unreadable rank is named with the OS's reason: $(cat "$tmp/out" "$tmp/err" | head -c 600)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [r["rank"] for r in d["ranks"]] == [0], [r["rank"] for r in d["ranks"]]
+want = "rank 1 skipped: " + sys.argv[2] + ": cannot open: Permission denied (the other 1 input was loaded)"
+assert want in d["warnings"], d["warnings"]
+PY
+expect_exit 2 "a folder whose only rank is unreadable" as_user "$perfdx" info "$perm/alone"
+[ "$(cat "$tmp/err")" = "perfdx: error: $perm/alone/rank3.json: cannot open: Permission denied" ] || fail "unreadable only rank: $(cat "$tmp/err")"
+rm -rf "$perm"
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures check(s) failed"
   exit 1

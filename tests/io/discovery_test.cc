@@ -27,6 +27,25 @@ TEST(DiscoveryTest, RankFromFileName) {
   EXPECT_EQ(RankFromFileName("ranking.json"), std::nullopt);
 }
 
+// Issue #17: a rank file that cannot be read was skipped without a word
+// (its first bytes could not be sniffed). It is an input, so that the loader
+// names it with the OS's reason.
+TEST(DiscoveryTest, AnUnreadableRankFileIsAnInput) {
+  TempDir dir;
+  dir.Write("run/rank0.json", R"({"traceEvents": []})");
+  const std::string hidden = dir.Write("run/rank1.json", R"({"traceEvents": []})");
+  dir.Write("run/notes.txt", "not a trace");
+  ::chmod(hidden.c_str(), 0);
+  const std::string found = perfdx::testing::RunUnprivileged([&] {
+    auto d = DiscoverInputs({dir.path() + "/run"});
+    if (!d.ok()) return d.status().message();
+    std::string out;
+    for (const TraceInput& in : d->inputs) out += in.trace_path + ";";
+    return out;
+  });
+  EXPECT_EQ(found, dir.path() + "/run/rank0.json;" + hidden + ";");
+}
+
 TEST(DiscoveryTest, FolderOfRankFilesSkipsNonTraces) {
   TempDir dir;
   dir.Write("run/rank-0.json", R"({"traceEvents": []})");
