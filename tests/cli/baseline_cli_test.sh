@@ -140,6 +140,25 @@ grep -qF "$ro/runs.db: the run library is read-only" "$tmp/err" || fail "rm from
 chmod 755 "$ro"
 rm -rf "$ro"
 
+# Issue #17: `baseline save -` reads a step log, a report or a trace from
+# standard input; its fingerprint is the FNV-1a of the bytes that came in.
+expect_exit 0 "save - < step log" sh -c '"$0" baseline save - --name piped --json <"$1"' "$perfdx" "$tmp/base.jsonl"
+expect_exit 0 "show the piped run" "$perfdx" baseline show piped --json
+python3 - "$tmp/out" "$tmp/base.jsonl" <<'PY' || fail "the piped step log is a run named <stdin>"
+import json, sys
+d = json.load(open(sys.argv[1]))
+h = 0xcbf29ce484222325
+for byte in open(sys.argv[2], "rb").read():
+    h = ((h ^ byte) * 0x100000001b3) % (1 << 64)
+assert d["input_path"] == "<stdin>" and d["source"] == "step_log" and len(d["steps"]) == 30, d["input_path"]
+assert d["fingerprint"] == "fnv1a64:%016x" % h, d["fingerprint"]
+PY
+expect_exit 0 "save - < gzip trace" sh -c '"$0" baseline save - --name piped-trace <"$1"' "$perfdx" examples/cpu_training/trace.json.gz
+grep -q 'saved run #.* "piped-trace"' "$tmp/out" || fail "save - of a trace: $(cat "$tmp/out" "$tmp/err")"
+expect_exit 1 "check - --against" sh -c '"$0" check - --against "$1" <"$2"' "$perfdx" "$tmp/base.jsonl" "$tmp/slower.jsonl"
+expect_exit 2 "diff - -" "$perfdx" diff - - <"$tmp/base.jsonl"
+grep -qF "standard input named for both runs" "$tmp/err" || fail "diff - -: $(cat "$tmp/err")"
+
 # --- check ---
 expect_exit 1 "check: 20% slower regresses" "$perfdx" check "$tmp/slower.jsonl" --against toy --json
 # ("toy" is the latest toy run, the 80 ms one.)

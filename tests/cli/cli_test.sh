@@ -213,6 +213,37 @@ expect_exit 2 "analyze with no readable rank" "$perfdx" analyze "$tmp/allbad"
 [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "no readable rank: one line on stderr: $(cat "$tmp/err")"
 grep -qF "perfdx: error: $tmp/allbad/rank0.json: at byte 27:" "$tmp/err" || fail "no readable rank names the file: $(cat "$tmp/err")"
 
+# Issue #17: `-` is standard input (pipes are refused unless named so): a
+# Chrome trace, plain, gzip or zstd by content, under the same limits.
+expect_exit 0 "analyze - < trace" sh -c '"$0" analyze --format json - <"$1"' "$perfdx" "$example"
+cp "$tmp/out" "$tmp/stdin.json"
+expect_exit 0 "analyze trace" "$perfdx" analyze --format json "$example"
+python3 - "$tmp/stdin.json" "$tmp/out" "$example" <<'PY' || fail "analyze - equals analyze FILE apart from the path"
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert a["ranks"][0]["path"] == "<stdin>", a["ranks"][0]["path"]
+assert b["ranks"][0]["path"] == sys.argv[3]
+text_a = json.dumps(a, sort_keys=True).replace("<stdin>", "PATH")
+text_b = json.dumps(b, sort_keys=True).replace(sys.argv[3], "PATH")
+assert text_a == text_b, "the reports differ beyond the path"
+assert a["findings"], "the example has findings"
+PY
+gzip -dc "$example" >"$tmp/plain.json"
+zstd -q -c "$tmp/plain.json" >"$tmp/plain.json.zst"
+for f in "$tmp/plain.json" "$tmp/plain.json.zst" "$example"; do
+  expect_exit 0 "info - < $(basename "$f")" sh -c '"$0" info --json - <"$1"' "$perfdx" "$f"
+  python3 -c "import json,sys; r = json.load(open(sys.argv[1]))['ranks'][0]; assert r['path'] == '<stdin>' and r['steps'] == list(range(1, 9)), r['path']" "$tmp/out" ||
+    fail "info - reads $(basename "$f") from a pipe"
+done
+expect_exit 0 "info - from a pipe" sh -c 'cat "$1" | "$0" info -' "$perfdx" "$tmp/plain.json.zst"
+grep -q "steps    1 2 3 4 5 6 7 8" "$tmp/out" || fail "info - from a real pipe lists the steps"
+expect_exit 2 "info - with nothing on stdin" "$perfdx" info - </dev/null
+[ "$(cat "$tmp/err")" = "perfdx: error: <stdin>: at byte 0: empty file" ] || fail "empty stdin: $(cat "$tmp/err")"
+expect_exit 2 "info - -" "$perfdx" info - - <"$tmp/plain.json"
+grep -qF "standard input named twice" "$tmp/err" || fail "stdin twice: $(cat "$tmp/err")"
+expect_exit 2 "stdin over --max-decompressed" sh -c '"$0" info --max-decompressed 1K - <"$1"' "$perfdx" "$example"
+grep -qF "<stdin>: more than 1024 bytes after decompression" "$tmp/err" || fail "stdin limit: $(cat "$tmp/err")"
+
 # Issue #17: a rank file in a folder that cannot be read was skipped without a
 # word. It is a rank that cannot be read, like a damaged one: named with the
 # OS's reason, the others analysed; with no other rank, exit 2. As root, chmod

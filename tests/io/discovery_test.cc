@@ -46,6 +46,17 @@ TEST(DiscoveryTest, AnUnreadableRankFileIsAnInput) {
   EXPECT_EQ(found, dir.path() + "/run/rank0.json;" + hidden + ";");
 }
 
+// Issue #17: `-` is standard input, once.
+TEST(DiscoveryTest, DashIsStandardInputOnce) {
+  auto d = DiscoverInputs({"-"});
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  ASSERT_EQ(d->inputs.size(), 1u);
+  EXPECT_TRUE(d->inputs[0].from_stdin);
+  EXPECT_EQ(d->inputs[0].trace_path, "<stdin>");
+  auto twice = DiscoverInputs({"-", "-"});
+  EXPECT_EQ(twice.status().code(), StatusCode::kInvalidInput);
+}
+
 TEST(DiscoveryTest, FolderOfRankFilesSkipsNonTraces) {
   TempDir dir;
   dir.Write("run/rank-0.json", R"({"traceEvents": []})");

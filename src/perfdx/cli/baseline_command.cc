@@ -232,7 +232,8 @@ void RegisterBaselineCommand(CLI::App& app, int* exit_code) {
         "save",
         "add a run to the library: a trace (analysed now), an analyze JSON report, or a step log");
     save->add_option("input", options->input,
-                     "trace file or folder, analyze report (.json), or step log (.jsonl)")
+                     "trace file or folder, analyze report (.json), or step log (.jsonl); - reads "
+                     "one from standard input")
         ->required();
     save->add_option("--name", options->name, "the run's name; runs of one name form a series")
         ->required();

@@ -408,6 +408,56 @@ Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::string& path,
   return Wrap(std::make_unique<FdInput>(fd, path), path, limits);
 }
 
+namespace {
+
+// A copy of standard input's descriptor (a source closes its own, never fd
+// 0); a terminal or a folder is refused.
+Result<int> DupStdin() {
+  if (::isatty(STDIN_FILENO) == 1) {
+    return InvalidInput(fmt::format(
+        "{}: standard input is a terminal; pipe a trace into it (perfdx analyze - < trace.json)",
+        kStdinName));
+  }
+  const int fd = ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+  if (fd < 0) {
+    return IoError(
+        fmt::format("{}: cannot read standard input: {}", kStdinName, std::strerror(errno)));
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return InvalidInput(fmt::format("{}: is a folder", kStdinName));
+  }
+  return fd;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ByteSource>> OpenStdinByteSource(const ReadLimits& limits) {
+  PERFDX_ASSIGN_OR_RETURN(const int fd, DupStdin());
+  return Wrap(std::make_unique<FdInput>(fd, kStdinName), kStdinName, limits);
+}
+
+Result<std::string> ReadStdin(uint64_t max_bytes) {
+  PERFDX_ASSIGN_OR_RETURN(const int fd, DupStdin());
+  FdInput input(fd, kStdinName);
+  std::string out;
+  constexpr size_t kStep = 1 << 20;
+  for (;;) {
+    const size_t old = out.size();
+    out.resize(old + kStep);
+    PERFDX_ASSIGN_OR_RETURN(size_t n, input.Read(out.data() + old, kStep));
+    out.resize(old + n);
+    if (n == 0) break;
+    if (out.size() > max_bytes) {
+      return LimitExceeded(
+          fmt::format("{}: more than {} bytes (raise the limit with --max-decompressed)",
+                      kStdinName, max_bytes));
+    }
+  }
+  return out;
+}
+
 Result<std::unique_ptr<ByteSource>> OpenMemoryByteSource(std::string data, std::string name,
                                                          const ReadLimits& limits) {
   return Wrap(std::make_unique<MemoryInput>(std::move(data)), std::move(name), limits);

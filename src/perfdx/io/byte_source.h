@@ -50,6 +50,19 @@ class ByteSource {
   std::string truncation_;
 };
 
+// `-` as an input path means standard input; its display name is `<stdin>`.
+inline constexpr char kStdinPath[] = "-";
+inline constexpr char kStdinName[] = "<stdin>";
+
+// Standard input (a pipe or a redirected file), gzip/zstd detected by
+// content, under `limits`; a terminal is refused, since nothing would come
+// until the user typed a trace.
+Result<std::unique_ptr<ByteSource>> OpenStdinByteSource(const ReadLimits& limits = {});
+
+// The raw bytes of standard input (not decompressed), at most `max_bytes`;
+// a terminal is refused as above.
+Result<std::string> ReadStdin(uint64_t max_bytes);
+
 // Opens a regular file; a pipe, socket or device is refused (never blocks).
 Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::string& path,
                                                    const ReadLimits& limits = {});

@@ -321,7 +321,17 @@ Result<Discovery> DiscoverInputs(const std::vector<std::string>& paths,
   WalkState state;
   state.discovery = &discovery;
   state.limits = limits;
+  bool stdin_taken = false;
   for (const std::string& raw : paths) {
+    if (raw == kStdinPath) {
+      if (stdin_taken) return InvalidInput("-: standard input named twice; it can be read once");
+      stdin_taken = true;
+      TraceInput input;
+      input.trace_path = kStdinName;
+      input.from_stdin = true;
+      discovery.inputs.push_back(std::move(input));
+      continue;
+    }
     fs::path path(raw);
     std::error_code ec;
     const fs::file_status status = fs::status(path, ec);
