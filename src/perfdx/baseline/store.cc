@@ -209,7 +209,11 @@ Result<RunStore> RunStore::Open(const std::string& path, Mode mode, int busy_tim
       path, mode == Mode::kCreate ? SqliteDb::kReadWriteCreate : SqliteDb::kReadWrite,
       busy_timeout_ms);
   if (!opened.ok()) {
-    if (::access(path.c_str(), F_OK) != 0 || ::access(path.c_str(), W_OK) != 0) {
+    const fs::path parent = fs::path(path).parent_path();
+    const std::string folder = parent.empty() ? std::string(".") : parent.string();
+    const bool exists = ::access(path.c_str(), F_OK) == 0;
+    if ((exists && ::access(path.c_str(), W_OK) != 0) ||
+        (!exists && ::access(folder.c_str(), W_OK) != 0)) {
       return NotWritable(path);
     }
     return opened.status();
