@@ -1,6 +1,7 @@
 // Helpers shared by the tests.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -46,6 +47,12 @@ class TempDir {
  private:
   std::string path_;
 };
+
+// Runs `body` in a forked child holding no more rights than the user nobody
+// (uid and gid 65534) when the tests run as root, where chmod alone does not
+// make a file unreadable; returns what `body` returned, or how the child
+// failed. `body` must not use gtest assertions (they would be the child's).
+std::string RunUnprivileged(const std::function<std::string()>& body);
 
 }  // namespace perfdx::testing
 

@@ -73,6 +73,17 @@ TEST(ConfigTest, OverrideChangesOnlyThatValue) {
   ExpectSameThresholds(*t, expected);
 }
 
+// Issue #17 (BOMs): toml++ skips a leading UTF-8 byte-order mark itself;
+// this keeps it so.
+TEST(ConfigTest, ALeadingByteOrderMarkIsSkipped) {
+  TempDir dir;
+  const std::string path =
+      dir.Write("perfdx.toml", "\xEF\xBB\xBF[dataloader_stall_share]\nhealthy = 0.02\n");
+  Result<Thresholds> t = LoadThresholds(path);
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  EXPECT_EQ(t->dataloader_stall_share.healthy, 0.02);
+}
+
 TEST(ConfigTest, IntegersAreNumbers) {
   TempDir dir;
   const std::string path =

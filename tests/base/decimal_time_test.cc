@@ -63,5 +63,17 @@ TEST(DecimalTimeTest, ManyDigitsKeepPrecision) {
   EXPECT_EQ(ParseMicrosToNanos("123456789012345678901234567890.0e-20"), 1234567890123);
 }
 
+// Beyond int64 a number is still a number: saturated, so that a caller can
+// say "out of range" (issue #17: year-3000 times were "not a number").
+TEST(DecimalTimeTest, SaturatingKeepsNumbersApartFromText) {
+  EXPECT_EQ(ParseDecimalScaledSaturating("32503680000000000", 3), INT64_MAX);
+  EXPECT_EQ(ParseDecimalScaledSaturating("1e400", 3), INT64_MAX);
+  EXPECT_EQ(ParseDecimalScaledSaturating("-1e400", 3), INT64_MIN);
+  EXPECT_EQ(ParseDecimalScaledSaturating("1.5", 3), 1500);
+  EXPECT_EQ(ParseDecimalScaledSaturating("NaN", 3), std::nullopt);
+  EXPECT_EQ(ParseDecimalScaledSaturating("soon", 3), std::nullopt);
+  EXPECT_EQ(ParseDecimalScaled("32503680000000000", 3), std::nullopt);
+}
+
 }  // namespace
 }  // namespace perfdx

@@ -1,5 +1,10 @@
 #include "perfdx/baseline/store.h"
 
+#include <sys/stat.h>
+
+#include <filesystem>
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
@@ -234,6 +239,67 @@ TEST_F(StoreTest, OpeningWhatIsNotALibrary) {
   auto opened = RunStore::Open(other, RunStore::Mode::kExisting);
   EXPECT_EQ(opened.status().code(), StatusCode::kInvalidInput);
   EXPECT_NE(opened.status().message().find("not a perfdx run library"), std::string::npos);
+}
+
+// Issue #17: `--db FOLDER` listed "no runs" (the open failed as not found).
+TEST_F(StoreTest, AFolderIsNotALibrary) {
+  for (RunStore::Mode mode :
+       {RunStore::Mode::kRead, RunStore::Mode::kExisting, RunStore::Mode::kCreate}) {
+    auto opened = RunStore::Open(dir_.path(), mode);
+    EXPECT_EQ(opened.status().code(), StatusCode::kInvalidInput);
+    EXPECT_EQ(opened.status().message(),
+              dir_.path() + ": is a folder; --db needs the run library's file");
+  }
+  auto missing = RunStore::Open(DbPath(), RunStore::Mode::kRead);
+  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(missing.status().message().rfind(DbPath() + ": no run library here", 0), 0u)
+      << missing.status().message();
+  EXPECT_FALSE(std::filesystem::exists(DbPath())) << "reading never creates the library";
+}
+
+// Issue #17: a library the user may not write could not even be listed
+// ("attempt to write a readonly database"). Reading it needs no write
+// access, to the file or its folder; saving says the library is read-only.
+TEST_F(StoreTest, AReadOnlyLibraryIsReadAndSavingSaysWhyNot) {
+  {
+    RunStore store = OpenOrDie();
+    ASSERT_TRUE(store.Save(MakeRun("resnet50", {100, 300, 200})).ok());
+  }
+  const std::string folder = dir_.path() + "/lib";
+  ASSERT_FALSE(std::filesystem::exists(DbPath() + "-wal")) << "closed cleanly";
+  ::chmod(DbPath().c_str(), 0444);
+  ::chmod(folder.c_str(), 0555);
+  const std::string read = testing::RunUnprivileged([&] {
+    auto store = RunStore::Open(DbPath(), RunStore::Mode::kRead);
+    if (!store.ok()) return store.status().message();
+    auto runs = store->List({});
+    if (!runs.ok()) return runs.status().message();
+    auto run = store->Load("resnet50");
+    if (!run.ok()) return run.status().message();
+    auto trend = store->Trend("step_time", std::nullopt);
+    if (!trend.ok()) return trend.status().message();
+    return fmt::format("{} {} {}", runs->size(), run->steps.size(), trend->size());
+  });
+  EXPECT_EQ(read, "1 3 1");
+  const std::string save = testing::RunUnprivileged([&] {
+    auto store = RunStore::Open(DbPath(), RunStore::Mode::kCreate);
+    return store.ok() ? std::string("opened for writing") : store.status().message();
+  });
+  EXPECT_EQ(save, DbPath() +
+                      ": the run library is read-only (Permission denied); baseline save and rm "
+                      "need write access to it");
+  // A writable file in a folder that is not: SQLite's journal cannot be made.
+  ::chmod(DbPath().c_str(), 0666);
+  const std::string rm = testing::RunUnprivileged([&] {
+    auto store = RunStore::Open(DbPath(), RunStore::Mode::kExisting);
+    return store.ok() ? std::string("opened for writing") : store.status().message();
+  });
+  EXPECT_EQ(rm.rfind(DbPath() + ": the run library's folder " + folder +
+                         " is read-only (Permission denied)",
+                     0),
+            0u)
+      << rm;
+  ::chmod(folder.c_str(), 0755);
 }
 
 TEST_F(StoreTest, SchemaVersionIsRecordedAndANewerOneRefused) {

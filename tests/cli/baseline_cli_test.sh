@@ -93,8 +93,71 @@ expect_exit 2 "save with a bad tag" "$perfdx" baseline save "$tmp/base.jsonl" --
 expect_exit 2 "save without --name" "$perfdx" baseline save "$tmp/base.jsonl"
 expect_exit 2 "save a missing file" "$perfdx" baseline save "$tmp/missing.jsonl" --name x
 expect_exit 2 "save garbage" "$perfdx" baseline save tests/data/bad/binary_garbage.bin --name x
-expect_exit 0 "list of a library that does not exist" "$perfdx" baseline list --db "$tmp/none/runs.db"
-grep -q "no runs" "$tmp/out" || fail "an absent library lists no runs"
+# Issue #17: a library that is not there is named, exit 2 (a typo in --db
+# listed "no runs"), and reading never creates it.
+for cmd in "list" "show toy" "trend step_time" "rm toy"; do
+  # shellcheck disable=SC2086
+  expect_exit 2 "$cmd of a library that does not exist" "$perfdx" baseline $cmd --db "$tmp/none/runs.db"
+  grep -qF "perfdx: error: $tmp/none/runs.db: no run library here (save a run first" "$tmp/err" || fail "$cmd: absent library message: $(cat "$tmp/err")"
+done
+[ ! -e "$tmp/none" ] || fail "reading an absent library created it"
+# --db naming a folder listed "no runs" and exited 0.
+mkdir -p "$tmp/libdir"
+for cmd in "list" "show toy" "trend step_time" "rm toy" "save $tmp/base.jsonl --name toy"; do
+  # shellcheck disable=SC2086
+  expect_exit 2 "$cmd --db FOLDER" "$perfdx" baseline $cmd --db "$tmp/libdir"
+  [ "$(cat "$tmp/err")" = "perfdx: error: $tmp/libdir: is a folder; --db needs the run library's file" ] || fail "$cmd --db FOLDER: $(cat "$tmp/err")"
+done
+expect_exit 2 "check --db FOLDER" "$perfdx" check "$tmp/slower.jsonl" --against toy --db "$tmp/libdir"
+grep -qF "$tmp/libdir: is a folder; --db needs the run library's file" "$tmp/err" || fail "check --db FOLDER: $(cat "$tmp/err")"
+
+# Issue #17: a library the user may not write could not be listed ("attempt
+# to write a readonly database"). list/show/trend/check/diff read it; save and
+# rm say it is read-only. As root, chmod does not stop a write: the commands
+# run as nobody.
+as_user() {
+  if [ "$(id -u)" -eq 0 ]; then setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; else "$@"; fi
+}
+ro=$(mktemp -d)
+chmod 755 "$ro"
+cp "$tmp/base.jsonl" "$ro/base.jsonl"
+"$perfdx" baseline save "$ro/base.jsonl" --name ro --db "$ro/runs.db" >/dev/null || fail "save for the read-only library"
+[ ! -e "$ro/runs.db-wal" ] || fail "the library was closed cleanly"
+chmod 444 "$ro/runs.db" "$ro/base.jsonl"
+chmod 555 "$ro"
+expect_exit 0 "list a read-only library" as_user "$perfdx" baseline list --db "$ro/runs.db"
+grep -q " ro " "$tmp/out" || fail "read-only list shows the run: $(cat "$tmp/out" "$tmp/err")"
+expect_exit 0 "show a read-only library's run" as_user "$perfdx" baseline show ro --db "$ro/runs.db"
+expect_exit 0 "trend of a read-only library" as_user "$perfdx" baseline trend step_time --db "$ro/runs.db"
+expect_exit 0 "check against a read-only library" as_user "$perfdx" check "$ro/base.jsonl" --against ro --db "$ro/runs.db"
+expect_exit 0 "diff with a read-only library" as_user "$perfdx" diff ro "$ro/base.jsonl" --db "$ro/runs.db"
+expect_exit 2 "save to a read-only library" as_user "$perfdx" baseline save "$ro/base.jsonl" --name ro2 --db "$ro/runs.db"
+[ "$(cat "$tmp/err")" = "perfdx: error: $ro/runs.db: the run library is read-only (Permission denied); baseline save and rm need write access to it" ] ||
+  fail "save to a read-only library: $(cat "$tmp/err")"
+expect_exit 2 "rm from a read-only library" as_user "$perfdx" baseline rm ro --db "$ro/runs.db"
+grep -qF "$ro/runs.db: the run library is read-only" "$tmp/err" || fail "rm from a read-only library: $(cat "$tmp/err")"
+[ "$(ls "$ro")" = "$(printf 'base.jsonl\nruns.db')" ] || fail "reading a read-only library wrote beside it: $(ls "$ro")"
+chmod 755 "$ro"
+rm -rf "$ro"
+
+# Issue #17: `baseline save -` reads a step log, a report or a trace from
+# standard input; its fingerprint is the FNV-1a of the bytes that came in.
+expect_exit 0 "save - < step log" sh -c '"$0" baseline save - --name piped --json <"$1"' "$perfdx" "$tmp/base.jsonl"
+expect_exit 0 "show the piped run" "$perfdx" baseline show piped --json
+python3 - "$tmp/out" "$tmp/base.jsonl" <<'PY' || fail "the piped step log is a run named <stdin>"
+import json, sys
+d = json.load(open(sys.argv[1]))
+h = 0xcbf29ce484222325
+for byte in open(sys.argv[2], "rb").read():
+    h = ((h ^ byte) * 0x100000001b3) % (1 << 64)
+assert d["input_path"] == "<stdin>" and d["source"] == "step_log" and len(d["steps"]) == 30, d["input_path"]
+assert d["fingerprint"] == "fnv1a64:%016x" % h, d["fingerprint"]
+PY
+expect_exit 0 "save - < gzip trace" sh -c '"$0" baseline save - --name piped-trace <"$1"' "$perfdx" examples/cpu_training/trace.json.gz
+grep -q 'saved run #.* "piped-trace"' "$tmp/out" || fail "save - of a trace: $(cat "$tmp/out" "$tmp/err")"
+expect_exit 1 "check - --against" sh -c '"$0" check - --against "$1" <"$2"' "$perfdx" "$tmp/base.jsonl" "$tmp/slower.jsonl"
+expect_exit 2 "diff - -" "$perfdx" diff - - <"$tmp/base.jsonl"
+grep -qF "standard input named for both runs" "$tmp/err" || fail "diff - -: $(cat "$tmp/err")"
 
 # --- check ---
 expect_exit 1 "check: 20% slower regresses" "$perfdx" check "$tmp/slower.jsonl" --against toy --json

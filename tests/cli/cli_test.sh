@@ -148,6 +148,20 @@ else
   [ -L "$tmp/devnull_link" ] && [ -c /dev/null ] || fail "-o through a symlink to /dev/null replaced it"
 fi
 
+# Issue #17: timestamps in the year 3000 were called not a number. The
+# warning says they lie outside the times a trace may hold.
+printf '{"traceEvents": [{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 100, "dur": 5}, {"ph": "X", "name": "b", "pid": 1, "tid": 1, "ts": 32503680000000000, "dur": 5}]}' >"$tmp/y3000.json"
+expect_exit 0 "a trace with a year-3000 event" "$perfdx" info --json "$tmp/y3000.json"
+python3 - "$tmp/out" "$tmp/y3000.json" <<'PY' || fail "year-3000 times are out of range, not invalid: $(cat "$tmp/out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+stats = d["ranks"][0]["load_stats"]
+assert stats.get("event_ts_out_of_range") == 1 and "event_invalid_ts" not in stats, stats
+w = [x for x in d["warnings"] if "event_ts_out_of_range" in x]
+assert w == [sys.argv[2] + ": 1 events whose ts lies outside the times a trace may hold (1896 to 2116 as epoch time) (event_ts_out_of_range)"], d["warnings"]
+assert not any("not a number" in x for x in d["warnings"]), d["warnings"]
+PY
+
 # A truncated trace is analysed up to the cut, with a warning, exit 0.
 expect_exit 0 "truncated gzip" "$perfdx" info tests/data/bad/truncated.json.gz
 grep -q "truncated\|ends early" "$tmp/out" || fail "truncation warning shown"
@@ -198,6 +212,63 @@ grep -qF "$skipped" "$tmp/out" || fail "info names the unreadable rank"
 expect_exit 2 "analyze with no readable rank" "$perfdx" analyze "$tmp/allbad"
 [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "no readable rank: one line on stderr: $(cat "$tmp/err")"
 grep -qF "perfdx: error: $tmp/allbad/rank0.json: at byte 27:" "$tmp/err" || fail "no readable rank names the file: $(cat "$tmp/err")"
+
+# Issue #17: `-` is standard input (pipes are refused unless named so): a
+# Chrome trace, plain, gzip or zstd by content, under the same limits.
+expect_exit 0 "analyze - < trace" sh -c '"$0" analyze --format json - <"$1"' "$perfdx" "$example"
+cp "$tmp/out" "$tmp/stdin.json"
+expect_exit 0 "analyze trace" "$perfdx" analyze --format json "$example"
+python3 - "$tmp/stdin.json" "$tmp/out" "$example" <<'PY' || fail "analyze - equals analyze FILE apart from the path"
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert a["ranks"][0]["path"] == "<stdin>", a["ranks"][0]["path"]
+assert b["ranks"][0]["path"] == sys.argv[3]
+text_a = json.dumps(a, sort_keys=True).replace("<stdin>", "PATH")
+text_b = json.dumps(b, sort_keys=True).replace(sys.argv[3], "PATH")
+assert text_a == text_b, "the reports differ beyond the path"
+assert a["findings"], "the example has findings"
+PY
+gzip -dc "$example" >"$tmp/plain.json"
+zstd -q -c "$tmp/plain.json" >"$tmp/plain.json.zst"
+for f in "$tmp/plain.json" "$tmp/plain.json.zst" "$example"; do
+  expect_exit 0 "info - < $(basename "$f")" sh -c '"$0" info --json - <"$1"' "$perfdx" "$f"
+  python3 -c "import json,sys; r = json.load(open(sys.argv[1]))['ranks'][0]; assert r['path'] == '<stdin>' and r['steps'] == list(range(1, 9)), r['path']" "$tmp/out" ||
+    fail "info - reads $(basename "$f") from a pipe"
+done
+expect_exit 0 "info - from a pipe" sh -c 'cat "$1" | "$0" info -' "$perfdx" "$tmp/plain.json.zst"
+grep -q "steps    1 2 3 4 5 6 7 8" "$tmp/out" || fail "info - from a real pipe lists the steps"
+expect_exit 2 "info - with nothing on stdin" "$perfdx" info - </dev/null
+[ "$(cat "$tmp/err")" = "perfdx: error: <stdin>: at byte 0: empty file" ] || fail "empty stdin: $(cat "$tmp/err")"
+expect_exit 2 "info - -" "$perfdx" info - - <"$tmp/plain.json"
+grep -qF "standard input named twice" "$tmp/err" || fail "stdin twice: $(cat "$tmp/err")"
+expect_exit 2 "stdin over --max-decompressed" sh -c '"$0" info --max-decompressed 1K - <"$1"' "$perfdx" "$example"
+grep -qF "<stdin>: more than 1024 bytes after decompression" "$tmp/err" || fail "stdin limit: $(cat "$tmp/err")"
+
+# Issue #17: a rank file in a folder that cannot be read was skipped without a
+# word. It is a rank that cannot be read, like a damaged one: named with the
+# OS's reason, the others analysed; with no other rank, exit 2. As root, chmod
+# does not stop a read: perfdx runs as nobody.
+as_user() {
+  if [ "$(id -u)" -eq 0 ]; then setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; else "$@"; fi
+}
+perm=$(mktemp -d)
+chmod 755 "$perm"
+mkdir -p "$perm/run" "$perm/alone"
+cp tests/data/healthy_gpu_trace.json "$perm/run/rank0.json"
+cp tests/data/healthy_gpu_trace.json "$perm/run/rank1.json"
+cp tests/data/healthy_gpu_trace.json "$perm/alone/rank3.json"
+chmod 000 "$perm/run/rank1.json" "$perm/alone/rank3.json"
+expect_exit 0 "analyze a folder with an unreadable rank" as_user "$perfdx" analyze --format json "$perm/run"
+python3 - "$tmp/out" "$perm/run/rank1.json" <<'PY' || fail "the unreadable rank is named with the OS's reason: $(cat "$tmp/out" "$tmp/err" | head -c 600)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [r["rank"] for r in d["ranks"]] == [0], [r["rank"] for r in d["ranks"]]
+want = "rank 1 skipped: " + sys.argv[2] + ": cannot open: Permission denied (the other 1 input was loaded)"
+assert want in d["warnings"], d["warnings"]
+PY
+expect_exit 2 "a folder whose only rank is unreadable" as_user "$perfdx" info "$perm/alone"
+[ "$(cat "$tmp/err")" = "perfdx: error: $perm/alone/rank3.json: cannot open: Permission denied" ] || fail "unreadable only rank: $(cat "$tmp/err")"
+rm -rf "$perm"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures check(s) failed"

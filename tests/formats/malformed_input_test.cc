@@ -38,8 +38,15 @@ const std::map<std::string, Expectation>& Corpus() {
         {{LoadStat::kEventInvalidTs, 2},
          {LoadStat::kEventInvalidDur, 1},
          {LoadStat::kEventMissingPhase, 1}}}},
+      // NaN and Infinity are not numbers; 1e400 µs is one, beyond what a
+      // trace may hold.
       {"nan_and_huge.json",
-       {true, 6, 2, {{LoadStat::kEventInvalidTs, 3}, {LoadStat::kEventInvalidDur, 1}}}},
+       {true,
+        6,
+        2,
+        {{LoadStat::kEventInvalidTs, 2},
+         {LoadStat::kEventTsOutOfRange, 1},
+         {LoadStat::kEventInvalidDur, 1}}}},
       {"negative_duration.json", {true, 2, 1, {{LoadStat::kEventNegativeDur, 1}}}},
       // Times at the edge are kept, the one step past 2^60 ns is not; sizes no
       // 64-bit integer holds are read as not recorded, and counted.
@@ -112,6 +119,23 @@ TEST_P(MalformedInputTest, EveryCorpusFileHasItsExpectedOutcome) {
     }
   }
   EXPECT_EQ(seen, Corpus().size());
+}
+
+// Issue #17: timestamps in the year 3000 were "not a number" (3.25e16 µs is
+// 3.25e19 ns, beyond int64): they are times outside what a trace may hold.
+TEST_P(MalformedInputTest, TimesBeyondTheRangeAreOutOfRangeNotInvalid) {
+  const std::string json =
+      R"({"traceEvents": [{"ph": "X", "name": "ok", "pid": 1, "tid": 1, "ts": 100, "dur": 1},
+      {"ph": "X", "name": "y3000", "pid": 1, "tid": 1, "ts": 32503680000000000, "dur": 1},
+      {"ph": "X", "name": "y3000_text", "pid": 1, "tid": 1, "ts": "32503680000000000.5", "dur": 1},
+      {"ph": "X", "name": "y2200", "pid": 1, "tid": 1, "ts": 7258118400000000, "dur": 1},
+      {"ph": "X", "name": "y1800", "pid": 1, "tid": 1, "ts": -5364662400000000, "dur": 1},
+      {"ph": "X", "name": "word", "pid": 1, "tid": 1, "ts": "soon", "dur": 1}]})";
+  auto trace = perfdx::testing::ImportString(json, GetParam());
+  ASSERT_TRUE(trace.ok()) << trace.status().message();
+  EXPECT_EQ(trace->slices.size(), 1u);
+  EXPECT_EQ(trace->load_stats.Get(LoadStat::kEventTsOutOfRange), 4u);
+  EXPECT_EQ(trace->load_stats.Get(LoadStat::kEventInvalidTs), 1u);  // "soon"
 }
 
 INSTANTIATE_TEST_SUITE_P(BothPaths, MalformedInputTest, ::testing::Values(true, false),

@@ -3,6 +3,8 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_getFrameHeader
+#include <zstd.h>
 
 #include "test_support.h"
 
@@ -107,6 +109,63 @@ TEST(ByteSourceTest, CompressionRatioLimitStopsBombs) {
     EXPECT_EQ(n.status().code(), StatusCode::kLimitExceeded);
     EXPECT_NE(n.status().message().find("compression ratio"), std::string::npos);
   }
+}
+
+// A zstd frame declaring a 2 GiB window (`zstd --long=31`): streamed with no
+// pledged size, so the compressor cannot shrink the window to the input.
+std::string ZstdWithWindowLog31(const std::string& data) {
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();
+  EXPECT_FALSE(ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_windowLog, 31)));
+  EXPECT_FALSE(ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 0)));
+  std::string out(ZSTD_compressBound(data.size()) + 1024, '\0');
+  ZSTD_outBuffer o{out.data(), out.size(), 0};
+  ZSTD_inBuffer i{data.data(), data.size(), 0};
+  EXPECT_FALSE(ZSTD_isError(ZSTD_compressStream2(cctx, &o, &i, ZSTD_e_continue)));
+  size_t left = 0;
+  do {
+    left = ZSTD_compressStream2(cctx, &o, &i, ZSTD_e_end);
+    EXPECT_FALSE(ZSTD_isError(left));
+  } while (left != 0 && !ZSTD_isError(left));
+  ZSTD_freeCCtx(cctx);
+  out.resize(o.pos);
+  return out;
+}
+
+// Issue #17: a valid stream with a 2 GiB window was "corrupt zstd data" (the
+// decoder was capped at 128 MiB). Under the default 16 GiB limit it is read;
+// a limit too small for its window says so, naming both sizes.
+TEST(ByteSourceTest, ZstdWindowUpToWhatTheLimitAllows) {
+  const std::string data = Sample();
+  const std::string zst = ZstdWithWindowLog31(data);
+  ZSTD_frameHeader header{};
+  ASSERT_EQ(ZSTD_getFrameHeader(&header, zst.data(), zst.size()), 0u);
+  ASSERT_EQ(header.windowSize, uint64_t{1} << 31) << "the frame declares a 2 GiB window";
+  ASSERT_EQ(header.frameContentSize, ZSTD_CONTENTSIZE_UNKNOWN);
+
+  auto source = OpenMemoryByteSource(zst, "big_window.json.zst");
+  ASSERT_TRUE(source.ok()) << source.status().message();
+  const std::string read = ReadThrough(**source, 1 << 16);
+  EXPECT_EQ(read.size(), data.size());
+  EXPECT_TRUE(read == data);
+  EXPECT_FALSE((*source)->truncated()) << (*source)->truncation();
+
+  ReadLimits small;
+  small.max_decompressed_bytes = uint64_t{512} << 20;
+  auto limited = OpenMemoryByteSource(zst, "big_window.json.zst", small);
+  ASSERT_TRUE(limited.ok());
+  std::string buf(1 << 16, '\0');
+  auto n = (*limited)->Read(buf.data(), buf.size());
+  ASSERT_FALSE(n.ok());
+  EXPECT_EQ(n.status().code(), StatusCode::kLimitExceeded);
+  EXPECT_EQ(n.status().message(),
+            "big_window.json.zst: the zstd stream needs a 2 GiB window to decompress, above the "
+            "512 MiB perfdx allows (raise it with --max-decompressed)");
+}
+
+TEST(ByteSourceTest, ZstdWindowLimitFollowsMaxDecompressed) {
+  EXPECT_EQ(ZstdWindowLogMax(uint64_t{16} << 30), 31);  // the default: 2 GiB windows
+  EXPECT_EQ(ZstdWindowLogMax(uint64_t{512} << 20), 29);
+  EXPECT_EQ(ZstdWindowLogMax(1000), 27);  // never below zstd's own default
 }
 
 TEST(ByteSourceTest, MissingFileAndDirectory) {

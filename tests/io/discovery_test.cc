@@ -27,6 +27,36 @@ TEST(DiscoveryTest, RankFromFileName) {
   EXPECT_EQ(RankFromFileName("ranking.json"), std::nullopt);
 }
 
+// Issue #17: a rank file that cannot be read was skipped without a word
+// (its first bytes could not be sniffed). It is an input, so that the loader
+// names it with the OS's reason.
+TEST(DiscoveryTest, AnUnreadableRankFileIsAnInput) {
+  TempDir dir;
+  dir.Write("run/rank0.json", R"({"traceEvents": []})");
+  const std::string hidden = dir.Write("run/rank1.json", R"({"traceEvents": []})");
+  dir.Write("run/notes.txt", "not a trace");
+  ::chmod(hidden.c_str(), 0);
+  const std::string found = perfdx::testing::RunUnprivileged([&] {
+    auto d = DiscoverInputs({dir.path() + "/run"});
+    if (!d.ok()) return d.status().message();
+    std::string out;
+    for (const TraceInput& in : d->inputs) out += in.trace_path + ";";
+    return out;
+  });
+  EXPECT_EQ(found, dir.path() + "/run/rank0.json;" + hidden + ";");
+}
+
+// Issue #17: `-` is standard input, once.
+TEST(DiscoveryTest, DashIsStandardInputOnce) {
+  auto d = DiscoverInputs({"-"});
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  ASSERT_EQ(d->inputs.size(), 1u);
+  EXPECT_TRUE(d->inputs[0].from_stdin);
+  EXPECT_EQ(d->inputs[0].trace_path, "<stdin>");
+  auto twice = DiscoverInputs({"-", "-"});
+  EXPECT_EQ(twice.status().code(), StatusCode::kInvalidInput);
+}
+
 TEST(DiscoveryTest, FolderOfRankFilesSkipsNonTraces) {
   TempDir dir;
   dir.Write("run/rank-0.json", R"({"traceEvents": []})");

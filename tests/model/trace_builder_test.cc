@@ -155,7 +155,8 @@ TEST(TraceBuilderTest, InvalidEventsAreCountedNotKept) {
   EXPECT_EQ(t.raw.events, 8u);
   EXPECT_EQ(t.load_stats.Get(LoadStat::kEventNegativeDur), 1u);
   EXPECT_EQ(t.load_stats.Get(LoadStat::kEventMissingTs), 1u);
-  EXPECT_EQ(t.load_stats.Get(LoadStat::kEventInvalidTs), 2u);
+  EXPECT_EQ(t.load_stats.Get(LoadStat::kEventInvalidTs), 1u);
+  EXPECT_EQ(t.load_stats.Get(LoadStat::kEventTsOutOfRange), 1u);  // far_future
   EXPECT_EQ(t.load_stats.Get(LoadStat::kEventUnknownPhase), 1u);
   EXPECT_EQ(t.load_stats.Get(LoadStat::kEventMissingPhase), 1u);
   EXPECT_EQ(t.load_stats.Get(LoadStat::kEventInvalidDur), 1u);
@@ -182,7 +183,8 @@ TEST(TraceBuilderTest, ExtremeTimesNeverOverflow) {
   end.ts_ns = kMaxTimestampNs;
   b.AddEvent(end);
   Trace t = Build(b);
-  EXPECT_EQ(t.load_stats.Get(LoadStat::kEventInvalidTs), 1u);
+  EXPECT_EQ(t.load_stats.Get(LoadStat::kEventTsOutOfRange), 1u);
+  EXPECT_EQ(t.load_stats.Get(LoadStat::kEventInvalidTs), 0u);
   EXPECT_EQ(t.load_stats.Get(LoadStat::kEventInvalidDur), 1u);
   ASSERT_EQ(t.slices.size(), 3u);
   int64_t first = INT64_MAX, last = INT64_MIN;

@@ -25,7 +25,10 @@ Uint128 Pow10(int n) {
 
 }  // namespace
 
-std::optional<int64_t> ParseDecimalScaled(std::string_view text, int scale) {
+namespace {
+
+// `saturate`: a number beyond int64 is INT64_MIN / INT64_MAX instead of nullopt.
+std::optional<int64_t> ParseDecimal(std::string_view text, int scale, bool saturate) {
   size_t i = 0;
   size_t n = text.size();
   while (i < n && IsSpace(text[i])) ++i;
@@ -87,15 +90,19 @@ std::optional<int64_t> ParseDecimalScaled(std::string_view text, int scale) {
   if (i != n) return std::nullopt;  // trailing garbage, "NaN", "Infinity", ...
 
   exponent += scale;
+  auto too_large = [&]() -> std::optional<int64_t> {
+    if (!saturate) return std::nullopt;
+    return negative ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
+  };
   if (mantissa == 0) return 0;
 
   Uint128 magnitude = 0;
   if (exponent >= 0) {
-    if (exponent > kMaxExactDigits) return std::nullopt;
+    if (exponent > kMaxExactDigits) return too_large();
     const Uint128 limit = static_cast<Uint128>(std::numeric_limits<int64_t>::max()) + 1;
     magnitude = mantissa;
     for (int64_t k = 0; k < exponent; ++k) {
-      if (magnitude > limit / 10) return std::nullopt;
+      if (magnitude > limit / 10) return too_large();
       magnitude *= 10;
     }
   } else {
@@ -112,12 +119,22 @@ std::optional<int64_t> ParseDecimalScaled(std::string_view text, int scale) {
 
   const Uint128 max_positive = static_cast<Uint128>(std::numeric_limits<int64_t>::max());
   if (negative) {
-    if (magnitude > max_positive + 1) return std::nullopt;
+    if (magnitude > max_positive + 1) return too_large();
     if (magnitude == max_positive + 1) return std::numeric_limits<int64_t>::min();
     return -static_cast<int64_t>(magnitude);
   }
-  if (magnitude > max_positive) return std::nullopt;
+  if (magnitude > max_positive) return too_large();
   return static_cast<int64_t>(magnitude);
+}
+
+}  // namespace
+
+std::optional<int64_t> ParseDecimalScaled(std::string_view text, int scale) {
+  return ParseDecimal(text, scale, /*saturate=*/false);
+}
+
+std::optional<int64_t> ParseDecimalScaledSaturating(std::string_view text, int scale) {
+  return ParseDecimal(text, scale, /*saturate=*/true);
 }
 
 }  // namespace perfdx

@@ -22,6 +22,12 @@ namespace perfdx {
 // fit in int64.
 std::optional<int64_t> ParseDecimalScaled(std::string_view text, int scale);
 
+// The same, but a number too large for int64 is INT64_MAX (or INT64_MIN):
+// nullopt only for text that is not a number, so that a caller can tell
+// "not a number" from "out of range" (1e400 µs is a time, just not one a
+// trace may hold).
+std::optional<int64_t> ParseDecimalScaledSaturating(std::string_view text, int scale);
+
 // Microseconds (the Chrome trace unit) to nanoseconds.
 inline std::optional<int64_t> ParseMicrosToNanos(std::string_view text) {
   return ParseDecimalScaled(text, 3);

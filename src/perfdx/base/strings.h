@@ -19,6 +19,13 @@ inline std::string AsciiLower(std::string_view s) {
   return out;
 }
 
+// Text without the UTF-8 byte-order mark some editors (Windows Notepad,
+// Excel's "UTF-8 CSV") put at its start; JSON and TOML parsers take it for a
+// syntax error.
+inline std::string_view SkipUtf8Bom(std::string_view s) {
+  return s.starts_with("\xEF\xBB\xBF") ? s.substr(3) : s;
+}
+
 inline bool Contains(std::string_view s, std::string_view part) {
   return s.find(part) != std::string_view::npos;
 }

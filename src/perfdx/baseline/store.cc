@@ -1,8 +1,12 @@
 #include "perfdx/baseline/store.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <thread>
@@ -144,12 +148,47 @@ std::optional<int64_t> ParseRunId(std::string_view ref) {
   return id;
 }
 
+namespace {
+
+// Why save or rm cannot write the library: the file, or the folder where
+// SQLite keeps its journal (PATH-wal) beside it.
+Status NotWritable(const std::string& path) {
+  if (::access(path.c_str(), W_OK) != 0 && errno != ENOENT) {
+    return IoError(fmt::format(
+        "{}: the run library is read-only ({}); baseline save and rm need write access to it", path,
+        std::strerror(errno)));
+  }
+  const fs::path parent = fs::path(path).parent_path();
+  const std::string folder = parent.empty() ? std::string(".") : parent.string();
+  if (::access(folder.c_str(), W_OK) != 0) {
+    return IoError(fmt::format(
+        "{}: the run library's folder {} is read-only ({}); baseline save and rm write there "
+        "(the library and SQLite's journal beside it)",
+        path, folder, std::strerror(errno)));
+  }
+  return IoError(fmt::format(
+      "{}: the run library is read-only; baseline save and rm need write access to it", path));
+}
+
+bool IsReadOnlyError(const SqliteDb& db) {
+  const int rc = sqlite3_errcode(db.handle()) & 0xff;
+  return rc == SQLITE_READONLY || rc == SQLITE_CANTOPEN || rc == SQLITE_PERM;
+}
+
+}  // namespace
+
 Result<RunStore> RunStore::Open(const std::string& path, Mode mode, int busy_timeout_ms) {
   std::error_code ec;
-  if (mode == Mode::kExisting) {
-    if (!fs::exists(path, ec)) {
-      return NotFound(
-          fmt::format("no run library at {} (save a run first: perfdx baseline save)", path));
+  const fs::file_status status = fs::status(path, ec);
+  if (fs::is_directory(status)) {
+    return InvalidInput(fmt::format("{}: is a folder; --db needs the run library's file", path));
+  }
+  if (mode != Mode::kCreate) {
+    if (!fs::exists(status)) {
+      return NotFound(fmt::format(
+          "{}: no run library here (save a run first: perfdx baseline save; or name the library "
+          "with --db)",
+          path));
     }
   } else {
     const fs::path parent = fs::path(path).parent_path();
@@ -159,18 +198,56 @@ Result<RunStore> RunStore::Open(const std::string& path, Mode mode, int busy_tim
         return IoError(fmt::format("{}: cannot create folder: {}", parent.string(), ec.message()));
     }
   }
-  PERFDX_ASSIGN_OR_RETURN(
-      SqliteDb db,
-      SqliteDb::Open(path,
-                     mode == Mode::kCreate ? SqliteDb::kReadWriteCreate : SqliteDb::kReadWrite,
-                     busy_timeout_ms));
+  if (mode == Mode::kRead) {
+    PERFDX_ASSIGN_OR_RETURN(SqliteDb db,
+                            SqliteDb::Open(path, SqliteDb::kReadOnly, busy_timeout_ms));
+    RunStore store(std::move(db));
+    PERFDX_RETURN_IF_ERROR(store.CheckSchema());
+    return store;
+  }
+  auto opened = SqliteDb::Open(
+      path, mode == Mode::kCreate ? SqliteDb::kReadWriteCreate : SqliteDb::kReadWrite,
+      busy_timeout_ms);
+  if (!opened.ok()) {
+    const fs::path parent = fs::path(path).parent_path();
+    const std::string folder = parent.empty() ? std::string(".") : parent.string();
+    const bool exists = ::access(path.c_str(), F_OK) == 0;
+    if ((exists && ::access(path.c_str(), W_OK) != 0) ||
+        (!exists && ::access(folder.c_str(), W_OK) != 0)) {
+      return NotWritable(path);
+    }
+    return opened.status();
+  }
+  SqliteDb db = std::move(*opened);
+  // SQLite opens a file it may not write read-only without a word.
+  if (sqlite3_db_readonly(db.handle(), "main") == 1) return NotWritable(path);
   PERFDX_RETURN_IF_ERROR(db.Exec("PRAGMA foreign_keys=ON"));
-  PERFDX_RETURN_IF_ERROR(EnableWal(db, busy_timeout_ms));
+  if (Status wal = EnableWal(db, busy_timeout_ms); !wal.ok()) {
+    return IsReadOnlyError(db) ? NotWritable(path) : wal;
+  }
   // FULL: each commit syncs the WAL, so a saved run survives power loss too.
   PERFDX_RETURN_IF_ERROR(db.Exec("PRAGMA synchronous=FULL"));
   RunStore store(std::move(db));
-  PERFDX_RETURN_IF_ERROR(store.EnsureSchema());
+  if (Status schema = store.EnsureSchema(); !schema.ok()) {
+    return IsReadOnlyError(store.db_) ? NotWritable(path) : schema;
+  }
   return store;
+}
+
+Status RunStore::CheckSchema() {
+  PERFDX_ASSIGN_OR_RETURN(int64_t version, db_.QueryInt("PRAGMA user_version"));
+  PERFDX_ASSIGN_OR_RETURN(int64_t app_id, db_.QueryInt("PRAGMA application_id"));
+  if (version == 0 || app_id != kApplicationId) {
+    return InvalidInput(
+        fmt::format("{}: a SQLite database, but not a perfdx run library", db_.path()));
+  }
+  if (version > kSchemaVersion) {
+    return Unsupported(
+        fmt::format("{}: run library schema {} is newer than this perfdx reads ({}); "
+                    "upgrade perfdx",
+                    db_.path(), version, kSchemaVersion));
+  }
+  return Status::Ok();
 }
 
 Status RunStore::EnsureSchema() {

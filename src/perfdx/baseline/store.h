@@ -69,9 +69,12 @@ class RunStore {
  public:
   enum class Mode {
     kCreate,    // create the file (and its folder) if missing: save
-    kExisting,  // the library must exist: everything else
+    kExisting,  // the library must exist and be writable: rm
+    kRead,      // read-only, nothing written: list, show, trend, the runs of check and diff
   };
 
+  // A folder, a missing library (but for kCreate) and, for kCreate and
+  // kExisting, a library this user may not write are errors naming `path`.
   static Result<RunStore> Open(const std::string& path, Mode mode,
                                int busy_timeout_ms = kDefaultBusyTimeoutMs);
 
@@ -101,6 +104,7 @@ class RunStore {
  private:
   explicit RunStore(io::SqliteDb db) : db_(std::move(db)) {}
   Status EnsureSchema();
+  Status CheckSchema();  // read-only: the library is there, of a schema this perfdx reads
   Result<int64_t> ResolveRef(std::string_view ref);
 
   io::SqliteDb db_;

@@ -165,14 +165,11 @@ int RunList(const RunInputFlags& flags, const ListOptions& options) {
   auto tags = ParseTags(options.tags);
   if (!tags.ok()) return ReportError(tags.status());
   std::vector<baseline::RunSummary> runs;
-  auto store = baseline::RunStore::Open(flags.db, baseline::RunStore::Mode::kExisting);
-  if (!store.ok() && store.status().code() != StatusCode::kNotFound)
-    return ReportError(store.status());
-  if (store.ok()) {  // no library yet: no runs
-    auto listed = store->List(baseline::ListFilter{options.name, *tags, options.limit});
-    if (!listed.ok()) return ReportError(listed.status());
-    runs = std::move(*listed);
-  }
+  auto store = baseline::RunStore::Open(flags.db, baseline::RunStore::Mode::kRead);
+  if (!store.ok()) return ReportError(store.status());
+  auto listed = store->List(baseline::ListFilter{options.name, *tags, options.limit});
+  if (!listed.ok()) return ReportError(listed.status());
+  runs = std::move(*listed);
   const std::string text = options.format == "json" ? report::RenderRunListJson(flags.db, runs)
                                                     : report::RenderRunListText(runs);
   if (Status s = WriteOutput("", text); !s.ok()) return ReportError(s);
@@ -180,7 +177,7 @@ int RunList(const RunInputFlags& flags, const ListOptions& options) {
 }
 
 int RunShow(const RunInputFlags& flags, const ShowOptions& options) {
-  auto store = baseline::RunStore::Open(flags.db, baseline::RunStore::Mode::kExisting);
+  auto store = baseline::RunStore::Open(flags.db, baseline::RunStore::Mode::kRead);
   if (!store.ok()) return ReportError(store.status());
   auto run = store->Load(options.ref);
   if (!run.ok()) return ReportError(run.status());
@@ -209,14 +206,11 @@ int RunRemove(const RunInputFlags& flags, const RemoveOptions& options) {
 int RunTrend(const RunInputFlags& flags, const TrendOptions& options) {
   const std::string metric = baseline::CanonicalMetricName(options.metric);
   std::vector<baseline::TrendPoint> points;
-  auto store = baseline::RunStore::Open(flags.db, baseline::RunStore::Mode::kExisting);
-  if (!store.ok() && store.status().code() != StatusCode::kNotFound)
-    return ReportError(store.status());
-  if (store.ok()) {
-    auto trend = store->Trend(metric, options.name);
-    if (!trend.ok()) return ReportError(trend.status());
-    points = std::move(*trend);
-  }
+  auto store = baseline::RunStore::Open(flags.db, baseline::RunStore::Mode::kRead);
+  if (!store.ok()) return ReportError(store.status());
+  auto trend = store->Trend(metric, options.name);
+  if (!trend.ok()) return ReportError(trend.status());
+  points = std::move(*trend);
   const std::string text = options.format == "json" ? report::RenderTrendJson(metric, points)
                                                     : report::RenderTrendText(metric, points);
   if (Status s = WriteOutput("", text); !s.ok()) return ReportError(s);
@@ -238,7 +232,8 @@ void RegisterBaselineCommand(CLI::App& app, int* exit_code) {
         "save",
         "add a run to the library: a trace (analysed now), an analyze JSON report, or a step log");
     save->add_option("input", options->input,
-                     "trace file or folder, analyze report (.json), or step log (.jsonl)")
+                     "trace file or folder, analyze report (.json), or step log (.jsonl); - reads "
+                     "one from standard input")
         ->required();
     save->add_option("--name", options->name, "the run's name; runs of one name form a series")
         ->required();

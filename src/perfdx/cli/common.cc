@@ -98,8 +98,8 @@ void AddOutputOption(CLI::App* command, std::string* output) {
 void AddInputOptions(CLI::App* command, InputOptions* options) {
   command
       ->add_option("paths", options->paths,
-                   "trace files (.json, .json.gz, .json.zst), folders of rank traces, or "
-                   "*_ascend_pt / *_ascend_ms profile folders")
+                   "trace files (.json, .json.gz, .json.zst), folders of rank traces, "
+                   "*_ascend_pt / *_ascend_ms profile folders, or - for a trace on standard input")
       ->required();
   command
       ->add_option("--max-decompressed", options->max_decompressed_bytes,

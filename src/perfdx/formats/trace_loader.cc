@@ -109,7 +109,9 @@ Result<model::Trace> ImportChromeSources(const std::vector<io::ByteSource*>& sou
 Result<model::Trace> ImportChromeTrace(const io::TraceInput& input, const LoadOptions& options) {
   std::vector<std::unique_ptr<io::ByteSource>> owned;
   std::vector<io::ByteSource*> sources;
-  PERFDX_ASSIGN_OR_RETURN(auto source, io::OpenByteSource(input.trace_path, options.limits));
+  PERFDX_ASSIGN_OR_RETURN(auto source, input.from_stdin
+                                           ? io::OpenStdinByteSource(options.limits)
+                                           : io::OpenByteSource(input.trace_path, options.limits));
   sources.push_back(source.get());
   for (const std::string& more : input.more_trace_paths) {
     PERFDX_ASSIGN_OR_RETURN(auto extra, io::OpenByteSource(more, options.limits));

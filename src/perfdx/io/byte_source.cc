@@ -10,12 +10,18 @@
 
 #include <fmt/format.h>
 #include <zlib.h>
+// ZSTD_getFrameHeader, to name the window a refused frame asks for (the
+// shared library exports it).
+#define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
+#include <zstd_errors.h>
 
 namespace perfdx::io {
 namespace {
 
 constexpr size_t kInputChunk = size_t{1} << 20;
+// The largest zstd window: 2 GiB, what `zstd --long=31` writes.
+constexpr int kZstdWindowLogLimit = 31;
 
 // Where compressed input comes from: a file descriptor or memory.
 class RawInput {
@@ -70,7 +76,10 @@ class PeekedInput {
       const size_t n = std::min(capacity, head_.size() - head_pos_);
       std::memcpy(dst, head_.data() + head_pos_, n);
       head_pos_ += n;
-      return n;
+      if (n == capacity) return n;
+      // The rest of the first read too: a frame header stays in one buffer.
+      PERFDX_ASSIGN_OR_RETURN(size_t more, input_->Read(dst + n, capacity - n));
+      return n + more;
     }
     return input_->Read(dst, capacity);
   }
@@ -202,14 +211,26 @@ class GzipSource final : public LimitedSource {
   std::vector<char> in_buf_;
 };
 
+std::string BinarySize(uint64_t bytes) {
+  if (bytes >= (uint64_t{1} << 30) && bytes % (uint64_t{1} << 30) == 0) {
+    return fmt::format("{} GiB", bytes >> 30);
+  }
+  if (bytes >= (uint64_t{1} << 20) && bytes % (uint64_t{1} << 20) == 0) {
+    return fmt::format("{} MiB", bytes >> 20);
+  }
+  return fmt::format("{} bytes", bytes);
+}
+
 class ZstdSource final : public LimitedSource {
  public:
   ZstdSource(std::string path, PeekedInput input, const ReadLimits& limits)
       : LimitedSource(std::move(path), Compression::kZstd, std::move(input), limits),
-        in_buf_(kInputChunk) {
+        in_buf_(kInputChunk),
+        window_log_max_(ZstdWindowLogMax(limits.max_decompressed_bytes)) {
     dctx_ = ZSTD_createDCtx();
-    // Caps the decoder's window allocation at 128 MiB whatever the frame asks.
-    if (dctx_) ZSTD_DCtx_setParameter(dctx_, ZSTD_d_windowLogMax, 27);
+    // The decoder allocates the window a frame declares (pages are touched
+    // only as output fills them): bounded by what the output may grow to.
+    if (dctx_) ZSTD_DCtx_setParameter(dctx_, ZSTD_d_windowLogMax, window_log_max_);
   }
   ~ZstdSource() override { ZSTD_freeDCtx(dctx_); }
   ZstdSource(const ZstdSource&) = delete;
@@ -237,9 +258,13 @@ class ZstdSource final : public LimitedSource {
         bytes_in_ += n;
         in_ = ZSTD_inBuffer{in_buf_.data(), n, 0};
       }
+      const size_t frame_at = in_.pos;
       const size_t rc = ZSTD_decompressStream(dctx_, &out, &in_);
       if (ZSTD_isError(rc)) {
         const uint64_t at = bytes_in_ - (in_.size - in_.pos);
+        if (ZSTD_getErrorCode(rc) == ZSTD_error_frameParameter_windowTooLarge) {
+          return WindowTooLarge(frame_at);
+        }
         if (bytes_out_ + out.pos == 0) {
           return InvalidInput(fmt::format("{}: at compressed byte {}: corrupt zstd data ({})",
                                           path_, at, ZSTD_getErrorName(rc)));
@@ -256,12 +281,31 @@ class ZstdSource final : public LimitedSource {
     return out.pos;
   }
 
- private:
+  // A valid frame whose window is larger than the limits allow: a limit, not
+  // corruption, whether or not earlier frames produced data.
+  Status WindowTooLarge(size_t frame_at) const {
+    const uint64_t allowed = uint64_t{1} << window_log_max_;
+    ZSTD_frameHeader header{};
+    const char* frame = in_buf_.data() + frame_at;
+    if (ZSTD_getFrameHeader(&header, frame, in_.size - frame_at) == 0 &&
+        header.windowSize > allowed) {
+      return LimitExceeded(fmt::format(
+          "{}: the zstd stream needs a {} window to decompress, above the {} perfdx allows{}",
+          path_, BinarySize(header.windowSize), BinarySize(allowed),
+          window_log_max_ < kZstdWindowLogLimit ? " (raise it with --max-decompressed)" : ""));
+    }
+    return LimitExceeded(fmt::format(
+        "{}: the zstd stream needs a window above the {} perfdx allows{}", path_,
+        BinarySize(allowed),
+        window_log_max_ < kZstdWindowLogLimit ? " (raise it with --max-decompressed)" : ""));
+  }
+
   ZSTD_DCtx* dctx_ = nullptr;
   bool done_ = false;
   size_t last_rc_ = 0;
   std::vector<char> in_buf_;
   ZSTD_inBuffer in_{nullptr, 0, 0};
+  int window_log_max_;
 };
 
 Result<std::unique_ptr<ByteSource>> Wrap(std::unique_ptr<RawInput> raw, std::string name,
@@ -294,6 +338,14 @@ Result<std::unique_ptr<ByteSource>> Wrap(std::unique_ptr<RawInput> raw, std::str
 }
 
 }  // namespace
+
+int ZstdWindowLogMax(uint64_t max_decompressed_bytes) {
+  // A window never needs to exceed the output, but zstd's own default (128
+  // MiB) is always allowed.
+  int log = 27;
+  while (log < kZstdWindowLogLimit && (uint64_t{1} << log) < max_decompressed_bytes) ++log;
+  return log;
+}
 
 const char* CompressionName(Compression c) {
   switch (c) {
@@ -354,6 +406,56 @@ Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::string& path,
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
   return Wrap(std::make_unique<FdInput>(fd, path), path, limits);
+}
+
+namespace {
+
+// A copy of standard input's descriptor (a source closes its own, never fd
+// 0); a terminal or a folder is refused.
+Result<int> DupStdin() {
+  if (::isatty(STDIN_FILENO) == 1) {
+    return InvalidInput(fmt::format(
+        "{}: standard input is a terminal; pipe a trace into it (perfdx analyze - < trace.json)",
+        kStdinName));
+  }
+  const int fd = ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+  if (fd < 0) {
+    return IoError(
+        fmt::format("{}: cannot read standard input: {}", kStdinName, std::strerror(errno)));
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return InvalidInput(fmt::format("{}: is a folder", kStdinName));
+  }
+  return fd;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ByteSource>> OpenStdinByteSource(const ReadLimits& limits) {
+  PERFDX_ASSIGN_OR_RETURN(const int fd, DupStdin());
+  return Wrap(std::make_unique<FdInput>(fd, kStdinName), kStdinName, limits);
+}
+
+Result<std::string> ReadStdin(uint64_t max_bytes) {
+  PERFDX_ASSIGN_OR_RETURN(const int fd, DupStdin());
+  FdInput input(fd, kStdinName);
+  std::string out;
+  constexpr size_t kStep = 1 << 20;
+  for (;;) {
+    const size_t old = out.size();
+    out.resize(old + kStep);
+    PERFDX_ASSIGN_OR_RETURN(size_t n, input.Read(out.data() + old, kStep));
+    out.resize(old + n);
+    if (n == 0) break;
+    if (out.size() > max_bytes) {
+      return LimitExceeded(
+          fmt::format("{}: more than {} bytes (raise the limit with --max-decompressed)",
+                      kStdinName, max_bytes));
+    }
+  }
+  return out;
 }
 
 Result<std::unique_ptr<ByteSource>> OpenMemoryByteSource(std::string data, std::string name,

@@ -50,6 +50,19 @@ class ByteSource {
   std::string truncation_;
 };
 
+// `-` as an input path means standard input; its display name is `<stdin>`.
+inline constexpr char kStdinPath[] = "-";
+inline constexpr char kStdinName[] = "<stdin>";
+
+// Standard input (a pipe or a redirected file), gzip/zstd detected by
+// content, under `limits`; a terminal is refused, since nothing would come
+// until the user typed a trace.
+Result<std::unique_ptr<ByteSource>> OpenStdinByteSource(const ReadLimits& limits = {});
+
+// The raw bytes of standard input (not decompressed), at most `max_bytes`;
+// a terminal is refused as above.
+Result<std::string> ReadStdin(uint64_t max_bytes);
+
 // Opens a regular file; a pipe, socket or device is refused (never blocks).
 Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::string& path,
                                                    const ReadLimits& limits = {});
@@ -61,6 +74,12 @@ const char* SpecialFileKind(const std::string& path);
 // For tests and in-memory inputs; `data` may itself be gzip/zstd.
 Result<std::unique_ptr<ByteSource>> OpenMemoryByteSource(std::string data, std::string name,
                                                          const ReadLimits& limits = {});
+
+// The largest zstd window (log2 bytes) a stream may ask for under
+// `max_decompressed_bytes`: 27 (128 MiB, zstd's default) to 31 (2 GiB, the
+// format's largest) — the default 16 GiB limit allows 2 GiB. A frame asking
+// for more is kLimitExceeded, naming both sizes.
+int ZstdWindowLogMax(uint64_t max_decompressed_bytes);
 
 // Reads a whole (small) source into a string, bounded by `max_bytes`.
 Result<std::string> ReadAll(ByteSource& source, uint64_t max_bytes);

@@ -55,10 +55,15 @@ bool IsKnownNonTrace(const std::string& name) {
                      [&](std::string_view p) { return name.rfind(p, 0) == 0; });
 }
 
+enum class Sniffed { kTrace, kNotTrace, kUnreadable };
+
 // Does the file start like a Chrome trace? Reads at most a few KB.
-bool LooksLikeTrace(const std::string& path) {
+Sniffed SniffTrace(const std::string& path) {
   auto source = OpenByteSource(path);
-  if (!source.ok()) return false;
+  if (!source.ok()) {
+    return source.status().code() == StatusCode::kIoError ? Sniffed::kUnreadable
+                                                          : Sniffed::kNotTrace;
+  }
   std::string head(kSniffBytes, '\0');
   size_t have = 0;
   while (have < head.size()) {
@@ -68,14 +73,15 @@ bool LooksLikeTrace(const std::string& path) {
   }
   head.resize(have);
   const size_t first = head.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
-  if (first == std::string::npos) return false;
-  if (head[first] == '[') return head.find("\"ph\"") != std::string::npos || have < 64;
+  if (first == std::string::npos) return Sniffed::kNotTrace;
+  bool trace = false;
+  if (head[first] == '[') trace = head.find("\"ph\"") != std::string::npos || have < 64;
   if (head[first] == '{') {
-    return head.find("\"traceEvents\"") != std::string::npos ||
-           head.find("\"schemaVersion\"") != std::string::npos ||
-           head.find("\"deviceProperties\"") != std::string::npos;
+    trace = head.find("\"traceEvents\"") != std::string::npos ||
+            head.find("\"schemaVersion\"") != std::string::npos ||
+            head.find("\"deviceProperties\"") != std::string::npos;
   }
-  return false;
+  return trace ? Sniffed::kTrace : Sniffed::kNotTrace;
 }
 
 bool IsAscendProfileDir(const fs::path& dir) {
@@ -282,7 +288,9 @@ Status Walk(const fs::path& dir, int depth, WalkState* state) {
     }
     const std::string name = p.filename().string();
     if (!HasTraceExtension(name) || IsKnownNonTrace(name)) continue;
-    if (!LooksLikeTrace(p.string())) continue;
+    // A rank file that cannot be read is an input all the same: the loader
+    // names it and the OS's reason, as for any rank it cannot read.
+    if (SniffTrace(p.string()) == Sniffed::kNotTrace) continue;
     if (!FirstTime(p, state)) continue;
     TraceInput input;
     input.trace_path = p.string();
@@ -313,7 +321,17 @@ Result<Discovery> DiscoverInputs(const std::vector<std::string>& paths,
   WalkState state;
   state.discovery = &discovery;
   state.limits = limits;
+  bool stdin_taken = false;
   for (const std::string& raw : paths) {
+    if (raw == kStdinPath) {
+      if (stdin_taken) return InvalidInput("-: standard input named twice; it can be read once");
+      stdin_taken = true;
+      TraceInput input;
+      input.trace_path = kStdinName;
+      input.from_stdin = true;
+      discovery.inputs.push_back(std::move(input));
+      continue;
+    }
     fs::path path(raw);
     std::error_code ec;
     const fs::file_status status = fs::status(path, ec);

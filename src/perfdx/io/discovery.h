@@ -12,6 +12,8 @@
 //                                   a kernel-only trace: the device tasks of the
 //                                   table's rows, no host side
 //   a folder of any of these        all of them
+//   -                               a Chrome trace (gzip/zstd by content) on
+//                                   standard input, named <stdin>
 #pragma once
 
 #include <cstdint>
@@ -39,6 +41,8 @@ struct TraceInput {
   std::string profile_dir;           // the *_ascend_pt / *_ascend_ms / PROF_* folder, if any
   std::optional<int64_t> rank_hint;  // from file or folder names, profiler_info
   std::string framework;             // "torch_npu" / "mindspore" / "msprof" for Ascend folders
+  // `-`: the trace is read from standard input (trace_path is "<stdin>").
+  bool from_stdin = false;
 };
 
 struct Discovery {

@@ -1,7 +1,12 @@
 #include "perfdx/io/sqlite.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
-#include <fstream>
+#include <cstring>
 #include <utility>
 
 #include <fmt/format.h>
@@ -54,6 +59,63 @@ Status SqliteDb::Error(int rc, std::string_view what) const {
   return ErrorFor(db_, rc, fmt::format("{}: {}", path_, what));
 }
 
+namespace {
+
+bool Exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+// How a profiler's export is opened so that nothing beside it is written
+// (https://sqlite.org/wal.html, "Read-Only Databases"):
+//   no PATH-wal (or an empty one): immutable=1, no locks and no journal;
+//   PATH-wal and PATH-shm: read-only, the -shm opened read-only too
+//     (readonly_shm=1): SQLite rebuilds the WAL index in private memory when
+//     no writer holds it, and shares the writer's when one does;
+//   PATH-wal without PATH-shm: SQLite would create the -shm, so the WAL index
+//     is kept in private memory instead (exclusive locking mode), and the
+//     lock on the file, which a read-only descriptor cannot take, is skipped
+//     (the unix-none VFS): without a -shm no writer has the file open.
+// Either way the frames of an un-checkpointed -wal are read.
+struct ExportOpen {
+  std::string uri;
+  bool exclusive = false;
+};
+
+Result<ExportOpen> ExportUri(const std::string& path) {
+  const std::string escaped = "file:" + UriEscape(path);
+  const std::string wal = path + "-wal";
+  struct stat st {};
+  if (::stat(wal.c_str(), &st) != 0 || st.st_size == 0) return ExportOpen{escaped + "?immutable=1"};
+  const int fd = ::open(wal.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) {
+    return IoError(fmt::format(
+        "{}: cannot read: {} (it holds changes not yet written into {}; let perfdx read it, or "
+        "checkpoint it: sqlite3 {} 'PRAGMA wal_checkpoint')",
+        wal, std::strerror(errno), path, path));
+  }
+  ::close(fd);
+  const std::string shm = path + "-shm";
+  if (Exists(shm) && ::access(shm.c_str(), R_OK) == 0) {
+    return ExportOpen{escaped + "?mode=ro&readonly_shm=1"};
+  }
+  return ExportOpen{escaped + "?mode=ro&vfs=unix-none", true};
+}
+
+// Opens and reads the schema: SQLite opens lazily, so a file it cannot read
+// (or whose -wal it cannot use) fails only at the first statement.
+Status Probe(SqliteDb& db) {
+  auto st = db.Prepare("SELECT count(*) FROM sqlite_schema");
+  if (!st.ok()) return st.status();
+  return st->Step().status();
+}
+
+int PrimaryCode(const Status& s, sqlite3* db) {
+  return s.ok() || db == nullptr ? SQLITE_OK : sqlite3_errcode(db) & 0xff;
+}
+
+}  // namespace
+
 Result<SqliteDb> SqliteDb::Open(const std::string& path, OpenMode mode, int busy_timeout_ms) {
   int flags =
       SQLITE_OPEN_NOMUTEX;  // one connection per thread; SQLite's own locks between processes
@@ -66,22 +128,41 @@ Result<SqliteDb> SqliteDb::Open(const std::string& path, OpenMode mode, int busy
       break;
     case kReadOnly:
     case kImmutable:
-      flags |= SQLITE_OPEN_READONLY;
+      flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
       break;
   }
   SqliteDb db;
   db.path_ = path;
   std::string name = path;
+  bool exclusive = false;
   if (mode == kImmutable) {
-    if (!LooksLikeSqlite(path))
-      return InvalidInput(fmt::format("{}: not an SQLite database", path));
-    flags |= SQLITE_OPEN_URI;
-    name = "file:" + UriEscape(path) + "?immutable=1";
+    PERFDX_ASSIGN_OR_RETURN(const bool sqlite, SniffSqlite(path));
+    if (!sqlite) return InvalidInput(fmt::format("{}: not an SQLite database", path));
+    PERFDX_ASSIGN_OR_RETURN(ExportOpen how, ExportUri(path));
+    name = std::move(how.uri);
+    exclusive = how.exclusive;
+  } else if (mode == kReadOnly) {
+    name = "file:" + UriEscape(path) + "?mode=ro";
   }
   const int rc = sqlite3_open_v2(name.c_str(), &db.db_, flags, nullptr);
   if (rc != SQLITE_OK) return db.Error(rc, "cannot open");
   sqlite3_extended_result_codes(db.db_, 1);
   sqlite3_busy_timeout(db.db_, busy_timeout_ms);
+  if (mode == kReadOnly || mode == kImmutable) {
+    // A reader never checkpoints: closing leaves the -wal as it was.
+    sqlite3_db_config(db.db_, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+  }
+  if (exclusive) PERFDX_RETURN_IF_ERROR(db.Exec("PRAGMA locking_mode=EXCLUSIVE"));
+  if (mode == kReadOnly) {
+    const Status probe = Probe(db);
+    const int primary = PrimaryCode(probe, db.db_);
+    // A WAL database whose -wal and -shm this user cannot create (a folder
+    // it may not write): no writer has them open, so it is read as an export.
+    if (primary == SQLITE_READONLY || primary == SQLITE_CANTOPEN) {
+      return Open(path, kImmutable, busy_timeout_ms);
+    }
+    PERFDX_RETURN_IF_ERROR(probe);
+  }
   return db;
 }
 
@@ -308,12 +389,34 @@ Status SqliteTransaction::Commit() {
   return s;
 }
 
-bool LooksLikeSqlite(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+Result<bool> SniffSqlite(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) {
+    const int err = errno;
+    if (err == ENOENT) return NotFound(fmt::format("{}: no such file", path));
+    return IoError(fmt::format("{}: cannot read: {}", path, std::strerror(err)));
+  }
   char magic[16] = {};
-  in.read(magic, sizeof(magic));
-  return in.gcount() == sizeof(magic) &&
+  size_t have = 0;
+  while (have < sizeof(magic)) {
+    const ssize_t n = ::read(fd, magic + have, sizeof(magic) - have);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(fd);
+      return IoError(fmt::format("{}: cannot read: {}", path, std::strerror(err)));
+    }
+    if (n == 0) break;
+    have += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  return have == sizeof(magic) &&
          std::string_view(magic, sizeof(magic)) == std::string_view("SQLite format 3\0", 16);
+}
+
+bool LooksLikeSqlite(const std::string& path) {
+  const Result<bool> sqlite = SniffSqlite(path);
+  return sqlite.ok() && *sqlite;
 }
 
 }  // namespace perfdx::io

@@ -1,8 +1,9 @@
 // RAII over the SQLite C API: a connection, a prepared statement, a
 // transaction. One wrapper for both uses in perfdx: reading the profilers'
-// DB exports (opened immutable: no locks, no journal, the file is never
-// touched, so read-only media work) and the run library (read-write, WAL,
-// transactions). Errors are Status values naming the file and carrying
+// DB exports (kImmutable: nothing beside the file is ever written, so
+// read-only media work, and the changes in an un-checkpointed -wal are read)
+// and the run library (read-write, WAL, transactions; read-only for the
+// commands that only read it). Errors are Status values naming the file and carrying
 // SQLite's own message; nothing here throws.
 //
 //   PERFDX_ASSIGN_OR_RETURN(SqliteDb db, SqliteDb::Open(path, SqliteDb::kImmutable));
@@ -35,8 +36,14 @@ class SqliteDb {
   enum OpenMode {
     kReadWriteCreate,
     kReadWrite,
+    // Read-only with SQLite's locks (a writer may be saving meanwhile); where
+    // SQLite cannot create the -wal / -shm it needs (a folder this user may
+    // not write), read as kImmutable.
     kReadOnly,
-    kImmutable,  // read-only, and SQLite may assume nobody changes the file
+    // A profiler's export: read-only, and nothing is created or changed
+    // beside it (no -shm, no journal, no checkpoint); an un-checkpointed
+    // PATH-wal is read too. Needs the SQLite magic number.
+    kImmutable,
   };
 
   // Sets the busy timeout before anything else, so that every later lock
@@ -138,7 +145,10 @@ class SqliteTransaction {
   SqliteDb* db_ = nullptr;
 };
 
-// Does the file start with the SQLite magic ("SQLite format 3\0")?
+// Does the file start with the SQLite magic ("SQLite format 3\0")? An error
+// when it cannot be read (naming the OS's reason).
+Result<bool> SniffSqlite(const std::string& path);
+// The same, false when it cannot be read.
 bool LooksLikeSqlite(const std::string& path);
 
 }  // namespace perfdx::io

@@ -24,8 +24,9 @@ enum class StatSeverity : uint8_t {
   X(kEventMissingPhase, "event_missing_phase", kWarning, "events without a \"ph\" string")         \
   X(kEventUnknownPhase, "event_unknown_phase", kWarning, "events with a phase outside the format") \
   X(kEventMissingTs, "event_missing_ts", kWarning, "timed events without \"ts\"")                  \
-  X(kEventInvalidTs, "event_invalid_ts", kWarning,                                                 \
-    "events whose ts is not a number or lies outside 1896..2116 (epoch ns, see trace_builder.h)")  \
+  X(kEventInvalidTs, "event_invalid_ts", kWarning, "events whose ts is not a number")              \
+  X(kEventTsOutOfRange, "event_ts_out_of_range", kWarning,                                         \
+    "events whose ts lies outside the times a trace may hold (1896 to 2116 as epoch time)")        \
   X(kEventInvalidDur, "event_invalid_dur", kWarning,                                               \
     "X events whose dur is missing, invalid or longer than 36 years")                              \
   X(kEventNegativeDur, "event_negative_dur", kWarning, "X events with a negative duration")        \

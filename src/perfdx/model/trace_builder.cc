@@ -312,7 +312,7 @@ void TraceBuilder::AddEvent(const RawEvent& event) {
   }
   const int64_t ts = event.ts_ns;
   if (ts < kMinTimestampNs || ts > kMaxTimestampNs) {
-    trace_.load_stats.Add(LoadStat::kEventInvalidTs);
+    trace_.load_stats.Add(LoadStat::kEventTsOutOfRange);
     return;
   }
 

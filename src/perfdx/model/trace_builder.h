@@ -23,7 +23,7 @@ namespace perfdx::model {
 // overflows int64 ns anywhere downstream: timestamps from -2^61 ns (1896 as
 // epoch time) to 2^62 ns (2116; Kineto's epoch microseconds are ~1.7e18 ns),
 // durations up to 2^60 ns (36 years). Events beyond them are counted
-// (event_invalid_ts, event_invalid_dur) and skipped.
+// (event_ts_out_of_range, event_invalid_dur) and skipped.
 inline constexpr int64_t kMinTimestampNs = -(int64_t{1} << 61);
 inline constexpr int64_t kMaxTimestampNs = int64_t{1} << 62;
 inline constexpr int64_t kMaxDurationNs = int64_t{1} << 60;

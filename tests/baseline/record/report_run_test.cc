@@ -43,6 +43,16 @@ TEST(ReportRun, ReadsTheFirstRank) {
   ASSERT_EQ(r->notes.size(), 1u);  // "the report has 2 ranks; using the first"
 }
 
+// Issue #17: a report saved with a UTF-8 byte-order mark was taken for a
+// trace ("no traceEvents array").
+TEST(ReportRun, ALeadingByteOrderMarkIsSkipped) {
+  const std::string report = "\xEF\xBB\xBF" + std::string(kReport);
+  EXPECT_TRUE(LooksLikeAnalyzeReport(report));
+  auto r = ParseAnalyzeReport(report, std::nullopt, "report.json");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->steps.size(), 3u);
+}
+
 TEST(ReportRun, RankSelection) {
   auto r = ParseAnalyzeReport(kReport, 1, "report.json");
   ASSERT_TRUE(r.ok()) << r.status().message();

@@ -37,6 +37,19 @@ TEST(StepLog, ReadsStepsSamplesPhasesAndMeta) {
   EXPECT_EQ(r->metrics.at("phase_data_ns"), 11000000 / 2.0);  // mean over both steps
 }
 
+// Issue #17: a step log saved with a UTF-8 byte-order mark was "not JSON".
+TEST(StepLog, ALeadingByteOrderMarkIsSkipped) {
+  const std::string log = "\xEF\xBB\xBF{\"perfdx_step_log\": 1}\n{\"step_time_ms\": 20}\n";
+  EXPECT_TRUE(LooksLikeStepLog(log));
+  auto r = ParseStepLog(log, "bom.jsonl");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->steps.size(), 1u);
+  EXPECT_EQ(r->steps[0].dur_ns, 20000000);
+  // Only at the start: a BOM inside is still not JSON.
+  EXPECT_FALSE(
+      ParseStepLog("{\"step_time_ms\": 20}\n\xEF\xBB\xBF{\"step_time_ms\": 20}\n", "l").ok());
+}
+
 TEST(StepLog, UnitsDefaultIdsAndThroughput) {
   const std::string log =
       "{\"step_time_ms\": 20}\n"

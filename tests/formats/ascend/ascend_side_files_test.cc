@@ -16,6 +16,7 @@
 #include "perfdx/formats/ascend/device.h"
 #include "perfdx/formats/ascend/kernel_details.h"
 #include "perfdx/formats/ascend/profile_reader.h"
+#include "perfdx/formats/ascend/profiler_info.h"
 #include "perfdx/formats/trace_loader.h"
 #include "test_support.h"
 
@@ -372,6 +373,22 @@ TEST(AscendSideFilesTest, CanonicalMetricNames) {
   EXPECT_EQ(ParseAscendDevice("NPU:3"), 3);
   EXPECT_EQ(ParseAscendDevice("7"), 7);
   EXPECT_EQ(ParseAscendDevice("host"), std::nullopt);
+}
+
+// Issue #17: the Ascend JSON side files read a UTF-8 byte-order mark as bad
+// JSON (the CSVs already skipped it).
+TEST(AscendSideFilesTest, ALeadingByteOrderMarkIsSkipped) {
+  perfdx::testing::TempDir dir;
+  dir.Write("x_ascend_pt/profiler_metadata.json",
+            "\xEF\xBB\xBF{\"distributed_args\": {\"world_size\": 8}}");
+  dir.Write("x_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv",
+            "\xEF\xBB\xBFName,Accelerator Core,Start Time(us),Duration(us)\nk,AI_CORE,1,2\n");
+  model::Trace trace;
+  ReadAscendProfileFiles(dir.path() + "/x_ascend_pt", "torch_npu", AscendSideOptions{}, &trace);
+  EXPECT_EQ(trace.load_stats.Get(model::LoadStat::kSideFileUnreadable), 0u);
+  EXPECT_EQ(trace.info.world_size, 8);
+  model::AscendData metadata;
+  EXPECT_TRUE(ParseProfilerMetadataJson("\xEF\xBB\xBF{\"distributed_args\": {}}", &metadata));
 }
 
 TEST(AscendSideFilesTest, UnreadableJsonIsAWarningNotAFailure) {

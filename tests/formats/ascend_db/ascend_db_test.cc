@@ -9,6 +9,7 @@
 // analysis.db and step_trace_time.csv are read here only, as the cross-check;
 // the importer never opens them.
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -676,6 +677,47 @@ TEST(AscendDbTest, Level0TaskTypesNameTheCore) {
                       trace.tracks[trace.slices.track[i]].kind == model::TrackKind::kDeviceStream;
   }
   EXPECT_TRUE(sdma_on_stream);
+}
+
+// Issue #17: an export whose -wal was never checkpointed (the profiler was
+// killed, or still has it open) read as "without profiler tables": the
+// -wal's transactions are read, and the files beside it are left alone.
+TEST(AscendDbTest, UncheckpointedWalIsRead) {
+  perfdx::testing::TempDir dir;
+  const std::string path = dir.path() + "/ascend_pytorch_profiler_0.db";
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, R"sql(
+      PRAGMA journal_mode=WAL;
+      CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY, value TEXT);
+      INSERT INTO STRING_IDS VALUES (1, 'N/A'), (2, 'KERNEL_AICORE'), (10, 'op_a'), (11, 'op_b');
+      CREATE TABLE TASK (startNs INTEGER, endNs INTEGER, deviceId INTEGER, connectionId INTEGER,
+        globalTaskId INTEGER, globalPid INTEGER, taskType INTEGER, contextId INTEGER,
+        streamId INTEGER, taskId INTEGER, modelId INTEGER);
+      INSERT INTO TASK VALUES (1000, 1100, 0, 1, 1, 7, 2, 0, 2, 1, 0),
+        (1200, 1300, 0, 2, 2, 7, 2, 0, 2, 2, 0);
+      CREATE TABLE COMPUTE_TASK_INFO (name INTEGER, globalTaskId INTEGER PRIMARY KEY,
+        blockDim INTEGER, mixBlockDim INTEGER, taskType INTEGER, opType INTEGER);
+      INSERT INTO COMPUTE_TASK_INFO VALUES (10, 1, 0, 0, 1, 1), (11, 2, 0, 0, 1, 1);
+    )sql",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  ASSERT_EQ(sqlite3_close(db), SQLITE_OK);
+  ASSERT_GT(std::filesystem::file_size(path + "-wal"), 0u);
+  const auto wal_size = std::filesystem::file_size(path + "-wal");
+  const auto db_size = std::filesystem::file_size(path);
+
+  const model::Trace trace = LoadOne(path);
+  std::set<std::string> kernels;
+  for (model::SliceId i = 0; i < trace.slices.size(); ++i) {
+    if (trace.slices.kind[i] == model::EventKind::kComputeKernel) {
+      kernels.insert(std::string(trace.slice_name(i)));
+    }
+  }
+  EXPECT_EQ(kernels, (std::set<std::string>{"op_a", "op_b"}));
+  EXPECT_EQ(std::filesystem::file_size(path + "-wal"), wal_size);
+  EXPECT_EQ(std::filesystem::file_size(path), db_size);
 }
 
 TEST(AscendDbTest, NotADatabaseIsOneError) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "perfdx/formats/csv/csv_reader.h"
@@ -176,6 +177,26 @@ TEST(CsvReaderTest, GzipInputAndLimits) {
   short_records.chunk_bytes = 4;
   EXPECT_EQ(Parse("a\n\"" + std::string(64, 'x') + "\"\n", short_records).status().code(),
             StatusCode::kLimitExceeded);
+}
+
+// Issue #17: the record limit named the path twice and gave a line; it names
+// the file once and the byte where the record starts (after a BOM too).
+TEST(CsvReaderTest, RecordLimitNamesTheFileOnceAndTheByte) {
+  perfdx::testing::TempDir dir;
+  CsvOptions options;
+  options.max_record_bytes = 8;
+  options.chunk_bytes = 4;
+  for (const auto& [bom, start] :
+       {std::pair{std::string(), 8}, {std::string("\xEF\xBB\xBF"), 11}}) {
+    const std::string path =
+        dir.Write("kernel_details.csv", bom + "a,b\n1,2\n" + std::string(40, 'x'));
+    const Status s = ReadCsvFile(
+        path, {}, options, [](const CsvHeader&, const CsvRow&) {}, nullptr);
+    EXPECT_EQ(s.code(), StatusCode::kLimitExceeded);
+    EXPECT_EQ(s.message(), fmt::format("{}: at byte {}: a CSV record longer than 8 bytes starts "
+                                       "here (a file without line ends, or a quote never closed?)",
+                                       path, start));
+  }
 }
 
 TEST(CsvReaderTest, MissingFileIsNotFound) {

@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>  // fmt::join
 #include <simdjson.h>
 
+#include "perfdx/base/strings.h"
 #include "perfdx/baseline/record/inventory.h"
 #include "perfdx/baseline/record/trace_run.h"
 
@@ -111,7 +112,7 @@ Status ReadRank(element rank, RunRecord& record) {
 }  // namespace
 
 bool LooksLikeAnalyzeReport(std::string_view head) {
-  head = SkipSpace(head);
+  head = SkipSpace(SkipUtf8Bom(head));
   if (head.empty() || head.front() != '{') return false;
   head = SkipSpace(head.substr(1));
   return head.starts_with("\"ranks\"");
@@ -119,6 +120,7 @@ bool LooksLikeAnalyzeReport(std::string_view head) {
 
 Result<RunRecord> ParseAnalyzeReport(std::string_view json, std::optional<int64_t> rank,
                                      const std::string& display_name) {
+  json = SkipUtf8Bom(json);
   simdjson::dom::parser parser;
   element doc;
   if (auto error = parser.parse(json.data(), json.size()).get(doc); error != simdjson::SUCCESS) {

@@ -47,8 +47,19 @@ Result<std::string> ReadWhole(const std::string& path) {
   return ReadHead(path, static_cast<size_t>(size));
 }
 
-Result<RunRecord> LoadTraceRun(const std::string& path, const RunInputOptions& options) {
-  PERFDX_ASSIGN_OR_RETURN(formats::LoadedTraces loaded, formats::LoadTraces({path}, options.load));
+uint64_t Fnv1a64(std::string_view bytes, uint64_t h = 0xcbf29ce484222325ULL) {
+  constexpr uint64_t kPrime = 0x100000001b3ULL;
+  for (const char c : bytes) {
+    h ^= static_cast<unsigned char>(c);
+    h *= kPrime;
+  }
+  return h;
+}
+
+// The record of one rank of `loaded` (the first, or --rank); `fingerprint`
+// empty: the chosen trace's file is hashed.
+Result<RunRecord> RecordFromTraces(formats::LoadedTraces loaded, const std::string& path,
+                                   const RunInputOptions& options, std::string fingerprint) {
   if (loaded.traces.empty()) return NotFound(fmt::format("{}: no trace found", path));
   const model::Trace* chosen = nullptr;
   std::vector<std::string> ranks;
@@ -67,15 +78,67 @@ Result<RunRecord> LoadTraceRun(const std::string& path, const RunInputOptions& o
                                        loaded.traces.size(), ranks.front()));
   }
   for (std::string& w : loaded.warnings) record.notes.push_back(std::move(w));
+  if (!fingerprint.empty()) {
+    record.fingerprint = std::move(fingerprint);
+    return record;
+  }
   // The trace was read, so its file is there; if it cannot be hashed after
   // all, the run is still worth keeping.
-  Result<std::string> fingerprint = FingerprintFile(chosen->info.path);
-  if (fingerprint.ok()) {
-    record.fingerprint = std::move(*fingerprint);
+  Result<std::string> hashed = FingerprintFile(chosen->info.path);
+  if (hashed.ok()) {
+    record.fingerprint = std::move(*hashed);
   } else {
-    record.notes.push_back(fmt::format("no fingerprint: {}", fingerprint.status().message()));
+    record.notes.push_back(fmt::format("no fingerprint: {}", hashed.status().message()));
   }
   return record;
+}
+
+Result<RunRecord> LoadTraceRun(const std::string& path, const RunInputOptions& options) {
+  PERFDX_ASSIGN_OR_RETURN(formats::LoadedTraces loaded, formats::LoadTraces({path}, options.load));
+  return RecordFromTraces(std::move(loaded), path, options, "");
+}
+
+// `-`: standard input, read whole (it can be read once, and is sniffed
+// before it is parsed), its raw bytes bounded by --max-decompressed; then a
+// step log, a report or a Chrome trace (gzip/zstd by content), as a file.
+Result<RunRecord> LoadStdinRun(const RunInputOptions& options) {
+  const io::ReadLimits& limits = options.load.limits;
+  PERFDX_ASSIGN_OR_RETURN(const std::string raw, io::ReadStdin(limits.max_decompressed_bytes));
+  const std::string fingerprint = fmt::format("fnv1a64:{:016x}", Fnv1a64(raw));
+  std::string head;
+  {
+    PERFDX_ASSIGN_OR_RETURN(auto source, io::OpenMemoryByteSource(raw, io::kStdinName, limits));
+    head.resize(kSniffBytes);
+    size_t have = 0;
+    while (have < head.size()) {
+      PERFDX_ASSIGN_OR_RETURN(size_t n, source->Read(head.data() + have, head.size() - have));
+      if (n == 0) break;
+      have += n;
+    }
+    head.resize(have);
+  }
+  PERFDX_ASSIGN_OR_RETURN(auto source, io::OpenMemoryByteSource(raw, io::kStdinName, limits));
+  RunRecord record;
+  if (LooksLikeStepLog(head) || LooksLikeAnalyzeReport(head)) {
+    PERFDX_ASSIGN_OR_RETURN(std::string text, io::ReadAll(*source, kMaxTextInputBytes));
+    if (LooksLikeStepLog(head)) {
+      PERFDX_ASSIGN_OR_RETURN(record, ParseStepLog(text, io::kStdinName));
+    } else {
+      PERFDX_ASSIGN_OR_RETURN(record, ParseAnalyzeReport(text, options.rank, io::kStdinName));
+    }
+    record.fingerprint = fingerprint;
+    return record;
+  }
+  io::TraceInput input;
+  input.trace_path = io::kStdinName;
+  input.from_stdin = true;
+  formats::LoadedTraces loaded;
+  PERFDX_ASSIGN_OR_RETURN(model::Trace trace, formats::ImportGuarded(io::kStdinName, [&] {
+                            return formats::ImportChromeTraceFrom(*source, input,
+                                                                  options.load.json);
+                          }));
+  loaded.traces.push_back(std::move(trace));
+  return RecordFromTraces(std::move(loaded), io::kStdinName, options, fingerprint);
 }
 
 }  // namespace
@@ -104,30 +167,39 @@ Result<InputFormat> SniffInput(const std::string& path) {
   return InputFormat::kTrace;  // compressed or Chrome JSON; the importer judges
 }
 
-Result<RunRecord> LoadRunInput(const std::string& path, const RunInputOptions& options) {
+namespace {
+
+// The record of one input, before the warm-up cut and the provenance.
+Result<RunRecord> LoadRecord(const std::string& path, const RunInputOptions& options) {
+  if (path == io::kStdinPath) return LoadStdinRun(options);
   PERFDX_ASSIGN_OR_RETURN(const InputFormat format, SniffInput(path));
   RunRecord record;
   switch (format) {
-    case InputFormat::kTrace: {
-      PERFDX_ASSIGN_OR_RETURN(record, LoadTraceRun(path, options));
-      break;
-    }
+    case InputFormat::kTrace:
+      return LoadTraceRun(path, options);
     case InputFormat::kReport: {
       PERFDX_ASSIGN_OR_RETURN(std::string text, ReadWhole(path));
       PERFDX_ASSIGN_OR_RETURN(record, ParseAnalyzeReport(text, options.rank, path));
-      PERFDX_ASSIGN_OR_RETURN(record.fingerprint, FingerprintFile(path));
       break;
     }
     case InputFormat::kStepLog: {
       PERFDX_ASSIGN_OR_RETURN(std::string text, ReadWhole(path));
       PERFDX_ASSIGN_OR_RETURN(record, ParseStepLog(text, path));
-      PERFDX_ASSIGN_OR_RETURN(record.fingerprint, FingerprintFile(path));
       break;
     }
   }
+  PERFDX_ASSIGN_OR_RETURN(record.fingerprint, FingerprintFile(path));
+  return record;
+}
+
+}  // namespace
+
+Result<RunRecord> LoadRunInput(const std::string& path, const RunInputOptions& options) {
+  PERFDX_ASSIGN_OR_RETURN(RunRecord record, LoadRecord(path, options));
   if (options.warmup_steps > 0) {
     if (static_cast<size_t>(options.warmup_steps) >= record.steps.size()) {
-      return InvalidInput(fmt::format("{}: --warmup {} leaves none of its {} steps", path,
+      return InvalidInput(fmt::format("{}: --warmup {} leaves none of its {} steps",
+                                      path == io::kStdinPath ? io::kStdinName : path.c_str(),
                                       options.warmup_steps, record.steps.size()));
     }
     record.steps.erase(record.steps.begin(), record.steps.begin() + options.warmup_steps);
@@ -135,8 +207,9 @@ Result<RunRecord> LoadRunInput(const std::string& path, const RunInputOptions& o
         fmt::format("the first {} steps dropped as warm-up", options.warmup_steps));
     AddStepMetrics(record);
   }
-  if (record.steps.empty()) return InvalidInput(fmt::format("{}: no steps to measure", path));
-  record.input_path = path;
+  const std::string name = path == io::kStdinPath ? std::string(io::kStdinName) : path;
+  if (record.steps.empty()) return InvalidInput(fmt::format("{}: no steps to measure", name));
+  record.input_path = name;
   record.perfdx_version = PERFDX_VERSION;
   record.created_unix_s = std::chrono::duration_cast<std::chrono::seconds>(
                               std::chrono::system_clock::now().time_since_epoch())
@@ -150,17 +223,11 @@ Result<RunRecord> LoadRunInput(const std::string& path, const RunInputOptions& o
 Result<std::string> FingerprintFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return IoError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-  constexpr uint64_t kOffsetBasis = 0xcbf29ce484222325ULL;
-  constexpr uint64_t kPrime = 0x100000001b3ULL;
-  uint64_t h = kOffsetBasis;
+  uint64_t h = Fnv1a64({});
   std::vector<char> buffer(1 << 20);
   while (in) {
     in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    const auto n = static_cast<size_t>(in.gcount());
-    for (size_t i = 0; i < n; ++i) {
-      h ^= static_cast<unsigned char>(buffer[i]);
-      h *= kPrime;
-    }
+    h = Fnv1a64(std::string_view(buffer.data(), static_cast<size_t>(in.gcount())), h);
   }
   if (in.bad()) return IoError(fmt::format("{}: read failed", path));
   return fmt::format("fnv1a64:{:016x}", h);

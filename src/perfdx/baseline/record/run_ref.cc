@@ -11,8 +11,8 @@ namespace perfdx::baseline {
 Result<RunRecord> ResolveRun(const std::string& ref, const std::string& db_path,
                              const RunInputOptions& options) {
   std::error_code ec;
-  if (std::filesystem::exists(ref, ec)) return LoadRunInput(ref, options);
-  Result<RunStore> store = RunStore::Open(db_path, RunStore::Mode::kExisting);
+  if (ref == io::kStdinPath || std::filesystem::exists(ref, ec)) return LoadRunInput(ref, options);
+  Result<RunStore> store = RunStore::Open(db_path, RunStore::Mode::kRead);
   if (!store.ok()) {
     if (store.status().code() == StatusCode::kNotFound) {
       return NotFound(

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include "perfdx/base/strings.h"
+
 namespace perfdx::baseline {
 namespace {
 
@@ -147,7 +149,7 @@ bool LooksLikeStepLog(std::string_view head) {
   // The first line must be a whole JSON object with a step-log key at its
   // top level; a trace's first line is a fragment (or a whole trace without
   // such keys), and a line cut by the end of `head` does not parse.
-  const std::string_view line = FirstLine(head);
+  const std::string_view line = FirstLine(SkipUtf8Bom(head));
   if (line.empty() || line.front() != '{') return false;
   simdjson::dom::parser parser;
   simdjson::dom::object object;
@@ -164,6 +166,7 @@ Result<RunRecord> ParseStepLog(std::string_view text, const std::string& display
   record.source = RunSource::kStepLog;
   record.window = "log";
   record.items_complete = false;
+  text = SkipUtf8Bom(text);
   simdjson::dom::parser parser;
   size_t start = 0;
   int64_t line_number = 0;

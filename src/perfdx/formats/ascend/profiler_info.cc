@@ -4,6 +4,8 @@
 
 #include <simdjson.h>
 
+#include "perfdx/base/strings.h"
+
 namespace perfdx::formats {
 namespace {
 
@@ -100,7 +102,9 @@ void ParseMetadata(simdjson::dom::element doc, AscendData* a) {
 bool ParseProfilerMetadataJson(std::string_view json, model::AscendData* ascend) {
   simdjson::dom::parser parser;
   simdjson::dom::element doc;
-  if (parser.parse(simdjson::padded_string(json)).get(doc) != simdjson::SUCCESS) return false;
+  if (parser.parse(simdjson::padded_string(SkipUtf8Bom(json))).get(doc) != simdjson::SUCCESS) {
+    return false;
+  }
   ParseMetadata(doc, ascend);
   return true;
 }

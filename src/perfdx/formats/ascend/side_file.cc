@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "perfdx/base/decimal_time.h"
+#include "perfdx/base/strings.h"
 
 namespace perfdx::formats::side_file {
 
@@ -72,7 +73,7 @@ Result<simdjson::dom::element> ParseJsonFile(const fs::path& path, const AscendS
   PERFDX_ASSIGN_OR_RETURN(auto source, io::OpenByteSource(path.string(), options.limits));
   PERFDX_ASSIGN_OR_RETURN(std::string text, io::ReadAll(*source, options.max_json_bytes));
   simdjson::dom::element doc;
-  const auto error = parser.parse(simdjson::padded_string(text)).get(doc);
+  const auto error = parser.parse(simdjson::padded_string(SkipUtf8Bom(text))).get(doc);
   if (error) {
     return InvalidInput(
         fmt::format("{}: not valid JSON ({})", path.string(), simdjson::error_message(error)));

@@ -217,7 +217,9 @@ FieldState DecodeTime(od::value value, int64_t* out) {
     return FieldState::kInvalid;
   }
   if (FastMicrosToNanos(TrimRight(text), out)) return FieldState::kOk;
-  auto ns = ParseMicrosToNanos(text);
+  // Saturating: a number beyond int64 ns is out of range (the builder names
+  // it so), not "not a number".
+  auto ns = ParseDecimalScaledSaturating(text, 3);
   if (!ns) return FieldState::kInvalid;
   *out = *ns;
   return FieldState::kOk;

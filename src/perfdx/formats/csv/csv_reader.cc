@@ -53,11 +53,15 @@ class RecordReader {
     // Drop what earlier records consumed; keep the partial record.
     if (record_start_ > 0) {
       buffer_.erase(0, record_start_);
+      dropped_bytes_ += record_start_;
       record_start_ = 0;
     }
     if (buffer_.size() > options_.max_record_bytes) {
-      return LimitExceeded(fmt::format("{}: the record at line {} is longer than {} bytes",
-                                       source_.path(), line_, options_.max_record_bytes));
+      // The record being read starts at the buffer's first byte.
+      return LimitExceeded(fmt::format(
+          "{}: at byte {}: a CSV record longer than {} bytes starts here (a file without line "
+          "ends, or a quote never closed?)",
+          source_.path(), dropped_bytes_, options_.max_record_bytes));
     }
     const size_t old = buffer_.size();
     buffer_.resize(old + options_.chunk_bytes);
@@ -71,7 +75,10 @@ class RecordReader {
     if (n == 0) eof_ = true;
     if (!bom_checked_ && (buffer_.size() >= kBom.size() || eof_)) {
       bom_checked_ = true;
-      if (std::string_view(buffer_).substr(0, kBom.size()) == kBom) buffer_.erase(0, kBom.size());
+      if (std::string_view(buffer_).substr(0, kBom.size()) == kBom) {
+        buffer_.erase(0, kBom.size());
+        dropped_bytes_ += kBom.size();
+      }
     }
     return Status::Ok();
   }
@@ -152,6 +159,7 @@ class RecordReader {
   std::string buffer_;
   size_t record_start_ = 0;
   uint64_t total_bytes_ = 0;
+  uint64_t dropped_bytes_ = 0;  // bytes of the input before buffer_[0]
   uint64_t line_ = 1;
   uint64_t record_line_ = 1;
   bool eof_ = false;
@@ -263,9 +271,8 @@ Status ReadCsv(io::ByteSource& source, const CsvOptions& options, const CsvRowCa
 Status ReadCsvFile(const std::string& path, const io::ReadLimits& limits, const CsvOptions& options,
                    const CsvRowCallback& on_row, CsvStats* stats) {
   PERFDX_ASSIGN_OR_RETURN(auto source, io::OpenByteSource(path, limits));
-  Status status = ReadCsv(*source, options, on_row, stats);
-  if (!status.ok()) return status.WithContext(path);
-  return Status::Ok();
+  // Every message of the reader and the source names the file already.
+  return ReadCsv(*source, options, on_row, stats);
 }
 
 }  // namespace perfdx::formats
