@@ -783,8 +783,10 @@ TEST(AscendDbTest, TimesBeyondWhatATraceHoldsAreCountedNotSubtracted) {
   auto trace = ImportAscendDb(input, AscendSideOptions{});
   ASSERT_TRUE(trace.ok()) << trace.status().message();
   // Counted by hand from the rows above: CANN_API rows 2 and 3 and the second
-  // AICORE_FREQ sample are bad times, row 4 a bad duration, row 1 the one slice.
-  EXPECT_EQ(trace->load_stats.Get(model::LoadStat::kEventInvalidTs), 3u);
+  // AICORE_FREQ sample are times outside the range, row 4 a bad duration, row
+  // 1 the one slice.
+  EXPECT_EQ(trace->load_stats.Get(model::LoadStat::kEventTsOutOfRange), 3u);
+  EXPECT_EQ(trace->load_stats.Get(model::LoadStat::kEventInvalidTs), 0u);
   EXPECT_EQ(trace->load_stats.Get(model::LoadStat::kEventInvalidDur), 1u);
   uint64_t slices = 0;
   for (model::SliceId i = 0; i < trace->slices.size(); ++i) {

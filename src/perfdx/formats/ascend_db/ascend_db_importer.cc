@@ -117,7 +117,10 @@ std::optional<RowSpan> ReadSpan(const SqliteStatement& st, int start_column, int
   const auto end = st.ExactInt(end_column);
   *why = model::LoadStat::kEventInvalidTs;
   if (!start || !end || *end < *start) return std::nullopt;
-  if (*start < model::kMinTimestampNs || *end > model::kMaxTimestampNs) return std::nullopt;
+  if (*start < model::kMinTimestampNs || *end > model::kMaxTimestampNs) {
+    *why = model::LoadStat::kEventTsOutOfRange;  // as the trace builder names such times
+    return std::nullopt;
+  }
   if (*end - *start > model::kMaxDurationNs) {
     *why = model::LoadStat::kEventInvalidDur;
     return std::nullopt;
