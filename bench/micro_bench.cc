@@ -404,6 +404,78 @@ BENCHMARK(BM_BoundsDeepNestingOps)
     ->Complexity(benchmark::oNLogN)
     ->Unit(benchmark::kMillisecond);
 
+// One collective spanning the profile over n short ones, and a plane task
+// between each pair of short ones: filing each task under its collective
+// looked back over every earlier one, tasks x collectives.
+void BM_BoundsCollectiveSpanningTheProfile(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  std::string json = R"j([
+    {"ph": "M", "name": "process_name", "pid": 9, "tid": 0, "args": {"name": "HCCL"}},
+    {"ph": "M", "name": "thread_name", "pid": 9, "tid": 0, "args": {"name": "Group 0 Communication"}},
+    {"ph": "M", "name": "thread_name", "pid": 9, "tid": 1, "args": {"name": "Group 1 Communication"}},
+    {"ph": "M", "name": "thread_name", "pid": 9, "tid": 2, "args": {"name": "Plane 0"}})j";
+  json += fmt::format(
+      R"j(,{{"ph": "X", "pid": 9, "tid": 1, "ts": 0, "dur": {}, "name": "hcom_allReduce__1"}})j",
+      10 * (n + 1));
+  for (int64_t j = 1; j <= n; ++j) {
+    json += fmt::format(
+        R"j(,{{"ph": "X", "pid": 9, "tid": 0, "ts": {}, "dur": 5, "name": "hcom_allGather__{}"}})j",
+        10 * j, j);
+    json += fmt::format(
+        R"j(,{{"ph": "X", "pid": 9, "tid": 2, "ts": {}, "dur": 2, "name": "Notify_Wait"}})j",
+        10 * j + 6);
+  }
+  json += "]";
+  const model::Trace trace = TraceFromJson(json);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(analysis::AnalyzeCollectives(trace).filed_tasks.size());
+  }
+  state.SetComplexityN(n);
+}
+BENCHMARK(BM_BoundsCollectiveSpanningTheProfile)
+    ->RangeMultiplier(4)
+    ->Range(1 << 10, 1 << 18)
+    ->Complexity(benchmark::oNLogN)
+    ->Unit(benchmark::kMillisecond);
+
+// A staircase of n nested ops, each ending one gap earlier than its parent,
+// over n gaps: the slice holding each point of a gap was a walk up the
+// nesting from the innermost op, gaps x depth.
+void BM_BoundsGapsUnderAStaircase(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  std::string json = R"j({"schemaVersion": 1, "traceEvents": [)j";
+  for (int64_t i = 0; i < n; ++i) {
+    json += fmt::format(
+        R"j({{"ph": "X", "cat": "cpu_op", "name": "aten::op_{}", "pid": 1, "tid": 1, "ts": {}, )j"
+        R"j("dur": {}}},)j",
+        i % 5, i, n + 200 * (n - i) - i);
+  }
+  for (int64_t k = 0; k < n; ++k) {
+    json += fmt::format(
+        R"j({}{{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": {}, )j"
+        R"j("dur": 5}})j",
+        k == 0 ? "" : ",", n + 200 * k);
+  }
+  json += "]}";
+  const model::Trace trace = TraceFromJson(json);
+  const analysis::Activity activity = analysis::BuildActivity(trace);
+  analysis::StepTimeline timeline;
+  analysis::StepWindow w;
+  w.id = 1;
+  w.start_ns = w.host_start_ns = n * 1'000;
+  w.end_ns = w.host_end_ns = (n + 200 * (n - 1) + 5) * 1'000;
+  timeline.steps.push_back(w);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(analysis::FindGaps(trace, activity, timeline).total_ns);
+  }
+  state.SetComplexityN(n);
+}
+BENCHMARK(BM_BoundsGapsUnderAStaircase)
+    ->RangeMultiplier(4)
+    ->Range(1 << 10, 1 << 16)
+    ->Complexity(benchmark::oNLogN)
+    ->Unit(benchmark::kMillisecond);
+
 }  // namespace
 }  // namespace perfdx::bench
 

@@ -1,8 +1,11 @@
 // Work bounded by input size in the collective table (issue #17): each
 // collective looked for its step in a loop over all steps, collectives x
 // steps (300 000 of each: about a minute), and for its comm args up the
-// nesting. CTest's TIMEOUT is the hang guard (tests/CMakeLists.txt).
+// nesting; each Ascend plane task looked back over every earlier collective
+// once one spanned the profile. CTest's TIMEOUT is the hang guard
+// (tests/CMakeLists.txt).
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -83,6 +86,64 @@ TEST(CollectivesBounds, SixtyThousandKernelsUnderSixtyThousandNestedOps) {
   for (const CollectiveStats& c : summary.collectives) {
     ASSERT_EQ(c.message_bytes, 1024 * 4);
     ASSERT_EQ(c.group_size, 8);
+  }
+}
+
+// Filing plane tasks under their collective looked back from each task over
+// the collectives starting within the longest one's duration before it: all
+// of them when one spans the profile, tasks x collectives (100 000 of each:
+// minutes). Here group 1's op spans the profile and group 0 has 100 000
+// short ops; half the tasks of the group-less plane lie inside a short op,
+// the other half between two, and a group 1 plane has one task inside each
+// short op (not its group).
+TEST(CollectivesBounds, HundredThousandTasksUnderOneCollectiveSpanningTheProfile) {
+  constexpr int64_t kOps = 100'000;
+  std::string json = R"([
+    {"ph": "M", "name": "process_name", "pid": 9, "tid": 0, "args": {"name": "HCCL"}},
+    {"ph": "M", "name": "thread_name", "pid": 9, "tid": 0, "args": {"name": "Group 0 Communication"}},
+    {"ph": "M", "name": "thread_name", "pid": 9, "tid": 1, "args": {"name": "Group 1 Communication"}},
+    {"ph": "M", "name": "thread_name", "pid": 9, "tid": 2, "args": {"name": "Plane 0"}},
+    {"ph": "M", "name": "thread_name", "pid": 9, "tid": 3, "args": {"name": "Group 1 Plane 1"}})";
+  // The long op [0, 10 (n + 1)) us; short op j (1..n) [10j, 10j + 5) us.
+  json += fmt::format(
+      R"(,{{"ph": "X", "pid": 9, "tid": 1, "ts": 0, "dur": {}, "name": "hcom_allReduce__1"}})",
+      10 * (kOps + 1));
+  for (int64_t j = 1; j <= kOps; ++j) {
+    json += fmt::format(
+        R"(,{{"ph": "X", "pid": 9, "tid": 0, "ts": {}, "dur": 5, "name": "hcom_allGather__{}"}})",
+        10 * j, j);
+  }
+  // Plane 0: [10j + 1, +2) inside op j, [10j + 6, +2) between ops j and j + 1.
+  // Group 1 plane 1: [10j + 1, +2) inside op j.
+  for (int64_t j = 1; j <= kOps; ++j) {
+    for (const auto& [tid, ts] :
+         {std::pair<int, int64_t>{2, 10 * j + 1}, {2, 10 * j + 6}, {3, 10 * j + 1}}) {
+      json += fmt::format(
+          R"(,{{"ph": "X", "pid": 9, "tid": {}, "ts": {}, "dur": 2, "name": "Notify_Wait"}})", tid,
+          ts);
+    }
+  }
+  json += "]";
+  auto trace = perfdx::testing::ImportString(json);
+  ASSERT_TRUE(trace.ok()) << trace.status().message();
+  const CollectiveSummary summary = AnalyzeCollectives(*trace);
+  // By start: the long op is collective 0, short op j collective j.
+  ASSERT_EQ(summary.collectives.size(), static_cast<size_t>(kOps + 1));
+  ASSERT_EQ(summary.collectives[0].dur_ns, 10'000 * (kOps + 1));
+  ASSERT_EQ(summary.filed_tasks.size(), static_cast<size_t>(3 * kOps));
+  // By hand: each short op holds one plane 0 task (it starts after the long
+  // op); the long op holds the n plane 0 tasks between short ops and the n
+  // tasks of group 1's plane.
+  std::vector<int64_t> on_plane0(kOps + 1), on_plane1(kOps + 1);
+  for (const FiledTask& t : summary.filed_tasks) {
+    ASSERT_TRUE(t.plane == 0 || t.plane == 1) << t.plane;
+    ++(t.plane == 0 ? on_plane0 : on_plane1)[t.collective];
+  }
+  EXPECT_EQ(on_plane0[0], kOps);
+  EXPECT_EQ(on_plane1[0], kOps);
+  for (int64_t j = 1; j <= kOps; ++j) {
+    ASSERT_EQ(on_plane0[static_cast<size_t>(j)], 1) << j;
+    ASSERT_EQ(on_plane1[static_cast<size_t>(j)], 0) << j;
   }
 }
 

@@ -97,5 +97,50 @@ TEST(GapsBounds, SixtyThousandGapsUnderSixtyThousandNestedOps) {
   }
 }
 
+// Finding the slice that holds each point of a gap walked up from the last
+// slice starting before it, O(depth) per point: gaps x depth on a staircase
+// of nested ops that each end before the next gap (100 000 of each: minutes).
+TEST(GapsBounds, HundredThousandGapsUnderAStaircaseOfNestedOps) {
+  constexpr int64_t kDepth = 100'000;
+  constexpr int64_t kKernels = kDepth;
+  // Op i spans [i, kDepth + 200 (kKernels - i)) us; kernel k runs
+  // [kDepth + 200k, +5) us.
+  std::string json = R"({"schemaVersion": 1, "traceEvents": [)";
+  for (int64_t i = 0; i < kDepth; ++i) {
+    json += fmt::format(
+        R"({{"ph": "X", "cat": "cpu_op", "name": "aten::op_{}", "pid": 1, "tid": 1, "ts": {}, )"
+        R"("dur": {}}},)",
+        i % 5, i, kDepth + 200 * (kKernels - i) - i);
+  }
+  for (int64_t k = 0; k < kKernels; ++k) {
+    json += fmt::format(
+        R"({}{{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": {}, "dur": 5}})",
+        k == 0 ? "" : ",", kDepth + 200 * k);
+  }
+  json += "]}";
+  auto trace = perfdx::testing::ImportString(json);
+  ASSERT_TRUE(trace.ok()) << trace.status().message();
+  const Activity activity = BuildActivity(*trace);
+  StepTimeline timeline;
+  StepWindow w;
+  w.id = 1;
+  w.start_ns = w.host_start_ns = kDepth * 1'000;
+  w.end_ns = w.host_end_ns = (kDepth + 200 * (kKernels - 1) + 5) * 1'000;
+  timeline.steps.push_back(w);
+  const GapAnalysis g = FindGaps(*trace, activity, timeline);
+  // By hand: gap k, [kDepth + 200k + 5, kDepth + 200 (k + 1)) us, lies in ops
+  // 0 .. kKernels - 1 - k (op i ends at kDepth + 200 (kKernels - i)), all
+  // of it: the innermost is op kKernels - 1 - k.
+  ASSERT_EQ(g.gaps.size(), static_cast<size_t>(kKernels - 1));
+  for (int64_t k = 0; k + 1 < kKernels; ++k) {
+    const Gap& gap = g.gaps[static_cast<size_t>(k)];
+    ASSERT_EQ(gap.start_ns, (kDepth + 200 * k + 5) * 1'000) << k;
+    ASSERT_EQ(gap.dur_ns, 195'000) << k;
+    ASSERT_EQ(gap.cause.kind, "framework_op") << k;
+    ASSERT_EQ(gap.cause.name, fmt::format("aten::op_{}", (kKernels - 1 - k) % 5)) << k;
+    ASSERT_EQ(gap.cause.coverage, 1.0) << k;
+  }
+}
+
 }  // namespace
 }  // namespace perfdx::analysis

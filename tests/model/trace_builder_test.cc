@@ -1,8 +1,13 @@
 #include "perfdx/model/trace_builder.h"
 
 #include <algorithm>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
+
+#include "perfdx/model/slice_cursor.h"
 
 namespace perfdx::model {
 namespace {
@@ -74,6 +79,55 @@ TEST(TraceBuilderTest, SortsPerTrackAndComputesNesting) {
             static_cast<int64_t>(main.slice_begin + 1));
   EXPECT_EQ(t.InnermostSliceAt(t.slices.track[main.slice_begin], 45), main.slice_begin);
   EXPECT_EQ(t.InnermostSliceAt(t.slices.track[main.slice_begin], 5), -1);
+}
+
+// InnermostSliceCursor answers as InnermostSliceAt does, in one sweep (issue
+// #17): nesting within the tolerance past a parent's end, a partial overlap
+// kept at its neighbour's level, an instant, a time before the last one.
+TEST(TraceBuilderTest, InnermostSliceCursorSweepsTheNesting) {
+  TraceBuilder b({});
+  b.AddEvent(Slice("a", 1, 1, 0, 100));
+  b.AddEvent(Slice("b", 1, 1, 10, 50));
+  b.AddEvent(Slice("c", 1, 1, 20, 580));  // ends 540 ns past b: still b's child
+  b.AddEvent(Slice("i", 1, 1, 30, 0));
+  b.AddEvent(Slice("overlap", 1, 1, 70, 1930));  // ends 1400 ns past c: b's child
+  b.AddEvent(Slice("late", 1, 1, 3000, 10));
+  Trace t = Build(b);
+  ASSERT_EQ(t.tracks.size(), 1u);
+  ASSERT_EQ(t.slices.size(), 6u);
+  auto id = [&](std::string_view name) -> int64_t {
+    for (SliceId i = 0; i < t.slices.size(); ++i) {
+      if (t.slice_name(i) == name) return i;
+    }
+    return -2;
+  };
+  ASSERT_EQ(t.slices.parent[static_cast<SliceId>(id("c"))], id("b"));
+  ASSERT_EQ(t.slices.parent[static_cast<SliceId>(id("overlap"))], id("b"));
+  // By hand, from the definition: the deepest slice with ts <= t < end, or
+  // an instant at t.
+  const std::vector<std::pair<int64_t, int64_t>> expected = {
+      {-5, -1},
+      {0, id("a")},
+      {10, id("b")},
+      {25, id("c")},
+      {30, id("i")},
+      {30, id("i")},
+      {31, id("c")},
+      {65, id("c")},
+      {70, id("overlap")},
+      {1999, id("overlap")},
+      {2000, -1},
+      {2500, -1},
+      {3000, id("late")},
+      {3010, -1},
+      {25, id("c")},
+      {3005, id("late")},
+  };
+  InnermostSliceCursor cursor(t, 0);
+  for (const auto& [at, slice] : expected) {
+    EXPECT_EQ(cursor.At(at), slice) << at;
+    EXPECT_EQ(t.InnermostSliceAt(0, at), slice) << at;
+  }
 }
 
 // The analyses compute what encloses each slice in one pass in index order

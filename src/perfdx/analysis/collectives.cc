@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstddef>
+#include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -408,7 +411,66 @@ int64_t DtypeBytes(std::string_view dtype) {
 
 namespace {
 
-// `collectives` sorted by start.
+// The collectives of one bucket (same pid, one kind of group) in start
+// order, with a max tree over their ends: the latest-starting one holding a
+// time is a binary search for the last start at or before it, then a descent
+// to the rightmost end at or after it, O(log n). Looking back from the time
+// over every earlier collective was tasks x collectives once one collective
+// spanned the profile (#17).
+class LatestHolding {
+ public:
+  // Collectives in increasing index (= start) order.
+  void Add(size_t k, int64_t start_ns, int64_t end_ns) {
+    index_.push_back(k);
+    start_.push_back(start_ns);
+    end_.push_back(end_ns);
+  }
+
+  void Build() {
+    leaves_ = 1;
+    while (leaves_ < end_.size()) leaves_ *= 2;
+    max_end_.assign(2 * leaves_, std::numeric_limits<int64_t>::min());
+    std::copy(end_.begin(), end_.end(), max_end_.begin() + static_cast<std::ptrdiff_t>(leaves_));
+    for (size_t node = leaves_ - 1; node >= 1; --node) {
+      max_end_[node] = std::max(max_end_[2 * node], max_end_[2 * node + 1]);
+    }
+  }
+
+  // The largest index k with start <= t <= end, or -1.
+  int64_t Find(int64_t t_ns) const {
+    const auto last = std::upper_bound(start_.begin(), start_.end(), t_ns) - start_.begin();
+    if (last == 0) return -1;
+    const int64_t at = Rightmost(1, 0, leaves_ - 1, static_cast<size_t>(last - 1), t_ns);
+    return at < 0 ? -1 : static_cast<int64_t>(index_[static_cast<size_t>(at)]);
+  }
+
+ private:
+  // The rightmost leaf of `node` (covering [lo, hi]) at or before `last`
+  // whose end is at or after t.
+  int64_t Rightmost(size_t node, size_t lo, size_t hi, size_t last, int64_t t_ns) const {
+    if (lo > last || max_end_[node] < t_ns) return -1;
+    if (lo == hi) return static_cast<int64_t>(lo);
+    const size_t mid = lo + (hi - lo) / 2;
+    const int64_t right = Rightmost(2 * node + 1, mid + 1, hi, last, t_ns);
+    return right >= 0 ? right : Rightmost(2 * node, lo, mid, last, t_ns);
+  }
+
+  std::vector<size_t> index_;
+  std::vector<int64_t> start_, end_;
+  std::vector<int64_t> max_end_;  // the tree: node 1 the root, leaves from leaves_
+  size_t leaves_ = 1;
+};
+
+struct RawIdHash {
+  size_t operator()(const model::RawId& id) const {
+    const size_t h = std::hash<int64_t>()(id.number) * 31 + std::hash<uint32_t>()(id.text);
+    return h * 2 + (id.is_text ? 1 : 0);
+  }
+};
+
+// `collectives` sorted by start. For each plane task, the latest-starting
+// collective with start <= task end <= its end, on the same pid, whose group
+// matches the task's (either one without a group matches any).
 std::vector<FiledTask> FileCollectiveTasks(const model::Trace& trace,
                                            const std::vector<CollectiveStats>& collectives) {
   std::vector<FiledTask> out;
@@ -416,12 +478,28 @@ std::vector<FiledTask> FileCollectiveTasks(const model::Trace& trace,
   bool have_comm_ops = false;
   for (const model::Track& t : trace.tracks) have_comm_ops |= t.kind == TrackKind::kCommOps;
   if (!have_comm_ops) return out;
-  std::vector<int64_t> group_of(collectives.size(), -1);
-  int64_t max_dur = 0;
+  // Buckets by pid: every collective of it (for tasks without a group), and
+  // by group (for tasks with one: their group's and the group-less).
+  struct PidBuckets {
+    LatestHolding all, no_group;
+    std::map<int64_t, LatestHolding> by_group;
+  };
+  std::unordered_map<model::RawId, PidBuckets, RawIdHash> buckets;
   for (size_t k = 0; k < collectives.size(); ++k) {
+    const model::Track& op_track = trace.tracks[collectives[k].track];
+    int64_t group = -1;
     int64_t plane = -1;
-    ParsePlaneName(trace.str(trace.tracks[collectives[k].track].thread_name), &group_of[k], &plane);
-    max_dur = std::max(max_dur, collectives[k].dur_ns);
+    ParsePlaneName(trace.str(op_track.thread_name), &group, &plane);
+    const int64_t start = collectives[k].start_ns;
+    const int64_t end = collectives[k].start_ns + collectives[k].dur_ns;
+    PidBuckets& b = buckets[op_track.pid];
+    b.all.Add(k, start, end);
+    (group >= 0 ? b.by_group[group] : b.no_group).Add(k, start, end);
+  }
+  for (auto& [pid, b] : buckets) {
+    b.all.Build();
+    b.no_group.Build();
+    for (auto& [group, g] : b.by_group) g.Build();
   }
   for (model::TrackId t = 0; t < trace.tracks.size(); ++t) {
     const model::Track& track = trace.tracks[t];
@@ -430,24 +508,25 @@ std::vector<FiledTask> FileCollectiveTasks(const model::Trace& trace,
     int64_t plane = -1;
     ParsePlaneName(trace.str(track.thread_name), &group, &plane);
     if (plane < 0) plane = t;
+    const auto pid = buckets.find(track.pid);
+    if (pid == buckets.end()) continue;
+    const PidBuckets& b = pid->second;
+    const LatestHolding* same_group = nullptr;
+    if (group >= 0) {
+      auto it = b.by_group.find(group);
+      if (it != b.by_group.end()) same_group = &it->second;
+    }
     for (SliceId i = track.slice_begin; i < track.slice_end; ++i) {
       if (s.kind[i] != EventKind::kCollectiveTask) continue;
       const int64_t end = s.end_ns(i);
-      // The latest-starting op with start <= end <= its end.
-      auto it =
-          std::upper_bound(collectives.begin(), collectives.end(), end,
-                           [](int64_t v, const CollectiveStats& c) { return v < c.start_ns; });
-      while (it != collectives.begin()) {
-        --it;
-        if (it->start_ns < end - max_dur) break;
-        const size_t k = static_cast<size_t>(it - collectives.begin());
-        const model::Track& op_track = trace.tracks[it->track];
-        if (!(op_track.pid == track.pid)) continue;
-        if (group >= 0 && group_of[k] >= 0 && group != group_of[k]) continue;
-        if (end > it->start_ns + it->dur_ns) continue;
-        out.push_back({i, plane, k});
-        break;
+      int64_t k = -1;
+      if (group < 0) {
+        k = b.all.Find(end);
+      } else {
+        k = b.no_group.Find(end);
+        if (same_group != nullptr) k = std::max(k, same_group->Find(end));
       }
+      if (k >= 0) out.push_back({i, plane, static_cast<size_t>(k)});
     }
   }
   return out;

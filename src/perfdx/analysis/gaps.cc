@@ -11,6 +11,7 @@
 #include "perfdx/analysis/host_activity.h"
 #include "perfdx/analysis/slice_sets.h"
 #include "perfdx/base/statistics.h"
+#include "perfdx/model/slice_cursor.h"
 
 namespace perfdx::analysis {
 namespace {
@@ -76,24 +77,57 @@ class Nearest {
   std::vector<int64_t> path_;
 };
 
+// The innermost slice of each host thread at a few points spread over a
+// gap, found once per gap for every kind of cause looked for, by one cursor
+// per thread: the gaps come in time order, so each thread's slices are swept
+// once, where a walk up the nesting per gap and point cost gaps x depth (#17).
+class GapPoints {
+ public:
+  static constexpr int kSamples = 5;
+
+  explicit GapPoints(const model::Trace& trace) {
+    for (model::TrackId t = 0; t < trace.tracks.size(); ++t) {
+      if (trace.tracks[t].kind == model::TrackKind::kHostThread) cursors_.emplace_back(trace, t);
+    }
+  }
+
+  // For each host thread in track order, the innermost slice (or -1) at
+  // each of kSamples points of [start, end).
+  const std::vector<int64_t>& Innermost(int64_t start, int64_t end) {
+    if (have_ && start == start_ && end == end_) return innermost_;
+    have_ = true;
+    start_ = start;
+    end_ = end;
+    innermost_.clear();
+    for (model::InnermostSliceCursor& cursor : cursors_) {
+      for (int k = 0; k < kSamples; ++k) {
+        // Divided first: (end - start) * 9 overflows for gaps past ~10^18 ns.
+        innermost_.push_back(cursor.At(start + (end - start) / (2 * kSamples) * (2 * k + 1)));
+      }
+    }
+    return innermost_;
+  }
+
+ private:
+  std::vector<model::InnermostSliceCursor> cursors_;
+  bool have_ = false;
+  int64_t start_ = 0;
+  int64_t end_ = 0;
+  std::vector<int64_t> innermost_;
+};
+
 // The innermost slice `nearest` accepts (on any host thread) around a few
 // points spread over the gap, preferring the one overlapping the gap most.
-Candidate InnermostAround(const model::Trace& trace, Nearest& nearest, int64_t start, int64_t end) {
+Candidate InnermostAround(const model::Trace& trace, GapPoints& points, Nearest& nearest,
+                          int64_t start, int64_t end) {
   Candidate best;
-  constexpr int kSamples = 5;
-  for (model::TrackId t = 0; t < trace.tracks.size(); ++t) {
-    if (trace.tracks[t].kind != model::TrackKind::kHostThread) continue;
-    for (int k = 0; k < kSamples; ++k) {
-      // Divided first: (end - start) * 9 overflows for gaps past ~10^18 ns.
-      const int64_t at = start + (end - start) / (2 * kSamples) * (2 * k + 1);
-      const int64_t innermost = trace.InnermostSliceAt(t, at);
-      if (innermost < 0) continue;
-      const int64_t i = nearest.From(innermost);
-      if (i < 0) continue;
-      const auto s = static_cast<SliceId>(i);
-      const int64_t overlap = Overlap(start, end, trace.slices.ts_ns[s], trace.slices.end_ns(s));
-      if (overlap > best.overlap_ns) best = {overlap, static_cast<int32_t>(s)};
-    }
+  for (const int64_t innermost : points.Innermost(start, end)) {
+    if (innermost < 0) continue;
+    const int64_t i = nearest.From(innermost);
+    if (i < 0) continue;
+    const auto s = static_cast<SliceId>(i);
+    const int64_t overlap = Overlap(start, end, trace.slices.ts_ns[s], trace.slices.end_ns(s));
+    if (overlap > best.overlap_ns) best = {overlap, static_cast<int32_t>(s)};
   }
   return best;
 }
@@ -101,7 +135,8 @@ Candidate InnermostAround(const model::Trace& trace, Nearest& nearest, int64_t s
 // The walks of one FindGaps, one per kind of slice looked for.
 struct Searches {
   explicit Searches(const model::Trace& trace)
-      : sync(trace, [&trace](SliceId i) { return IsSyncCall(trace.slice_name(i)); }),
+      : points(trace),
+        sync(trace, [&trace](SliceId i) { return IsSyncCall(trace.slice_name(i)); }),
         op(trace, [&trace](SliceId i) { return trace.slices.kind[i] == EventKind::kFrameworkOp; }),
         user(trace, [&trace](SliceId i) { return IsUserCode(trace, i); }),
         host_activity(trace,
@@ -113,6 +148,7 @@ struct Searches {
           return trace.slices.kind[i] == EventKind::kRuntimeCall &&
                  IsKernelLaunchCall(trace.slice_name(i));
         }) {}
+  GapPoints points;
   Nearest sync, op, user, host_activity, launch;
 };
 
@@ -161,7 +197,7 @@ GapCause Attribute(const model::Trace& trace, const Activity& a, Searches& searc
 
   const double sync = share(a.host_sync);
   if (sync >= kDominant) {
-    const Candidate c = InnermostAround(trace, searches.sync, start, end);
+    const Candidate c = InnermostAround(trace, searches.points, searches.sync, start, end);
     return {"synchronization", c.slice >= 0 ? std::string(trace.slice_name(c.slice)) : "", sync};
   }
   const double optimizer = share(a.host_optimizer);
@@ -183,13 +219,13 @@ GapCause Attribute(const model::Trace& trace, const Activity& a, Searches& searc
 
   // A framework op covering the gap means the host is dispatching; only
   // time outside ops is the user's own code.
-  const Candidate op = InnermostAround(trace, searches.op, start, end);
+  const Candidate op = InnermostAround(trace, searches.points, searches.op, start, end);
   const double op_share = static_cast<double>(op.overlap_ns) / len;
   if (op.slice >= 0 && op_share >= kDominant) {
     return {"framework_op", std::string(trace.slice_name(op.slice)), op_share};
   }
 
-  const Candidate user = InnermostAround(trace, searches.user, start, end);
+  const Candidate user = InnermostAround(trace, searches.points, searches.user, start, end);
   const double user_share = static_cast<double>(user.overlap_ns) / len;
   auto user_cause = [&](int32_t slice, double coverage) {
     return GapCause{
@@ -224,7 +260,7 @@ GapCause Attribute(const model::Trace& trace, const Activity& a, Searches& searc
 // innermost classified Python frame or range covering at least half of it.
 std::string HostActivityIn(const model::Trace& trace, Searches& searches, int64_t start,
                            int64_t end) {
-  const Candidate c = InnermostAround(trace, searches.host_activity, start, end);
+  const Candidate c = InnermostAround(trace, searches.points, searches.host_activity, start, end);
   if (c.slice < 0 ||
       static_cast<double>(c.overlap_ns) < kDominant * static_cast<double>(end - start))
     return "";
@@ -252,7 +288,7 @@ std::string StalledLaunchIn(const model::Trace& trace,
                             const std::map<model::StringId, int64_t>& medians, Searches& searches,
                             int64_t start, int64_t end) {
   if (medians.empty()) return "";
-  const Candidate c = InnermostAround(trace, searches.launch, start, end);
+  const Candidate c = InnermostAround(trace, searches.points, searches.launch, start, end);
   if (c.slice < 0 ||
       static_cast<double>(c.overlap_ns) < kDominant * static_cast<double>(end - start))
     return "";

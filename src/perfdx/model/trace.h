@@ -191,7 +191,8 @@ struct Trace {
   std::optional<std::string_view> ArgString(SliceId slice, ArgKey key) const;
 
   // The deepest slice of `track` containing time t (ts <= t < end, or an
-  // instant at t), or -1 when none does.
+  // instant at t), or -1 when none does. O(depth): a walk up the nesting.
+  // For many times in order, InnermostSliceCursor (model/slice_cursor.h).
   int64_t InnermostSliceAt(TrackId track, int64_t t_ns) const;
 };
 

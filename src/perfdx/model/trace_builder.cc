@@ -4,10 +4,12 @@
 #include <array>
 #include <bit>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <tuple>
 
 #include "perfdx/base/hash.h"
+#include "perfdx/model/slice_cursor.h"
 
 namespace perfdx::model {
 namespace {
@@ -704,10 +706,31 @@ void TraceBuilder::BindFlows(Classifier& classifier) {
     return a.ts_ns < b.ts_ns;
   });
   const SliceTable& s = trace_.slices;
-  auto bind = [&](const RawFlow& f) -> int64_t {
+  // The slice enclosing each record bound that way, in (track, time) order
+  // by one cursor per track: a walk up the nesting per record was
+  // flows x depth (#17).
+  std::vector<int64_t> enclosing(raw_flows_.size(), -1);
+  {
+    std::vector<uint32_t> by_time;
+    for (size_t k = 0; k < raw_flows_.size(); ++k) {
+      if (raw_flows_[k].bind_enclosing) by_time.push_back(static_cast<uint32_t>(k));
+    }
+    std::sort(by_time.begin(), by_time.end(), [&](uint32_t a, uint32_t b) {
+      return std::tie(raw_flows_[a].track, raw_flows_[a].ts_ns, a) <
+             std::tie(raw_flows_[b].track, raw_flows_[b].ts_ns, b);
+    });
+    std::optional<InnermostSliceCursor> cursor;
+    for (size_t k = 0; k < by_time.size(); ++k) {
+      const RawFlow& f = raw_flows_[by_time[k]];
+      if (k == 0 || f.track != raw_flows_[by_time[k - 1]].track) cursor.emplace(trace_, f.track);
+      enclosing[by_time[k]] = cursor->At(f.ts_ns);
+    }
+  }
+  auto bind = [&](size_t k) -> int64_t {
+    const RawFlow& f = raw_flows_[k];
     int64_t slice = -1;
     if (f.bind_enclosing) {
-      slice = trace_.InnermostSliceAt(f.track, f.ts_ns);
+      slice = enclosing[k];
     } else {
       const Track& track = trace_.tracks[f.track];
       auto first = s.ts_ns.begin() + track.slice_begin;
@@ -737,7 +760,7 @@ void TraceBuilder::BindFlows(Classifier& classifier) {
            raw_flows_[j].category == head.category && raw_flows_[j].name == head.name;
          ++j) {
       const RawFlow& f = raw_flows_[j];
-      (f.phase == 's' ? starts : f.phase == 't' ? steps : finishes).push_back(bind(f));
+      (f.phase == 's' ? starts : f.phase == 't' ? steps : finishes).push_back(bind(j));
     }
     const FlowKind kind = classifier.ClassifyFlow(trace_.str(head.category), trace_.str(head.name));
     if (starts.size() == 1 && finishes.size() == 1) {
