@@ -3,7 +3,8 @@
 # SECONDS (default 600) under ASan + UBSan from its seed corpus, one target
 # after another, JOBS processes each (default: the core count); prints one
 # table row per target (executions, corpus size, findings) and leaves the
-# grown corpora and any crash input under build/asan/fuzz_campaign/.
+# grown corpora and any crash input under build/asan/fuzz_campaign/ (or
+# $PERFDX_FUZZ_WORK: two campaigns at once need two folders).
 # Usage: scripts/fuzz_campaign.sh [SECONDS] [JOBS] [TARGET...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +18,7 @@ if [ ${#targets[@]} -eq 0 ]; then
 fi
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$(nproc)" --target perfdx "${targets[@]}" >/dev/null
-work=build/asan/fuzz_campaign
+work=${PERFDX_FUZZ_WORK:-build/asan/fuzz_campaign}
 mkdir -p "$work"
 python3 tests/fuzz/make_seeds.py "$work/seeds" build/asan/src/perfdx/perfdx >/dev/null
 # -max_len as in tests/fuzz/CMakeLists.txt.

@@ -141,6 +141,32 @@ TEST(ConfigTest, BadValuesAreErrors) {
   EXPECT_NE(error.find("[device_utilization]"), std::string::npos) << error;
 }
 
+// Found by thresholds_toml_fuzzer: byte_alignment_bytes = 1.5e79 passed the
+// file's checks and overflowed the conversion to an integer in its rule
+// (UBSan). Sizes, durations and counts are whole and at most 2^53; fractions
+// at most 1. The values at the limits still load.
+TEST(ConfigTest, ScalarsStayInTheRangeTheirUnitAllows) {
+  TempDir dir;
+  std::string error = ErrorFor(dir, "byte_alignment_bytes = 1.5e79\n");
+  EXPECT_NE(error.find("perfdx.toml:1: byte_alignment_bytes: must be a whole number of bytes up to "
+                       "2^53, got 1.5e+79"),
+            std::string::npos)
+      << error;
+  error = ErrorFor(dir, "min_recurring_gap_ns = 0.5\n");
+  EXPECT_NE(error.find("min_recurring_gap_ns: must be a whole number of ns"), std::string::npos)
+      << error;
+  error = ErrorFor(dir, "fusion_min_occurrences = 9007199254740994\n");
+  EXPECT_NE(error.find("whole number of items up to 2^53"), std::string::npos) << error;
+  error = ErrorFor(dir, "memory_near_capacity = 1.5\n");
+  EXPECT_NE(error.find("memory_near_capacity: a fraction, must be at most 1"), std::string::npos)
+      << error;
+  Result<Thresholds> edge = ParseThresholdsToml(
+      "byte_alignment_bytes = 9007199254740992\nmemory_near_capacity = 1.0\n", "edge.toml");
+  ASSERT_TRUE(edge.ok()) << edge.status().message();
+  EXPECT_EQ(edge->byte_alignment_bytes, 9007199254740992.0);
+  EXPECT_EQ(edge->memory_near_capacity, 1.0);
+}
+
 TEST(ConfigTest, MalformedFileIsAnError) {
   TempDir dir;
   std::string error = ErrorFor(dir, "[device_utilization\nhealthy = 0.9\n");

@@ -91,6 +91,24 @@ Result<double> ReadNumber(const std::string& path, std::string_view key, const t
   return value;
 }
 
+// Durations, sizes and counts are whole and at most 2^53 (exact as a double;
+// the rules convert them to integers and add a few), fractions at most 1.
+Status CheckScalarRange(const std::string& path, const ScalarKey& key, const toml::node& node,
+                        double value) {
+  constexpr double kMaxWhole = 9007199254740992.0;  // 2^53
+  if (key.unit == "ns" || key.unit == "bytes" || key.unit == "count") {
+    if (value != std::floor(value) || value > kMaxWhole) {
+      return InvalidInput(fmt::format("{}{}: must be a whole number of {} up to 2^53, got {}",
+                                      Where(path, node), key.name,
+                                      key.unit == "count" ? "items" : key.unit, value));
+    }
+  } else if (key.unit == "fraction" && value > 1) {
+    return InvalidInput(fmt::format("{}{}: a fraction, must be at most 1 (0.1 = 10%), got {}",
+                                    Where(path, node), key.name, value));
+  }
+  return Status::Ok();
+}
+
 Status ReadBand(const std::string& path, const BandKey& spec, const toml::node& node, Band* band) {
   const toml::table* table = node.as_table();
   if (table == nullptr) {
@@ -134,6 +152,7 @@ Result<Thresholds> ParseThresholds(const std::string& path, const toml::table& r
     if (scalar != nullptr) {
       Result<double> value = ReadNumber(path, scalar->name, node);
       if (!value.ok()) return value.status();
+      if (Status s = CheckScalarRange(path, *scalar, node, *value); !s.ok()) return s;
       t.*(scalar->member) = *value;
       continue;
     }
