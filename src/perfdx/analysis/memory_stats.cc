@@ -1,7 +1,9 @@
 #include "perfdx/analysis/memory_stats.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
+#include <string_view>
 
 #include "perfdx/analysis/step_index.h"
 
@@ -68,11 +70,81 @@ MemorySummary SummarizeMemory(const model::Trace& trace, const StepTimeline& tim
   return out;
 }
 
+namespace {
+
+// The runtime and driver calls that allocate or free device (or pinned host)
+// memory, by their exact names in the CUDA runtime and driver APIs, HIP and
+// AscendCL (CANN spans carry the "AscendCL@" prefix). Sorted, for binary
+// search; tests/analysis/memory_stats_test.cc checks every name.
+constexpr std::array kDriverAllocCalls = std::to_array<std::string_view>({
+    "AscendCL@aclMallocMemInner",
+    "AscendCL@aclrtFree",
+    "AscendCL@aclrtFreeHost",
+    "AscendCL@aclrtFreePhysical",
+    "AscendCL@aclrtMalloc",
+    "AscendCL@aclrtMallocAlign32",
+    "AscendCL@aclrtMallocCached",
+    "AscendCL@aclrtMallocHost",
+    "AscendCL@aclrtMallocPhysical",
+    "aclrtFree",
+    "aclrtFreeHost",
+    "aclrtFreePhysical",
+    "aclrtMalloc",
+    "aclrtMallocAlign32",
+    "aclrtMallocCached",
+    "aclrtMallocHost",
+    "aclrtMallocPhysical",
+    "cuMemAlloc",
+    "cuMemAllocAsync",
+    "cuMemAllocHost",
+    "cuMemAllocHost_v2",
+    "cuMemAllocManaged",
+    "cuMemAllocPitch",
+    "cuMemAllocPitch_v2",
+    "cuMemAlloc_v2",
+    "cuMemCreate",
+    "cuMemFree",
+    "cuMemFreeAsync",
+    "cuMemFreeHost",
+    "cuMemFree_v2",
+    "cuMemHostAlloc",
+    "cuMemRelease",
+    "cudaFree",
+    "cudaFreeArray",
+    "cudaFreeAsync",
+    "cudaFreeHost",
+    "cudaFreeMipmappedArray",
+    "cudaHostAlloc",
+    "cudaMalloc",
+    "cudaMalloc3D",
+    "cudaMalloc3DArray",
+    "cudaMallocArray",
+    "cudaMallocAsync",
+    "cudaMallocFromPoolAsync",
+    "cudaMallocHost",
+    "cudaMallocManaged",
+    "cudaMallocMipmappedArray",
+    "cudaMallocPitch",
+    "hipExtMallocWithFlags",
+    "hipFree",
+    "hipFreeArray",
+    "hipFreeAsync",
+    "hipHostFree",
+    "hipHostMalloc",
+    "hipMalloc",
+    "hipMalloc3D",
+    "hipMallocArray",
+    "hipMallocAsync",
+    "hipMallocFromPoolAsync",
+    "hipMallocManaged",
+    "hipMallocPitch",
+});
+static_assert(std::is_sorted(kDriverAllocCalls.begin(), kDriverAllocCalls.end()));
+
+}  // namespace
+
 bool IsDriverAllocCall(std::string_view name) {
-  auto starts = [&](std::string_view p) { return name.substr(0, p.size()) == p; };
-  const bool runtime = starts("cuda") || starts("hip") || starts("aclrt") || starts("AscendCL@acl");
-  return runtime && (name.find("Malloc") != std::string_view::npos ||
-                     name.find("Free") != std::string_view::npos);
+  return std::binary_search(kDriverAllocCalls.begin(), kDriverAllocCalls.end(), name);
 }
 
 DriverAllocSummary SummarizeDriverAllocCalls(const model::Trace& trace, const IntervalSet& window) {
@@ -83,6 +155,7 @@ DriverAllocSummary SummarizeDriverAllocCalls(const model::Trace& trace, const In
     const std::string_view name = trace.slice_name(i);
     if (!IsDriverAllocCall(name)) continue;
     out.total_ns += s.dur_ns[i];
+    // At most one entry per name of the table: the search stays short.
     auto it = std::find_if(out.calls.begin(), out.calls.end(),
                            [&](const DriverAllocCall& c) { return c.name == name; });
     if (it == out.calls.end()) {

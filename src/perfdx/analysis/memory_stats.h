@@ -44,9 +44,10 @@ MemorySummary SummarizeMemory(const model::Trace& trace, const StepTimeline& tim
 
 // Device-memory calls that reach the driver rather than the caching
 // allocator's pool: cudaMalloc, cudaFree, cudaMallocAsync, hipMalloc,
-// aclrtMalloc, aclrtFreePhysical, AscendCL@aclMallocMemInner, ... (a
-// cuda / hip / aclrt / AscendCL@acl runtime call whose name holds Malloc or
-// Free; msprof-analyze's memory rule watches the same calls).
+// aclrtMalloc, aclrtFreePhysical, AscendCL@aclMallocMemInner, ... by exact
+// name, from a table (memory_stats.cc) of the CUDA runtime and driver, HIP
+// and AscendCL allocation calls (msprof-analyze's memory rule watches the
+// same calls).
 bool IsDriverAllocCall(std::string_view name);
 
 struct DriverAllocCall {
