@@ -461,13 +461,6 @@ class LatestHolding {
   size_t leaves_ = 1;
 };
 
-struct RawIdHash {
-  size_t operator()(const model::RawId& id) const {
-    const size_t h = std::hash<int64_t>()(id.number) * 31 + std::hash<uint32_t>()(id.text);
-    return h * 2 + (id.is_text ? 1 : 0);
-  }
-};
-
 // `collectives` sorted by start. For each plane task, the latest-starting
 // collective with start <= task end <= its end, on the same pid, whose group
 // matches the task's (either one without a group matches any).
@@ -484,7 +477,7 @@ std::vector<FiledTask> FileCollectiveTasks(const model::Trace& trace,
     LatestHolding all, no_group;
     std::map<int64_t, LatestHolding> by_group;
   };
-  std::unordered_map<model::RawId, PidBuckets, RawIdHash> buckets;
+  std::unordered_map<model::RawId, PidBuckets, model::RawIdHash> buckets;
   for (size_t k = 0; k < collectives.size(); ++k) {
     const model::Track& op_track = trace.tracks[collectives[k].track];
     int64_t group = -1;

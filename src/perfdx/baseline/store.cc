@@ -266,23 +266,11 @@ Status RunStore::EnsureSchema() {
       PERFDX_RETURN_IF_ERROR(db_.Exec(kSchemaV1));
       PERFDX_RETURN_IF_ERROR(db_.Exec(fmt::format("PRAGMA application_id={}", kApplicationId)));
       PERFDX_RETURN_IF_ERROR(db_.Exec(fmt::format("PRAGMA user_version={}", kSchemaVersion)));
-      version = kSchemaVersion;
     }
     PERFDX_RETURN_IF_ERROR(tx.Commit());
   }
-  PERFDX_ASSIGN_OR_RETURN(int64_t app_id, db_.QueryInt("PRAGMA application_id"));
-  if (app_id != kApplicationId) {
-    return InvalidInput(
-        fmt::format("{}: a SQLite database, but not a perfdx run library", db_.path()));
-  }
-  if (version > kSchemaVersion) {
-    return Unsupported(
-        fmt::format("{}: run library schema {} is newer than this perfdx reads ({}); "
-                    "upgrade perfdx",
-                    db_.path(), version, kSchemaVersion));
-  }
   // Migrations from older schemas go here, one transaction per step.
-  return Status::Ok();
+  return CheckSchema();
 }
 
 Result<int64_t> RunStore::Save(const RunRecord& r, const std::function<void()>& before_commit) {

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -22,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "perfdx/base/hash.h"
 #include "perfdx/model/arg_key.h"
 #include "perfdx/model/ascend.h"
 #include "perfdx/model/event_kind.h"
@@ -43,6 +45,13 @@ struct RawId {
   StringId text = kEmptyString;
   bool is_text = false;
   friend bool operator==(const RawId&, const RawId&) = default;
+};
+
+// The one hash of a RawId (track keys, pid maps).
+struct RawIdHash {
+  size_t operator()(const RawId& id) const {
+    return HashMix(static_cast<uint64_t>(id.number) * 31 + id.text * 7 + (id.is_text ? 1 : 0));
+  }
 };
 
 struct Track {

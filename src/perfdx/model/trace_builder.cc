@@ -21,7 +21,7 @@ constexpr int64_t kNestingToleranceNs = 1000;
 constexpr size_t kMaxCategoriesPerTrack = 16;
 
 uint64_t HashRawId(const RawId& id) {
-  return HashMix(static_cast<uint64_t>(id.number) * 31 + id.text * 7 + (id.is_text ? 1 : 0));
+  return RawIdHash()(id);
 }
 
 template <typename T>
@@ -143,9 +143,6 @@ size_t TraceBuilder::TrackKeyHash::operator()(const TrackKey& k) const {
 size_t TraceBuilder::AsyncKeyHash::operator()(const AsyncKey& k) const {
   return HashMix(HashRawId(k.pid) ^ (HashRawId(k.id) * 3) ^ (uint64_t{k.category} << 20) ^
                  (uint64_t{k.name} << 42));
-}
-size_t TraceBuilder::RawIdHash::operator()(const RawId& id) const {
-  return HashRawId(id);
 }
 size_t TraceBuilder::ThreadKeyHash::operator()(const std::pair<RawId, RawId>& k) const {
   return HashMix(HashRawId(k.first) ^ (HashRawId(k.second) * 3));

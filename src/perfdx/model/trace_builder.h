@@ -158,9 +158,6 @@ class TraceBuilder {
   std::unordered_map<TrackKey, TrackId, TrackKeyHash> track_ids_;
   TrackKey last_key_{};
   TrackId last_track_ = UINT32_MAX;
-  struct RawIdHash {
-    size_t operator()(const RawId& id) const;
-  };
   struct ThreadKeyHash {
     size_t operator()(const std::pair<RawId, RawId>& k) const;
   };
