@@ -12,6 +12,10 @@ packages=(
   # llvm-symbolizer (package llvm) for readable sanitizer stack traces.
   clang libclang-rt-14-dev llvm
   clang-format-14  # scripts/format.sh and the clang_format test
+  # The Python module (python/perfdx, docs/python.md): pybind11 for Debian's
+  # python3; pandas for its DataFrames, pytest for its tests, matplotlib for
+  # the example notebook (examples/python).
+  python3-dev pybind11-dev python3-pandas python3-pytest python3-matplotlib
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,4 +1,5 @@
-"""A toy training loop that writes a perfdx step log (stdlib only, no GPU).
+"""A toy training loop that writes a perfdx step log (no GPU; perfdx.StepLog, or
+python/perfdx/steplog.py alone where perfdx is not installed).
 
     python3 examples/step_log/train_loop.py base.jsonl --work-ms 20
     python3 examples/step_log/train_loop.py new.jsonl  --work-ms 15
@@ -14,8 +15,12 @@ import random
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from perfdx_steplog import StepLog  # noqa: E402
+try:
+    from perfdx import StepLog
+except ImportError:  # perfdx not importable: its step-log writer alone (standard library only)
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                    "python", "perfdx"))
+    from steplog import StepLog  # noqa: E402
 
 
 def main():

@@ -8,12 +8,6 @@
 
 namespace perfdx {
 
-JsonWriter& JsonWriter::Strings(const std::vector<std::string>& values) {
-  BeginArray();
-  for (const std::string& v : values) String(v);
-  return EndArray();
-}
-
 void AppendJsonString(std::string& out, std::string_view s) {
   std::string valid(s);
   ReplaceInvalidUtf8(valid.data(), valid.size(), '?');

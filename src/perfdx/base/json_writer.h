@@ -1,6 +1,7 @@
-// A small streaming JSON writer for reports. Keeps comma/nesting state, escapes
-// strings (invalid UTF-8 is replaced, control characters escaped), writes
-// non-finite doubles as null.
+// A small streaming JSON writer for reports: the ValueSink that writes JSON
+// text. Keeps comma/nesting state, escapes strings (invalid UTF-8 is
+// replaced, control characters escaped), writes non-finite doubles as null
+// and doubles in their shortest exact form.
 //
 //   JsonWriter w;
 //   w.BeginObject();
@@ -15,25 +16,30 @@
 #include <string_view>
 #include <vector>
 
+#include "perfdx/base/value_sink.h"
+
 namespace perfdx {
 
-class JsonWriter {
+class JsonWriter final : public ValueSink {
  public:
   explicit JsonWriter(int indent = 1) : indent_(indent) {}
 
-  JsonWriter& BeginObject();
-  JsonWriter& EndObject();
-  JsonWriter& BeginArray();
-  JsonWriter& EndArray();
-  JsonWriter& Key(std::string_view key);
-  JsonWriter& String(std::string_view value);
-  JsonWriter& Int(int64_t value);
-  JsonWriter& Uint(uint64_t value);
-  JsonWriter& Double(double value);
-  JsonWriter& Bool(bool value);
-  JsonWriter& Null();
+  JsonWriter& BeginObject() override;
+  JsonWriter& EndObject() override;
+  JsonWriter& BeginArray() override;
+  JsonWriter& EndArray() override;
+  JsonWriter& Key(std::string_view key) override;
+  JsonWriter& String(std::string_view value) override;
+  JsonWriter& Int(int64_t value) override;
+  JsonWriter& Uint(uint64_t value) override;
+  JsonWriter& Double(double value) override;
+  JsonWriter& Bool(bool value) override;
+  JsonWriter& Null() override;
   // An array of strings.
-  JsonWriter& Strings(const std::vector<std::string>& values);
+  JsonWriter& Strings(const std::vector<std::string>& values) {
+    ValueSink::Strings(values);
+    return *this;
+  }
 
   const std::string& str() const { return out_; }
   std::string Take() { return std::move(out_); }

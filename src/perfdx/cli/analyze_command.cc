@@ -1,6 +1,5 @@
 #include "perfdx/cli/analyze_command.h"
 
-#include <charconv>
 #include <memory>
 #include <optional>
 
@@ -27,44 +26,14 @@ struct AnalyzeOptions {
   std::string config;  // thresholds file; empty: ./perfdx.toml if present
 };
 
-std::optional<int64_t> ParseInt(std::string_view s) {
-  int64_t v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-  return v;
-}
-
-}  // namespace
-
-// "5..8", "5..", "..8" or "7" -> inclusive id range.
-Result<std::pair<int64_t, int64_t>> ParseStepRange(std::string_view text) {
-  const size_t dots = text.find("..");
-  if (dots == std::string_view::npos) {
-    auto v = ParseInt(text);
-    if (!v) return InvalidInput(fmt::format("--steps {}: expected A..B, A.., ..B or N", text));
-    return std::pair{*v, *v};
-  }
-  const std::string_view a = text.substr(0, dots);
-  const std::string_view b = text.substr(dots + 2);
-  auto first = a.empty() ? std::optional<int64_t>(INT64_MIN) : ParseInt(a);
-  auto last = b.empty() ? std::optional<int64_t>(INT64_MAX) : ParseInt(b);
-  if (!first || !last || *first > *last) {
-    return InvalidInput(fmt::format("--steps {}: expected A..B with A <= B", text));
-  }
-  return std::pair{*first, *last};
-}
-
-namespace {
-
 int RunAnalyze(const AnalyzeOptions& options) {
   analysis::AnalysisOptions analysis_options;
   analysis_options.include_incomplete = options.include_incomplete;
   analysis_options.min_gap_ns = static_cast<int64_t>(options.min_gap_us * 1000);
-  analysis_options.window = options.window == "all"   ? analysis::AnalysisWindow::kAll
-                            : options.window == "hta" ? analysis::AnalysisWindow::kHta
-                                                      : analysis::AnalysisWindow::kSteps;
+  analysis_options.window =
+      pipeline::ParseAnalysisWindow(options.window).value_or(analysis::AnalysisWindow::kSteps);
   if (!options.steps.empty()) {
-    auto range = ParseStepRange(options.steps);
+    auto range = pipeline::ParseStepRange(options.steps);
     if (!range.ok()) return ReportError(range.status());
     analysis_options.step_range = *range;
   }

@@ -10,6 +10,7 @@
 #include "perfdx/baseline/record/run_record.h"
 #include "perfdx/baseline/store.h"
 #include "perfdx/cli/common.h"
+#include "perfdx/pipeline/analyze.h"
 #include "perfdx/pipeline/runs.h"
 #include "perfdx/report/baseline_report.h"
 #include "perfdx/report/units.h"
@@ -20,9 +21,8 @@ baseline::RunInputOptions RunInputFlags::ToOptions() const {
   baseline::RunInputOptions options;
   options.load.limits.max_decompressed_bytes = max_decompressed_bytes;
   options.load.limits.max_compression_ratio = max_compression_ratio;
-  options.analysis.window = window == "all"   ? analysis::AnalysisWindow::kAll
-                            : window == "hta" ? analysis::AnalysisWindow::kHta
-                                              : analysis::AnalysisWindow::kSteps;
+  options.analysis.window =
+      pipeline::ParseAnalysisWindow(window).value_or(analysis::AnalysisWindow::kSteps);
   options.analysis.include_incomplete = include_incomplete;
   options.rank = rank;
   options.warmup_steps = warmup_steps;

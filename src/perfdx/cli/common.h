@@ -10,6 +10,7 @@
 
 #include "perfdx/base/status.h"
 #include "perfdx/formats/trace_loader.h"
+#include "perfdx/pipeline/limits.h"
 
 namespace perfdx::cli {
 
@@ -23,12 +24,12 @@ enum ExitCode : int {
   kExitOutOfMemory = 4,  // an allocation failed (kOutOfMemory, std::bad_alloc)
 };
 
-// Bounds of numeric flags (docs/RELIABILITY.md).
-inline constexpr double kMaxCompressionRatio = 1e6;     // --max-ratio
-inline constexpr int64_t kMaxThreads = 4096;            // --threads
-inline constexpr double kMaxMinGapUs = 3.6e9;           // --min-gap-us: one hour
-inline constexpr int64_t kMaxRank = 1 << 20;            // --rank
-inline constexpr int64_t kMaxCount = int64_t{1} << 31;  // --warmup, --top, --limit
+// Bounds of numeric flags (pipeline/limits.h, shared with the Python module).
+using pipeline::kMaxCompressionRatio;
+using pipeline::kMaxCount;
+using pipeline::kMaxMinGapUs;
+using pipeline::kMaxRank;
+using pipeline::kMaxThreads;
 
 struct InputOptions {
   std::vector<std::string> paths;

@@ -1,8 +1,12 @@
 #include "perfdx/pipeline/analyze.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <memory>
 #include <utility>
+
+#include <fmt/format.h>
 
 #include "perfdx/advisor/advisor.h"
 #include "perfdx/advisor/cluster_advisor.h"
@@ -11,6 +15,40 @@
 #include "perfdx/analysis/trace_summary.h"
 
 namespace perfdx::pipeline {
+namespace {
+
+std::optional<int64_t> ParseInt(std::string_view s) {
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+Result<std::pair<int64_t, int64_t>> ParseStepRange(std::string_view text) {
+  const size_t dots = text.find("..");
+  if (dots == std::string_view::npos) {
+    auto v = ParseInt(text);
+    if (!v) return InvalidInput(fmt::format("--steps {}: expected A..B, A.., ..B or N", text));
+    return std::pair{*v, *v};
+  }
+  const std::string_view a = text.substr(0, dots);
+  const std::string_view b = text.substr(dots + 2);
+  auto first = a.empty() ? std::optional<int64_t>(INT64_MIN) : ParseInt(a);
+  auto last = b.empty() ? std::optional<int64_t>(INT64_MAX) : ParseInt(b);
+  if (!first || !last || *first > *last) {
+    return InvalidInput(fmt::format("--steps {}: expected A..B with A <= B", text));
+  }
+  return std::pair{*first, *last};
+}
+
+std::optional<analysis::AnalysisWindow> ParseAnalysisWindow(std::string_view text) {
+  if (text == "steps") return analysis::AnalysisWindow::kSteps;
+  if (text == "all") return analysis::AnalysisWindow::kAll;
+  if (text == "hta") return analysis::AnalysisWindow::kHta;
+  return std::nullopt;
+}
 
 Result<report::AnalyzeReport> BuildAnalyzeReport(const AnalyzeRequest& request) {
   PERFDX_ASSIGN_OR_RETURN(formats::LoadedTraces loaded,

@@ -5,7 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "perfdx/advisor/finding.h"
@@ -24,6 +27,12 @@ struct AnalyzeRequest {
   std::vector<int64_t> ranks;  // --rank: only these (empty: every rank)
   advisor::Thresholds thresholds;
 };
+
+// What a user typed for the request's options, as every front end reads it:
+// "5..8", "5..", "..8" or "7" -> an inclusive range of step ids (--steps);
+// "steps", "all" or "hta" -> the analysis window (--window).
+Result<std::pair<int64_t, int64_t>> ParseStepRange(std::string_view text);
+std::optional<analysis::AnalysisWindow> ParseAnalysisWindow(std::string_view text);
 
 // The report owns its traces. Fails on input that cannot be read, and when
 // `ranks` names no loaded rank.

@@ -21,12 +21,12 @@ constexpr size_t kJsonOps = 50;
 constexpr size_t kJsonCollectives = 50;
 constexpr size_t kTextRows = 10;
 
-void WriteHealth(JsonWriter& w, const HealthMetrics& h) {
+void WriteHealth(ValueSink& w, const HealthMetrics& h) {
   for (const analysis::HealthMetricDef& m : analysis::kHealthMetrics)
     w.Key(m.name).Double(h.*m.value);
 }
 
-void WriteCause(JsonWriter& w, const analysis::GapCause& c) {
+void WriteCause(ValueSink& w, const analysis::GapCause& c) {
   w.Key("cause").BeginObject();
   w.Key("kind").String(c.kind);
   w.Key("name").String(c.name);
@@ -34,7 +34,7 @@ void WriteCause(JsonWriter& w, const analysis::GapCause& c) {
   w.EndObject();
 }
 
-void WriteTransports(JsonWriter& w, const std::vector<analysis::TransportTransit>& transports) {
+void WriteTransports(ValueSink& w, const std::vector<analysis::TransportTransit>& transports) {
   w.BeginArray();
   for (const analysis::TransportTransit& t : transports) {
     w.BeginObject();
@@ -49,11 +49,11 @@ void WriteTransports(JsonWriter& w, const std::vector<analysis::TransportTransit
   w.EndArray();
 }
 
-void WriteOptionalInt(JsonWriter& w, int64_t v) {
+void WriteOptionalInt(ValueSink& w, int64_t v) {
   v >= 0 ? w.Int(v) : w.Null();
 }
 
-void WriteCollectives(JsonWriter& w, const analysis::CollectiveSummary& s) {
+void WriteCollectives(ValueSink& w, const analysis::CollectiveSummary& s) {
   w.Key("collectives").BeginObject();
   w.Key("count").Uint(s.collectives.size());
   w.Key("by_type").BeginArray();
@@ -114,7 +114,7 @@ void WriteCollectives(JsonWriter& w, const analysis::CollectiveSummary& s) {
   w.EndObject();
 }
 
-void WriteRank(JsonWriter& w, const AnalyzeRank& entry) {
+void WriteRank(ValueSink& w, const AnalyzeRank& entry) {
   const RankAnalysis& a = entry.analysis;
   const model::RankInfo& info = a.info();
   w.BeginObject();
@@ -351,7 +351,7 @@ void WriteRank(JsonWriter& w, const AnalyzeRank& entry) {
   w.EndObject();
 }
 
-void WriteFinding(JsonWriter& w, const advisor::Finding& f) {
+void WriteFinding(ValueSink& w, const advisor::Finding& f) {
   w.BeginObject();
   w.Key("rule").String(f.rule);
   w.Key("category").String(advisor::CategoryName(f.category));
@@ -605,8 +605,7 @@ void RenderRankText(std::string& out, const AnalyzeRank& entry) {
 
 }  // namespace
 
-std::string RenderAnalyzeJson(const AnalyzeReport& report) {
-  JsonWriter w;
+void WriteAnalyzeReport(const AnalyzeReport& report, ValueSink& w) {
   w.BeginObject();
   w.Key("ranks").BeginArray();
   for (const AnalyzeRank& r : report.ranks) WriteRank(w, r);
@@ -636,6 +635,11 @@ std::string RenderAnalyzeJson(const AnalyzeReport& report) {
   w.EndArray();
   w.Key("warnings").Strings(report.warnings);
   w.EndObject();
+}
+
+std::string RenderAnalyzeJson(const AnalyzeReport& report) {
+  JsonWriter w;
+  WriteAnalyzeReport(report, w);
   return w.TakeDocument();
 }
 

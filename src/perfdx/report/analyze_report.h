@@ -21,6 +21,7 @@
 #include "perfdx/advisor/finding.h"
 #include "perfdx/advisor/health_table.h"
 #include "perfdx/analysis/rank_analysis.h"
+#include "perfdx/base/value_sink.h"
 
 namespace perfdx::report {
 
@@ -45,6 +46,9 @@ struct AnalyzeReport {
   std::vector<std::string> warnings;  // load, discovery and job-grouping warnings
 };
 
+// The JSON contract as calls on `out`; RenderAnalyzeJson writes it as text,
+// the Python module as objects.
+void WriteAnalyzeReport(const AnalyzeReport& report, ValueSink& out);
 std::string RenderAnalyzeJson(const AnalyzeReport& report);
 std::string RenderAnalyzeText(const AnalyzeReport& report);
 

@@ -109,7 +109,7 @@ std::string MdCell(std::string_view s) {
   return out;
 }
 
-void WriteSide(JsonWriter& w, const std::string& label, size_t steps, double median_ns,
+void WriteSide(ValueSink& w, const std::string& label, size_t steps, double median_ns,
                const std::optional<double>& throughput) {
   w.BeginObject();
   w.Key("label").String(label);
@@ -148,8 +148,7 @@ std::string RenderCheckText(const CheckResult& r) {
   return out;
 }
 
-std::string RenderCheckJson(const CheckResult& r) {
-  JsonWriter w;
+void WriteCheckResult(const CheckResult& r, ValueSink& w) {
   w.BeginObject();
   w.Key("verdict").String(baseline::VerdictName(r.verdict));
   w.Key("step_time_ratio").Double(r.interval.ratio);
@@ -172,6 +171,11 @@ std::string RenderCheckJson(const CheckResult& r) {
   w.Key("summary").String(CheckSummary(r));
   w.Key("notes").Strings(r.notes);
   w.EndObject();
+}
+
+std::string RenderCheckJson(const CheckResult& r) {
+  JsonWriter w;
+  WriteCheckResult(r, w);
   return w.TakeDocument();
 }
 

@@ -13,6 +13,7 @@
 
 #include <string>
 
+#include "perfdx/base/value_sink.h"
 #include "perfdx/baseline/compare/check.h"
 
 namespace perfdx::report {
@@ -21,6 +22,8 @@ namespace perfdx::report {
 std::string CheckSummary(const baseline::CheckResult& result);
 
 std::string RenderCheckText(const baseline::CheckResult& result);
+// The JSON form as calls on `out` (RenderCheckJson: as text).
+void WriteCheckResult(const baseline::CheckResult& result, ValueSink& out);
 std::string RenderCheckJson(const baseline::CheckResult& result);
 std::string RenderCheckMarkdown(const baseline::CheckResult& result);
 std::string RenderCheckJunit(const baseline::CheckResult& result);

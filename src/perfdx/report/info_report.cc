@@ -21,8 +21,7 @@ InfoReport BuildInfoReport(const std::vector<model::Trace>& traces,
   return report;
 }
 
-std::string RenderInfoJson(const InfoReport& report) {
-  JsonWriter w;
+void WriteInfoReport(const InfoReport& report, ValueSink& w) {
   w.BeginObject();
   w.Key("ranks").BeginArray();
   for (const InfoRank& rank : report.ranks) {
@@ -95,6 +94,11 @@ std::string RenderInfoJson(const InfoReport& report) {
   w.EndArray();
   w.Key("warnings").Strings(report.warnings);
   w.EndObject();
+}
+
+std::string RenderInfoJson(const InfoReport& report) {
+  JsonWriter w;
+  WriteInfoReport(report, w);
   return w.TakeDocument();
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "perfdx/analysis/trace_summary.h"
+#include "perfdx/base/value_sink.h"
 #include "perfdx/model/trace.h"
 
 namespace perfdx::report {
@@ -26,6 +27,8 @@ struct InfoReport {
 InfoReport BuildInfoReport(const std::vector<model::Trace>& traces,
                            const std::vector<std::string>& discovery_warnings);
 
+// The JSON contract as calls on `out` (RenderInfoJson: as text).
+void WriteInfoReport(const InfoReport& report, ValueSink& out);
 std::string RenderInfoJson(const InfoReport& report);
 std::string RenderInfoText(const InfoReport& report);
 

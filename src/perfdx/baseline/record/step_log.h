@@ -16,7 +16,7 @@
 // A last line cut short (the process was killed while writing it) is skipped
 // with a note; any other malformed line is an error naming its line number.
 //
-// Writers: examples/step_log/perfdx_steplog.py (Python, stdlib only) and
+// Writers: python/perfdx/steplog.py (perfdx.StepLog; stdlib only) and
 // perfdx::PerfMonitor (perf_monitor.h, C++ header-only).
 #pragma once
 

@@ -1,6 +1,8 @@
-"""Write perfdx's JSON-lines step log from a Python training loop (stdlib only).
+"""Write perfdx's JSON-lines step log from a Python training loop.
 
-Two lines in a training loop:
+This file needs nothing but the standard library: where perfdx is not
+installed (a training image), copy it alone and `from steplog import StepLog`;
+with perfdx installed it is `perfdx.StepLog`. Two lines in a training loop:
 
     log = StepLog("steps.jsonl", model="resnet50")      # once, before the loop
     with log.step(samples=batch_size): train_step(batch)  # around each step
