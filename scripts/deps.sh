@@ -16,6 +16,7 @@ packages=(
   # python3; pandas for its DataFrames, pytest for its tests, matplotlib for
   # the example notebook (examples/python).
   python3-dev pybind11-dev python3-pandas python3-pytest python3-matplotlib
+  python3-jsonschema  # docs/analyze_report.schema.json, checked by the test analyze_report_schema
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -15,49 +15,24 @@ import sys
 import threading
 import warnings
 
-import pandas as pd
 import pytest
 
 import perfdx
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from shared_inputs import SHARED, shared_inputs  # noqa: E402
+
 PERFDX = os.environ.get("PERFDX", "build/release/src/perfdx/perfdx")
-SHARED = os.path.join("..", "shared", "traces")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def shared_inputs():
-    """Every input `perfdx analyze` takes under ../shared/traces, found by walking
-    it: each trace file and kernel CSV, each *_ascend_pt folder, and each folder
-    of several ranks of one job (as a whole). The profiler's own cluster
-    analysis (cluster_analysis_output) is cross-check data, not an input."""
-    if not os.path.isdir(SHARED):
-        raise RuntimeError(f"{os.path.abspath(SHARED)} is missing: the tests read ../shared in place")
-    single, jobs = [], []
-    for folder, dirs, files in os.walk(SHARED):
-        dirs.sort()
-        if folder.endswith("cluster_analysis_output"):
-            dirs[:] = []
-            continue
-        if folder.endswith("_ascend_pt"):
-            single.append(folder)
-            dirs[:] = []
-            continue
-        if sum(d.endswith("_ascend_pt") for d in dirs) > 1:
-            jobs.append(folder)
-        traces = sorted(f for f in files if f.endswith((".json", ".json.gz", ".csv")))
-        single += [os.path.join(folder, f) for f in traces]
-        if len([f for f in traces if "rank" in f]) > 1:
-            jobs.append(folder)
-    return sorted(single), sorted(jobs)
 
 
 SINGLE, JOBS = shared_inputs()
 
 
 def test_the_walk_finds_the_shared_inputs():
-    # Counted by hand in ../shared/traces/SOURCES.md's listing: 12 Kineto
-    # traces, 8 rank folders, the single-step trace_view and 2 kernel CSVs;
-    # the 4 two-rank Ascend folders and HTA's trace_filter pair.
+    # Counted by hand in ../shared/traces: 12 Kineto traces, 8 rank folders,
+    # the single-step trace_view and 2 kernel CSVs; the 4 two-rank Ascend
+    # folders and HTA's trace_filter pair.
     assert len(SINGLE) == 23, SINGLE
     assert len(JOBS) == 5, JOBS
 

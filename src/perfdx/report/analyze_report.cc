@@ -6,6 +6,7 @@
 
 #include "perfdx/base/json_writer.h"
 #include "perfdx/report/units.h"
+#include "perfdx/version.h"
 
 namespace perfdx::report {
 namespace {
@@ -607,6 +608,9 @@ void RenderRankText(std::string& out, const AnalyzeRank& entry) {
 
 void WriteAnalyzeReport(const AnalyzeReport& report, ValueSink& w) {
   w.BeginObject();
+  w.Key("schema_version").Int(kAnalyzeSchemaVersion);
+  w.Key("report").String("analyze");
+  w.Key("perfdx_version").String(PERFDX_VERSION);
   w.Key("ranks").BeginArray();
   for (const AnalyzeRank& r : report.ranks) WriteRank(w, r);
   w.EndArray();

@@ -1,8 +1,10 @@
 // `perfdx analyze`: the JSON report (the contract every other output and the
 // baseline library read) and the text rendering of the same data.
 //
-// JSON (keys other tools read; docs/metrics.md defines each number):
-//   {"ranks": [{"rank", "path", "steps": [{"id", "start_ns", "end_ns", "dur_ns",
+// JSON (keys other tools read; docs/metrics.md defines each number; the
+// whole contract, key by key, is docs/analyze_report.schema.json):
+//   {"schema_version", "report": "analyze", "perfdx_version", "ranks": [{"rank", "path", "steps":
+//   [{"id", "start_ns", "end_ns", "dur_ns",
 //      "breakdown_ns": {...}, "device_ns": {...}, "health": {...}}],
 //    "summary": {...health shares..., "step_time_ns": {"mean", "median", "p90", "cv"}},
 //    "temporal_breakdown_ns": {"idle", "compute", "non_compute", "span"},
@@ -32,6 +34,10 @@ struct AnalyzeRank {
 };
 
 // Traces given together that are ranks of one job (analysis/job_grouping).
+// The JSON contract's version: raised when a key is removed, renamed or
+// changes meaning (a reader can refuse what it does not know); new keys keep it.
+inline constexpr int kAnalyzeSchemaVersion = 1;
+
 struct AnalyzeJob {
   std::vector<size_t> members;  // indices into AnalyzeReport::ranks
   // Findings that need several ranks (a late rank); each names its rank.

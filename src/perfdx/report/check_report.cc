@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "perfdx/base/json_writer.h"
+#include "perfdx/version.h"
 
 namespace perfdx::report {
 namespace {
@@ -150,6 +151,9 @@ std::string RenderCheckText(const CheckResult& r) {
 
 void WriteCheckResult(const CheckResult& r, ValueSink& w) {
   w.BeginObject();
+  w.Key("schema_version").Int(kCheckSchemaVersion);
+  w.Key("report").String("check");
+  w.Key("perfdx_version").String(PERFDX_VERSION);
   w.Key("verdict").String(baseline::VerdictName(r.verdict));
   w.Key("step_time_ratio").Double(r.interval.ratio);
   w.Key("ci").BeginArray().Double(r.interval.low).Double(r.interval.high).EndArray();

@@ -3,7 +3,8 @@
 // test dashboards. All four say the same thing from one CheckResult.
 //
 // JSON (keys other tools read):
-//   {"verdict": "improved|unchanged|regressed", "step_time_ratio", "ci": [low, high],
+//   {"schema_version", "report": "check", "perfdx_version", "verdict":
+//   "improved|unchanged|regressed", "step_time_ratio", "ci": [low, high],
 //    "method": "bootstrap_median_ratio", "confidence", "resamples", "seed",
 //    "change", "beyond_noise", "past_threshold",
 //    "thresholds": {"max_regression", "min_improvement"},
@@ -17,6 +18,9 @@
 #include "perfdx/baseline/compare/check.h"
 
 namespace perfdx::report {
+
+// Raised when a key is removed, renamed or changes meaning.
+inline constexpr int kCheckSchemaVersion = 1;
 
 // One sentence: "improved: median step time 177.4 ms -> 126.7 ms (-28.6%, 95% CI ...), ..."
 std::string CheckSummary(const baseline::CheckResult& result);

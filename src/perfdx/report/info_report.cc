@@ -4,6 +4,7 @@
 
 #include "perfdx/base/json_writer.h"
 #include "perfdx/report/units.h"
+#include "perfdx/version.h"
 
 namespace perfdx::report {
 
@@ -23,6 +24,9 @@ InfoReport BuildInfoReport(const std::vector<model::Trace>& traces,
 
 void WriteInfoReport(const InfoReport& report, ValueSink& w) {
   w.BeginObject();
+  w.Key("schema_version").Int(kInfoSchemaVersion);
+  w.Key("report").String("info");
+  w.Key("perfdx_version").String(PERFDX_VERSION);
   w.Key("ranks").BeginArray();
   for (const InfoRank& rank : report.ranks) {
     const model::RankInfo& info = *rank.info;

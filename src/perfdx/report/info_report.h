@@ -1,6 +1,7 @@
 // `perfdx info`: what each rank's trace holds. The JSON form is a contract
 // (keys other tools read):
-//   {"ranks": [{"rank", "path", "source", "device", "device_type", "span_ns",
+//   {"schema_version", "report": "info", "perfdx_version", "ranks": [{"rank", "path", "source",
+//   "device", "device_type", "span_ns",
 //     "events", "events_by_phase", "events_by_kind", "steps", "tracks",
 //     "flows", "load_stats", "warnings"}], "warnings": [...]}
 #pragma once
@@ -13,6 +14,9 @@
 #include "perfdx/model/trace.h"
 
 namespace perfdx::report {
+
+// Raised when a key is removed, renamed or changes meaning.
+inline constexpr int kInfoSchemaVersion = 1;
 
 struct InfoRank {
   const model::RankInfo* info = nullptr;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "perfdx/report/analyze_report.h"
+
 namespace perfdx::baseline {
 namespace {
 
@@ -69,6 +71,31 @@ TEST(ReportRun, RejectsWhatIsNotAReport) {
       ParseAnalyzeReport("{\"ranks\": [{\"steps\": [{\"id\": 1}]}]}", std::nullopt, "x").ok());
   EXPECT_TRUE(LooksLikeAnalyzeReport("\n{\n \"ranks\": ["));
   EXPECT_FALSE(LooksLikeAnalyzeReport("{\"traceEvents\": []}"));
+}
+
+// Issue #14: schema 1 reports start with {"schema_version": 1, "report":
+// "analyze", ...}; info and check reports name themselves and are not read
+// as analyze reports; a newer schema is refused with the versions named.
+TEST(ReportRun, SchemaOneReportsNameThemselves) {
+  EXPECT_EQ(kNewestAnalyzeSchema, report::kAnalyzeSchemaVersion);
+  EXPECT_TRUE(LooksLikeAnalyzeReport(
+      "{\n \"schema_version\": 1,\n \"report\": \"analyze\",\n \"perfdx_version\": \"0.1.0\""));
+  EXPECT_TRUE(LooksLikeAnalyzeReport("{\"schema_version\":1,\"report\":\"analyze\"}"));
+  EXPECT_FALSE(
+      LooksLikeAnalyzeReport("{\"schema_version\": 1, \"report\": \"info\", \"ranks\": []}"));
+  EXPECT_FALSE(LooksLikeAnalyzeReport("{\"schema_version\": 1, \"report\": \"check\"}"));
+  EXPECT_FALSE(LooksLikeAnalyzeReport("{\"schema_version\": 1, \"traceEvents\": []}"));
+
+  std::string newer(kReport);
+  newer.insert(newer.find('{') + 1, "\"schema_version\": 2, \"report\": \"analyze\", ");
+  auto r = ParseAnalyzeReport(newer, std::nullopt, "new.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("new.json: analyze report of schema 2"), std::string::npos)
+      << r.status().message();
+  std::string current(kReport);
+  current.insert(current.find('{') + 1, "\"schema_version\": 1, \"report\": \"analyze\", ");
+  EXPECT_TRUE(LooksLikeAnalyzeReport(current));
+  EXPECT_TRUE(ParseAnalyzeReport(current, std::nullopt, "current.json").ok());
 }
 
 }  // namespace

@@ -115,7 +115,15 @@ bool LooksLikeAnalyzeReport(std::string_view head) {
   head = SkipSpace(SkipUtf8Bom(head));
   if (head.empty() || head.front() != '{') return false;
   head = SkipSpace(head.substr(1));
-  return head.starts_with("\"ranks\"");
+  // Reports before schema 1 start with their ranks.
+  if (head.starts_with("\"ranks\"")) return true;
+  // Schema 1 names itself among its first keys: {"schema_version": 1,
+  // "report": "analyze", ...}; info and check reports name themselves too.
+  const size_t key = head.substr(0, 256).find("\"report\"");
+  if (key == std::string_view::npos) return false;
+  std::string_view rest = SkipSpace(head.substr(key + 8));
+  if (rest.empty() || rest.front() != ':') return false;
+  return SkipSpace(rest.substr(1)).starts_with("\"analyze\"");
 }
 
 Result<RunRecord> ParseAnalyzeReport(std::string_view json, std::optional<int64_t> rank,
@@ -126,6 +134,13 @@ Result<RunRecord> ParseAnalyzeReport(std::string_view json, std::optional<int64_
   if (auto error = parser.parse(json.data(), json.size()).get(doc); error != simdjson::SUCCESS) {
     return InvalidInput(fmt::format("{}: not a JSON analyze report: {}", display_name,
                                     simdjson::error_message(error)));
+  }
+  int64_t schema = 0;
+  if (doc["schema_version"].get_int64().get(schema) == simdjson::SUCCESS &&
+      schema > kNewestAnalyzeSchema) {
+    return InvalidInput(fmt::format(
+        "{}: analyze report of schema {}, written by a newer perfdx; this one reads up to {}",
+        display_name, schema, kNewestAnalyzeSchema));
   }
   simdjson::dom::array ranks;
   if (doc["ranks"].get_array().get(ranks) != simdjson::SUCCESS || ranks.size() == 0) {

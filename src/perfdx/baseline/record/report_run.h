@@ -17,6 +17,11 @@ namespace perfdx::baseline {
 // Does this text start like an analyze report (`{"ranks": ...`)?
 bool LooksLikeAnalyzeReport(std::string_view head);
 
+// The newest analyze-report schema this reader knows: report::kAnalyzeSchemaVersion
+// (baseline may not include report; tests/baseline/record/report_run_test.cc
+// checks the two agree). A newer report is refused, an older one read.
+inline constexpr int64_t kNewestAnalyzeSchema = 1;
+
 // `rank`: the rank to read; the report's first rank when absent.
 Result<RunRecord> ParseAnalyzeReport(std::string_view json, std::optional<int64_t> rank,
                                      const std::string& display_name);
