@@ -129,6 +129,12 @@ JsonWriter& JsonWriter::Double(double value) {
   return *this;
 }
 
+JsonWriter& JsonWriter::Number(std::string_view text) {
+  BeforeValue();
+  out_ += text;
+  return *this;
+}
+
 JsonWriter& JsonWriter::Bool(bool value) {
   BeforeValue();
   out_ += value ? "true" : "false";

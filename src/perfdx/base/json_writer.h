@@ -35,6 +35,9 @@ class JsonWriter final : public ValueSink {
   JsonWriter& Double(double value) override;
   JsonWriter& Bool(bool value) override;
   JsonWriter& Null() override;
+  // A number already formatted, written as it is: exact decimals a double
+  // cannot hold (a trace's µs timestamps). The caller vouches for its syntax.
+  JsonWriter& Number(std::string_view text);
   // An array of strings.
   JsonWriter& Strings(const std::vector<std::string>& values) {
     ValueSink::Strings(values);

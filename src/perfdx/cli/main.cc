@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "perfdx/cli/analyze_command.h"
+#include "perfdx/cli/annotate_command.h"
 #include "perfdx/cli/baseline_command.h"
 #include "perfdx/cli/check_command.h"
 #include "perfdx/cli/common.h"
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   perfdx::cli::RegisterInfoCommand(app, &exit_code);
   perfdx::cli::RegisterAnalyzeCommand(app, &exit_code);
+  perfdx::cli::RegisterAnnotateCommand(app, &exit_code);
   perfdx::cli::RegisterConfigCommand(app, &exit_code);
   perfdx::cli::RegisterBaselineCommand(app, &exit_code);
   perfdx::cli::RegisterDiffCommand(app, &exit_code);

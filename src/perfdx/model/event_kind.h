@@ -35,6 +35,11 @@ enum class EventKind : uint8_t {
 };
 inline constexpr int kEventKindCount = static_cast<int>(EventKind::kOther) + 1;
 
+// The category of the events `perfdx annotate` adds to a trace
+// (report/annotation_events.h); the reader puts their tracks with the
+// profiler's own bookkeeping, so an annotated trace analyses as the original.
+inline constexpr std::string_view kPerfdxAnnotationCategory = "perfdx";
+
 std::string_view EventKindName(EventKind kind);
 
 inline bool IsMemcpy(EventKind k) {

@@ -81,7 +81,10 @@ void ChromeClassifier::ClassifyTracks(
   // Which producer wrote this?
   bool any_category = false;
   for (const auto& cats : track_categories) {
-    for (model::StringId c : cats) any_category |= !strings.Get(c).empty();
+    for (model::StringId c : cats) {
+      const std::string_view cat = strings.Get(c);
+      any_category |= !cat.empty() && cat != model::kPerfdxAnnotationCategory;
+    }
   }
   for (const model::Track& t : tracks) {
     const std::string_view process = strings.Get(t.process_name);
@@ -104,6 +107,12 @@ void ChromeClassifier::ClassifyTracks(
     const std::string_view process = strings.Get(track.process_name);
     const std::string_view thread = strings.Get(track.thread_name);
     track.kind = TrackKind::kHostThread;
+    if (std::any_of(track_categories[t].begin(), track_categories[t].end(), [&](model::StringId c) {
+          return strings.Get(c) == model::kPerfdxAnnotationCategory;
+        })) {
+      track.kind = TrackKind::kProfilerInternal;  // perfdx annotate's own tracks
+      continue;
+    }
 
     if (flavor_ == ChromeFlavor::kAscend) {
       if (process == "Ascend Hardware") {
