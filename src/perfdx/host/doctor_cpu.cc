@@ -177,8 +177,10 @@ Check FrequencyCheck(const DoctorInput& in) {
   Check c = MakeCheck("cpu.frequency", "CPU frequency");
   std::sort(cur.begin(), cur.end());
   if (!cur.empty()) {
-    c.value = fmt::format("now {}-{} MHz (median {})", cur.front() / 1000, cur.back() / 1000,
-                          cur[cur.size() / 2] / 1000);
+    c.value = cur.front() == cur.back()
+                  ? fmt::format("now {} MHz", cur.front() / 1000)
+                  : fmt::format("now {}-{} MHz (median {})", cur.front() / 1000, cur.back() / 1000,
+                                cur[cur.size() / 2] / 1000);
   }
   if (hw_max > 0) {
     c.value += fmt::format("{}hardware maximum {} MHz", c.value.empty() ? "" : ", ", hw_max / 1000);

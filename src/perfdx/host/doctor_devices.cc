@@ -130,16 +130,15 @@ Check IrqCheck(const DoctorInput& in, const PciDevice& d, const std::map<int, in
   std::vector<int> remote;
   std::vector<int> spread;
   std::vector<int> unreadable;
-  std::vector<std::string> on_main;
+  std::map<int, std::vector<int>> on_main;  // main-thread CPU -> its IRQs
   for (const auto& irq : d.irqs) {
     if (!irq.affinity) {
       unreadable.push_back(irq.number);
       continue;
     }
     if (irq.affinity->size() == 1) {
-      if (auto it = main_cpus.find(irq.affinity->front()); it != main_cpus.end()) {
-        on_main.push_back(fmt::format("IRQ {} on CPU {} (rank {})", irq.number,
-                                      irq.affinity->front(), it->second));
+      if (main_cpus.count(irq.affinity->front())) {
+        on_main[irq.affinity->front()].push_back(irq.number);
       }
     }
     if (!local || in.topology.nodes.size() <= 1) continue;
@@ -189,7 +188,11 @@ Check IrqCheck(const DoctorInput& in, const PciDevice& d, const std::map<int, in
   }
   if (!on_main.empty()) {
     std::string list;
-    for (const auto& s : on_main) list += (list.empty() ? "" : ", ") + s;
+    for (const auto& [cpu, numbers] : on_main) {
+      list += fmt::format("{}IRQ{} {} on CPU {} (rank {})", list.empty() ? "" : ", ",
+                          numbers.size() == 1 ? "" : "s", FormatCpuList(numbers), cpu,
+                          main_cpus.at(cpu));
+    }
     c.value += "; on the main-thread core perfdx bind --policy split gives a rank: " + list;
     if (c.level == Level::kOk) c.level = Level::kInfo;
     if (c.why.empty()) {

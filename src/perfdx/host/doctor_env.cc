@@ -133,7 +133,7 @@ Check ToolCheck(const DoctorInput& in, const std::string& tool, bool needed,
   c.value = path == nullptr ? "not found (PATH is unset)" : "not on PATH";
   if (!needed) {
     c.level = Level::kOk;
-    c.value += " (" + need + ")";
+    c.value += ": " + need;
     return c;
   }
   c.level = Level::kInfo;
@@ -158,7 +158,7 @@ Check AllocConfCheck(const DoctorInput& in, const std::string& name, bool applie
   c.recommended = "expandable_segments:True";
   if (!applies) {
     c.level = Level::kOk;
-    c.value += " (no " + platform + " here)";
+    c.value += ": no " + platform + " here";
     return c;
   }
   if (v != nullptr && v->find("expandable_segments:True") != std::string::npos) {
@@ -178,11 +178,11 @@ Check TaskQueueCheck(const DoctorInput& in, bool ascend) {
   Check c = MakeCheck("env.TASK_QUEUE_ENABLE", "TASK_QUEUE_ENABLE (torch_npu)");
   c.source = kTaskQueueDoc;
   const std::string* v = Env(in, "TASK_QUEUE_ENABLE");
-  c.value = v == nullptr ? "unset (torch_npu's default: 1)" : *v;
+  c.value = v == nullptr ? "unset (torch_npu's default is 1)" : *v;
   c.recommended = "2";
   if (!ascend) {
     c.level = Level::kOk;
-    c.value += " (no Ascend NPU here)";
+    c.value += ": no Ascend NPU here";
     return c;
   }
   const std::string mode = v == nullptr ? "1" : *v;
@@ -225,11 +225,11 @@ Check AffinityConfCheck(const DoctorInput& in, bool ascend) {
   Check c = MakeCheck("env.CPU_AFFINITY_CONF", "CPU_AFFINITY_CONF (torch_npu)");
   c.source = kAffinityConfDoc;
   const std::string* v = Env(in, "CPU_AFFINITY_CONF");
-  c.value = v == nullptr ? "unset (no binding)" : *v;
+  c.value = v == nullptr ? "unset (torch_npu binds nothing)" : *v;
   c.recommended = "2 (or 1), or start each rank with perfdx bind";
   if (!ascend) {
     c.level = Level::kOk;
-    c.value += " (no Ascend NPU here)";
+    c.value += ": no Ascend NPU here";
     return c;
   }
   // CPU_AFFINITY_CONF=<mode>[,npuN:a-b...]: mode 0 (off), 1 (the process on

@@ -123,7 +123,10 @@ Check MemoryCheck(std::string_view meminfo) {
   c.level = Level::kOk;
   if (available >= 0 && available * 10 < total) {
     c.level = Level::kWarning;
-    c.why += "; under 10% left, page cache for the data set is evicted and allocations stall";
+    c.why +=
+        "; under 10% left, page cache for the data set is evicted and allocations stall: find "
+        "what holds the memory";
+    c.fix = "ps -eo pid,rss,comm --sort=-rss | head";
   }
   return c;
 }
