@@ -11,8 +11,7 @@
 namespace perfdx::host::doctor {
 namespace {
 
-constexpr const char* kNcclTroubleshootingDoc =
-    "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html";
+constexpr const char* kGetrlimitDoc = "https://man7.org/linux/man-pages/man2/getrlimit.2.html";
 constexpr const char* kNcclEnvDoc =
     "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html";
 constexpr const char* kTorchMultiprocessingDoc =
@@ -61,7 +60,7 @@ Check MemlockCheck(const DoctorInput& in) {
   c.value =
       fmt::format("{} (hard {})", LimitText(l.memlock_soft, true), LimitText(l.memlock_hard, true));
   c.recommended = "unlimited";
-  c.source = kNcclTroubleshootingDoc;
+  c.source = kGetrlimitDoc;
   c.why =
       "RDMA (InfiniBand/RoCE) and pinned host memory lock pages: a small RLIMIT_MEMLOCK makes "
       "memory registration fail or fall back to slower paths";
