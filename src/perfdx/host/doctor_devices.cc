@@ -161,15 +161,16 @@ Check IrqCheck(const DoctorInput& in, const PciDevice& d, const std::map<int, in
                                              : ", the device's node is unknown";
   } else {
     const size_t on_node = n - remote.size() - spread.size() - unreadable.size();
-    c.value +=
-        fmt::format(": {} on node {}'s CPUs {}", on_node, d.numa_node, FormatCpuList(*local));
+    // A device without a node (numa_node -1) is measured against its local_cpulist.
+    const std::string where = d.numa_node >= 0 ? fmt::format("node {}'s CPUs", d.numa_node)
+                                               : std::string("its local CPUs");
+    c.value += fmt::format(": {} on {} {}", on_node, where, FormatCpuList(*local));
     if (!spread.empty()) c.value += fmt::format(", {} spread beyond it", spread.size());
     if (!remote.empty()) {
       c.value += fmt::format(", {} only on other nodes ({})", remote.size(), FormatCpuList(remote));
     }
     if (!unreadable.empty()) c.value += fmt::format(", {} unreadable", unreadable.size());
-    c.recommended =
-        fmt::format("every IRQ on node {}'s CPUs ({})", d.numa_node, FormatCpuList(*local));
+    c.recommended = fmt::format("every IRQ on {} ({})", where, FormatCpuList(*local));
     std::vector<int> to_move = remote;
     to_move.insert(to_move.end(), spread.begin(), spread.end());
     std::sort(to_move.begin(), to_move.end());
