@@ -136,10 +136,24 @@ last=${cpus##* }
 # One rank per CPU: the last rank gets the last CPU alone.
 expect_exit 0 "bind the last rank" "$perfdx" bind --local-rank $((ncpu - 1)) --nproc-per-node "$ncpu" --membind -- cat /proc/self/status /proc/self/numa_maps
 grep -qP "^Cpus_allowed_list:\t$last$" "$tmp/out" || fail "child's Cpus_allowed_list is $last: $(grep Cpus_allowed_list "$tmp/out")"
-node=$(grep -l "" /sys/devices/system/node/node*/cpulist | head -1 | sed 's|.*/node\([0-9]*\)/cpulist|\1|')
+# The NUMA node holding a CPU (the fallback prefers the node of a rank's CPUs).
+node_of() {
+  python3 - "$1" <<'PY'
+import glob, re, sys
+cpu = int(sys.argv[1])
+for path in glob.glob("/sys/devices/system/node/node*/cpulist"):
+    for part in open(path).read().strip().split(","):
+        a, _, b = part.partition("-")
+        if part and int(a) <= cpu <= int(b or a):
+            print(re.search(r"node(\d+)/", path).group(1))
+PY
+}
+node=$(node_of "$last")
 grep -qP "^Mems_allowed_list:\t" "$tmp/out" || fail "child's Mems_allowed_list"
 grep -q " bind:$node " "$tmp/out" || fail "child's memory policy is bind:$node: $(grep -m1 -v Cpus "$tmp/out" | head -c 200)"
 expect_exit 0 "bind rank 0 preferred" "$perfdx" bind --local-rank 0 --nproc-per-node "$ncpu" -- cat /proc/self/numa_maps
+first=${cpus%% *}
+node=$(node_of "$first")
 grep -q " prefer:$node " "$tmp/out" || fail "child's memory policy is prefer:$node: $(head -c 200 "$tmp/out")"
 # From the launcher's variables, through a shell: what torchrun --no-python starts.
 expect_exit 0 "bind from LOCAL_RANK/LOCAL_WORLD_SIZE" env LOCAL_RANK=0 LOCAL_WORLD_SIZE=1 "$perfdx" bind -- sh -c 'grep Cpus_allowed_list /proc/self/status; echo "cpus=$PERFDX_BIND_CPUS"'
