@@ -8,7 +8,9 @@ perfdx="$1"
 failures=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fixtures=tests/data/host
+# The fixture trees, made by tests/data/host/make_fixtures.py (CTest's
+# host_fixtures step sets PERFDX_HOST_FIXTURES).
+fixtures=${PERFDX_HOST_FIXTURES:?PERFDX_HOST_FIXTURES is not set: run through ctest}
 
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 

@@ -4,21 +4,23 @@
 
 #include <gtest/gtest.h>
 
+#include "host_fixtures.h"
+
 #include "perfdx/host/cpu_list.h"
 
 namespace perfdx::host {
 namespace {
 
 const HostTopology& Kunpeng() {
-  static const HostTopology t = ReadSysfsTopology(SysRoot("tests/data/host/kunpeng920_8npu"));
+  static const HostTopology t = ReadSysfsTopology(SysRoot(FixturePath("kunpeng920_8npu")));
   return t;
 }
 const HostTopology& X86() {
-  static const HostTopology t = ReadSysfsTopology(SysRoot("tests/data/host/x86_8gpu_mlx"));
+  static const HostTopology t = ReadSysfsTopology(SysRoot(FixturePath("x86_8gpu_mlx")));
   return t;
 }
 const HostTopology& Workstation() {
-  static const HostTopology t = ReadSysfsTopology(SysRoot("tests/data/host/workstation_1gpu"));
+  static const HostTopology t = ReadSysfsTopology(SysRoot(FixturePath("workstation_1gpu")));
   return t;
 }
 

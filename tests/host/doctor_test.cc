@@ -3,16 +3,16 @@
 // description; the environment is given, never this process's.
 #include "perfdx/host/doctor.h"
 
-#include <chrono>
-
 #include <gtest/gtest.h>
+
+#include "host_fixtures.h"
 
 namespace perfdx::host {
 namespace {
 
 DoctorReport Doctor(const std::string& machine, std::map<std::string, std::string> env = {}) {
   if (!env.count("PATH")) env["PATH"] = "/usr/local/bin:/usr/bin:/bin";
-  return RunDoctor(MakeDoctorInput(SysRoot("tests/data/host/" + machine), std::move(env)));
+  return RunDoctor(MakeDoctorInput(SysRoot(FixturePath(machine)), std::move(env)));
 }
 
 const Check& Find(const DoctorReport& report, const std::string& id) {
@@ -190,7 +190,7 @@ TEST(HostDoctor, Workstation) {
 }
 
 TEST(HostDoctor, GpuWithoutItsDriverIsCritical) {
-  DoctorInput in = MakeDoctorInput(SysRoot("tests/data/host/x86_8gpu_mlx"), {});
+  DoctorInput in = MakeDoctorInput(SysRoot(FixturePath("x86_8gpu_mlx")), {});
   in.topology.devices[0].driver_info = false;  // 0000:07:00.0
   const DoctorReport r = RunDoctor(in);
   EXPECT_EQ(Find(r, "accel.0000:07:00.0").level, Level::kCritical);
@@ -223,9 +223,7 @@ TEST(HostDoctor, EveryNonOkCheckSaysWhyWithASource) {
 // This machine, live: runs without root, each family present, limits known
 // (getrlimit), the same ids as anywhere.
 TEST(HostDoctor, ThisMachine) {
-  const auto start = std::chrono::steady_clock::now();
   const DoctorReport r = RunDoctor(MakeDoctorInput(SysRoot("/"), ProcessEnvironment()));
-  (void)start;
   for (const char* id :
        {"cpu.model", "cpu.topology", "cpu.governor", "numa.balancing", "mm.thp", "mem.available",
         "mem.swap", "ulimit.memlock", "ulimit.nofile", "tool.numactl", "env.OMP_NUM_THREADS"}) {

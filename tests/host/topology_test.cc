@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "host_fixtures.h"
+
 #include "perfdx/host/cpu_list.h"
 #include "perfdx/host/hwloc_topology.h"
 
@@ -35,7 +37,7 @@ TEST(HostTopology, ClassifiesPciFunctionsByVendorAndClass) {
 }
 
 TEST(HostTopology, Kunpeng920WithEightAscendNpus) {
-  const HostTopology t = ReadSysfsTopology(SysRoot("tests/data/host/kunpeng920_8npu"));
+  const HostTopology t = ReadSysfsTopology(SysRoot(FixturePath("kunpeng920_8npu")));
   ASSERT_EQ(t.cpus.size(), 128u);
   EXPECT_EQ(t.cpus[63].package, 0);
   EXPECT_EQ(t.cpus[64].package, 1);
@@ -75,7 +77,7 @@ TEST(HostTopology, Kunpeng920WithEightAscendNpus) {
 }
 
 TEST(HostTopology, X86WithEightNvidiaGpusAndConnectX) {
-  const HostTopology t = ReadSysfsTopology(SysRoot("tests/data/host/x86_8gpu_mlx"));
+  const HostTopology t = ReadSysfsTopology(SysRoot(FixturePath("x86_8gpu_mlx")));
   ASSERT_EQ(t.cpus.size(), 128u);
   EXPECT_EQ(t.cpus[5].siblings, (std::vector<int>{5, 69}));
   EXPECT_EQ(t.cpus[100].siblings, (std::vector<int>{36, 100}));
@@ -104,7 +106,7 @@ TEST(HostTopology, X86WithEightNvidiaGpusAndConnectX) {
 }
 
 TEST(HostTopology, OneSocketWorkstation) {
-  const HostTopology t = ReadSysfsTopology(SysRoot("tests/data/host/workstation_1gpu"));
+  const HostTopology t = ReadSysfsTopology(SysRoot(FixturePath("workstation_1gpu")));
   ASSERT_EQ(t.cpus.size(), 32u);
   EXPECT_EQ(t.cpus[20].siblings, (std::vector<int>{4, 20}));
   ASSERT_EQ(t.nodes.size(), 1u);

@@ -4,12 +4,18 @@ formats of the kernel's sysfs and procfs files. README.md says which real
 layout each one follows; the tests' expected values are worked out by hand
 from that description, not from these files.
 
-Usage: python3 tests/data/host/make_fixtures.py   (rewrites the trees)
+Usage: python3 tests/data/host/make_fixtures.py OUT   (writes OUT/<machine>/)
+
+CTest runs it first (the fixture `host_fixtures`, into build/<preset>/host_fixtures)
+and hands the folder to the tests as $PERFDX_HOST_FIXTURES: the trees are
+thousands of small files, so they are made, not committed.
 """
 import os
 import shutil
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+import sys
+
+OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 
 
 def cpulist(ids):
@@ -26,7 +32,7 @@ def cpulist(ids):
 
 class Tree:
     def __init__(self, name):
-        self.root = os.path.join(HERE, name)
+        self.root = os.path.join(OUT, name)
         shutil.rmtree(self.root, ignore_errors=True)
         os.makedirs(self.root)
 
