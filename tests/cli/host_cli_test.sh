@@ -33,6 +33,8 @@ expect_exit 0 "doctor --json on this machine" "$perfdx" doctor --json
 python3 - "$tmp/out" <<'PY' || fail "doctor --json is the documented contract"
 import json, sys
 d = json.load(open(sys.argv[1]))
+assert list(d)[:4] == ["schema_version", "report", "perfdx_version", "root"], list(d)
+assert d["schema_version"] == 1 and d["report"] == "doctor" and d["perfdx_version"], d
 assert d["root"] == "/"
 ids = {c["id"] for c in d["checks"]}
 for id in ("cpu.model", "cpu.governor", "numa.balancing", "mm.thp", "mem.available",
@@ -90,6 +92,8 @@ expect_exit 0 "bind --print on the Kunpeng fixture" env -i "$perfdx" bind --prin
 python3 - "$tmp/out" <<'PY' || fail "bind --print --json (Kunpeng)"
 import json, sys
 d = json.load(open(sys.argv[1]))
+assert list(d)[:4] == ["schema_version", "report", "perfdx_version", "policy"], list(d)
+assert d["schema_version"] == 1 and d["report"] == "bind_plan" and d["perfdx_version"], d
 assert d["policy"] == "cores" and not d["fallback"]
 # 4 nodes of 32 cores, two NPUs each: 16 cores per rank.
 assert [r["cpus"] for r in d["ranks"]] == ["0-15", "16-31", "32-47", "48-63", "64-79", "80-95", "96-111", "112-127"]

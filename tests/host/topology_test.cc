@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include "host_fixtures.h"
-
 #include "perfdx/host/cpu_list.h"
 #include "perfdx/host/hwloc_topology.h"
 

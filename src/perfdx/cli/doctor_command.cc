@@ -9,6 +9,7 @@
 
 #include "perfdx/cli/common.h"
 #include "perfdx/host/doctor.h"
+#include "perfdx/report/doctor_report.h"
 
 namespace perfdx::cli {
 namespace {
@@ -26,12 +27,12 @@ int RunDoctor(const DoctorOptions& options) {
     return ReportError(NotFound(fmt::format("{}: not a folder (--sysroot)", options.sysroot)));
   }
   const host::SysRoot root(options.sysroot);
-  const host::DoctorReport report =
+  const host::DoctorReport checks =
       host::RunDoctor(host::MakeDoctorInput(root, host::ProcessEnvironment()));
   const std::string text =
-      options.json ? host::RenderDoctorJson(report) : host::RenderDoctorText(report);
+      options.json ? report::RenderDoctorJson(checks) : report::RenderDoctorText(checks);
   if (Status s = WriteOutput(options.output, text); !s.ok()) return ReportError(s);
-  if (auto level = host::ParseLevel(options.fail_on); level && report.Worst() >= *level) {
+  if (auto level = host::ParseLevel(options.fail_on); level && checks.Worst() >= *level) {
     return kExitFinding;
   }
   return kExitOk;

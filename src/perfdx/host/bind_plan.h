@@ -58,9 +58,6 @@ std::string TasksetLine(const RankBinding& rank);
 std::string NumactlLine(const RankBinding& rank, bool membind);
 std::string CpuAffinityConf(const BindPlan& plan);
 
-// --print: the plan as text, every rank, with the equivalent lines.
-std::string RenderBindPlanText(const BindPlan& plan);
-// The same as JSON (perfdx bind --print --json).
-std::string RenderBindPlanJson(const BindPlan& plan);
+// perfdx bind --print renders the plan: report/bind_plan_report.h.
 
 }  // namespace perfdx::host

@@ -64,10 +64,9 @@ struct DoctorReport {
   Level Worst() const;
 };
 
+// The output, text or JSON, is report/doctor_report.h's.
 DoctorReport RunDoctor(const DoctorInput& input);
 
-std::string RenderDoctorText(const DoctorReport& report);
-std::string RenderDoctorJson(const DoctorReport& report);
 // "34 checks: 20 ok, 8 info, 5 warning, 1 critical (3 unknown)"
 std::string DoctorSummary(const DoctorReport& report);
 
