@@ -6,6 +6,7 @@ packages=(
   cmake ninja-build g++ pkg-config python3 zstd
   libsimdjson-dev libfmt-dev libcli11-dev zlib1g-dev libzstd-dev libtomlplusplus-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libhwloc-dev  # perfdx bind: the live topology (src/perfdx/host/hwloc_topology.cc)
   libsqlite3-dev  # Ascend DB exports (ascend_*_profiler_{rank}.db)
   # libsqlite3-dev is also the run library's store (perfdx baseline, src/perfdx/baseline)
   # The asan preset: Clang 14 with its sanitizer and libFuzzer runtimes, and

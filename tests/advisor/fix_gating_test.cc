@@ -134,6 +134,7 @@ TEST(FixGatingTest, StepVariationWithoutContentionGetsNoNumactl) {
   ASSERT_NE(f, nullptr);
   EXPECT_FALSE(AnyFixSays(*f, "numactl")) << f->title;
   EXPECT_FALSE(AnyFixSays(*f, ".item()"));
+  EXPECT_FALSE(AnyFixSays(*f, "perfdx bind"));
   EXPECT_TRUE(AnyFixSays(*f, "with_stack=True"));
 }
 
@@ -153,6 +154,9 @@ TEST(FixGatingTest, StalledLaunchInTheSlowStepGetsNumactl) {
   const Finding* f = FindRule(a->findings, "step_jitter");
   ASSERT_NE(f, nullptr);
   EXPECT_TRUE(AnyFixSays(*f, "numactl")) << f->title;
+  // Issue 15, item 3: the host tools, with the launcher's command line.
+  EXPECT_TRUE(AnyFixSays(*f, "perfdx doctor"));
+  EXPECT_TRUE(AnyFixSays(*f, "torchrun --no-python --nproc-per-node 8 perfdx bind"));
 }
 
 // --- compile / graph fixes not on compiled or graph-captured traces -------
@@ -335,6 +339,38 @@ TEST(FixGatingTest, KeepFixesForChecksTargetAndEvidence) {
   EXPECT_EQ(g.recommendations[0].fix_id, "profile_with_stack");
   EXPECT_EQ(g.recommendations[0].framework, FixTarget::kTorchNpu);
   EXPECT_NE(g.recommendations[0].snippet.find("torch_npu.profiler"), std::string::npos);
+}
+
+// Issue 15, item 3: host contention (a stalled launch) names perfdx doctor
+// and perfdx bind for CUDA PyTorch and torch_npu, only with that evidence;
+// not for MindSpore (msrun starts the script itself; its own binding is
+// set_cpu_affinity, the cpu_binding fix).
+TEST(FixGatingTest, HostContentionNamesPerfdxDoctorAndBind) {
+  for (FixTarget target : {FixTarget::kPytorchCuda, FixTarget::kTorchNpu}) {
+    Finding f;
+    f.recommendations = RecommendationsFor("host_tuning");
+    f.evidence_tags = {"host_contention"};
+    KeepFixesFor({target}, {}, &f);
+    ASSERT_EQ(f.recommendations.size(), 1u) << FixTargetName(target);
+    EXPECT_EQ(f.recommendations[0].framework, target);
+    EXPECT_TRUE(AnyFixSays(f, "perfdx doctor --fail-on warning"));
+    EXPECT_TRUE(AnyFixSays(f, "perfdx bind --policy split -- python train.py"));
+    Finding without;
+    without.recommendations = RecommendationsFor("host_tuning");
+    KeepFixesFor({target}, {}, &without);
+    EXPECT_TRUE(without.recommendations.empty()) << FixTargetName(target);
+  }
+  Finding mindspore;
+  mindspore.recommendations = RecommendationsFor("host_tuning");
+  mindspore.evidence_tags = {"host_contention"};
+  KeepFixesFor({FixTarget::kMindSpore}, {}, &mindspore);
+  EXPECT_TRUE(mindspore.recommendations.empty());
+  Finding npu;
+  npu.recommendations = RecommendationsFor("host_tuning");
+  npu.evidence_tags = {"host_contention"};
+  KeepFixesFor({FixTarget::kTorchNpu}, {}, &npu);
+  ASSERT_EQ(npu.recommendations.size(), 1u);
+  EXPECT_TRUE(AnyFixSays(npu, "CPU_AFFINITY_CONF"));
 }
 
 }  // namespace

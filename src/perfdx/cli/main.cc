@@ -6,10 +6,12 @@
 #include "perfdx/cli/analyze_command.h"
 #include "perfdx/cli/annotate_command.h"
 #include "perfdx/cli/baseline_command.h"
+#include "perfdx/cli/bind_command.h"
 #include "perfdx/cli/check_command.h"
 #include "perfdx/cli/common.h"
 #include "perfdx/cli/config_command.h"
 #include "perfdx/cli/diff_command.h"
+#include "perfdx/cli/doctor_command.h"
 #include "perfdx/cli/info_command.h"
 #include "perfdx/version.h"
 
@@ -28,6 +30,8 @@ int main(int argc, char** argv) {
   perfdx::cli::RegisterBaselineCommand(app, &exit_code);
   perfdx::cli::RegisterDiffCommand(app, &exit_code);
   perfdx::cli::RegisterCheckCommand(app, &exit_code);
+  perfdx::cli::RegisterDoctorCommand(app, &exit_code);
+  perfdx::cli::RegisterBindCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -74,7 +74,7 @@ Finding LateRank(const std::vector<const analysis::RankAnalysis*>& ranks, const 
   }
   // A late rank does more work before the collective, or does it slower:
   // uneven input, its own data loading, a busy or unpinned host.
-  AppendFixes(&f.recommendations, {"dataloader_parallel", "cpu_binding"});
+  AppendFixes(&f.recommendations, {"dataloader_parallel", "cpu_binding", "host_tuning"});
   f.rank = a.info().rank;
   return f;
 }
@@ -193,7 +193,8 @@ Finding SlowRank(const std::vector<const analysis::RankAnalysis*>& ranks, const 
     }
     f.evidence.contributors.push_back({RankLabel(*r), n ? v / n : 0, 0});
   }
-  if (!communication) AppendFixes(&f.recommendations, {"dataloader_parallel", "cpu_binding"});
+  if (!communication)
+    AppendFixes(&f.recommendations, {"dataloader_parallel", "cpu_binding", "host_tuning"});
   f.rank = a.info().rank;
   return f;
 }

@@ -108,7 +108,7 @@ class StepJitterRule final : public Rule {
         break;
       }
     }
-    AppendFixes(&f.recommendations, {"cpu_binding", "avoid_host_sync"});
+    AppendFixes(&f.recommendations, {"cpu_binding", "host_tuning", "avoid_host_sync"});
     out->push_back(std::move(f));
   }
 };

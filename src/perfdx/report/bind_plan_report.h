@@ -1,0 +1,23 @@
+// `perfdx bind --print`'s output: the plan host::MakeBindPlan made, every
+// rank with its equivalent command lines, as text or JSON. The JSON form is a
+// contract (keys other tools read; docs/host.md):
+//   {"schema_version", "report": "bind_plan", "perfdx_version", "policy",
+//    "membind", "fallback", "visible_variable", "ranks": [{"local_rank",
+//    "device_index", "device": {"address", "kind", "model", "numa_node"} | null,
+//    "cpus", "main_cpus", "worker_cpus", "mem_node", "mem_policy", "taskset",
+//    "numactl"}], "cpu_affinity_conf", "notes"}
+#pragma once
+
+#include <string>
+
+#include "perfdx/host/bind_plan.h"
+
+namespace perfdx::report {
+
+// Raised when a key is removed, renamed or changes meaning.
+inline constexpr int kBindPlanSchemaVersion = 1;
+
+std::string RenderBindPlanText(const host::BindPlan& plan);
+std::string RenderBindPlanJson(const host::BindPlan& plan);
+
+}  // namespace perfdx::report
