@@ -1099,18 +1099,20 @@ std::string JobSection(const AnalyzeReport& report, const AnalyzeJob& job, size_
                             fmt::format("{}: p90 step {}", label, Dur(a.step_time.p90_ns))}}});
   }
   out += "</tbody></table></div>\n";
+  out += "<h3>Temporal breakdown per rank</h3>\n";
   out += Figure(svg::HBarChart(fmt::format("rank-breakdown-{}", j), "Temporal breakdown per rank",
                                shares, ShareAxis),
                 svg::Legend(shares.layers),
                 "Each rank's device time over its analysed window, as HTA's temporal breakdown: "
                 "compute kernels, other device work not hidden under compute, and idle.");
+  out += "<h3>Step time per rank</h3>\n";
   out += Figure(
       svg::HBarChart(fmt::format("rank-step-time-{}", j), "Step time per rank", times, DurAxis),
       svg::Legend(times.layers),
       "Median and p90 step time per rank: a rank slower than the others holds the job "
       "back at every collective. The report holds no rank × rank traffic matrix, so no "
       "communication heat map is drawn.");
-  out += RankDeviceTimeChart(report, job, j);
+  out += "<h3>Device time per step, rank by rank</h3>\n" + RankDeviceTimeChart(report, job, j);
   out += "<h3>Findings across ranks</h3>\n";
   const int64_t origin =
       job.members.empty() ? 0 : Origin(report.ranks[job.members.front()].analysis);

@@ -215,6 +215,7 @@ std::string TimelineChart(const std::string& id, const std::string& label, const
         C(kLeft), C(top), C(kRight - kLeft), C(kLaneH), C(kLeft - 8), C(top + kLaneH / 2 + 4),
         EscapeHtml(lane.name));
     for (const Span& s : lane.spans) {
+      if (!(s.fill > 0)) continue;  // nothing of that kind in the span
       const double x0 = x_of(s.start);
       const double w = std::max(0.6, x_of(s.end) - x0);  // a short gap stays visible
       const double h = kLaneH * std::clamp(s.fill, 0.0, 1.0);

@@ -78,7 +78,7 @@ struct TimelineData {
   std::vector<Lane> lanes;
   std::vector<Boundary> boundaries;
 };
-// One "mark span <css>" rect per span.
+// One "mark span <css>" rect per span with a fill above 0.
 std::string TimelineChart(const std::string& id, const std::string& label, const TimelineData& data,
                           Formatter x_format);
 
