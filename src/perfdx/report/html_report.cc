@@ -272,7 +272,8 @@ footer{max-width:1240px;margin:2em auto;padding:0 24px;color:var(--muted);font-s
 @media print{nav,p.parts{display:none}body{font-size:11pt;background:#fff;color:#000}
 header.page,main,footer{max-width:none;padding:0}.tablewrap,.tablewrap.long{max-height:none;
 overflow:visible}h2{break-before:page;border:none}
-h2:first-of-type{break-before:auto}figure,table,.finding{break-inside:avoid}
+h2:first-of-type{break-before:auto}figure,.finding{break-inside:avoid}h3{break-after:avoid}
+table{font-size:8pt}
 *{-webkit-print-color-adjust:exact;print-color-adjust:exact}
 details>summary{display:none}a{color:#000}td.full,th.fullh{display:none}}
 )CSS";
