@@ -10,7 +10,10 @@ Renders `perfdx analyze --format html` of a shared Kineto trace and of the
   - every chart is there, with as many marks as the JSON report of the same
     input calls for (steps, phases, gaps, memory bars, ranks), counted here
     from the JSON, not from the renderer;
-  - the sorting script ran (it makes every sortable column header focusable);
+  - the sorting script ran (it makes every sortable column header focusable)
+    and sorts: on a copy of the page with a probe script added, clicks on the
+    kernel table's "count" header order the rows as the JSON's counts sorted
+    here;
 and keeps a screenshot of each page (1280x2000) under --artifacts.
 
 A control page first proves the detectors work in this Chromium: one console
@@ -44,6 +47,25 @@ CHROMIUM_FLAGS = [
     "--host-resolver-rules=MAP * ~NOTFOUND", "--enable-logging=stderr", "--v=0",
 ]
 CHROMIUM_TIMEOUT_S = 180
+# Added to a copy of the page: clicks the kernel table's "count" header twice
+# and logs the first rows' counts after each click.
+SORT_PROBE = """<script>
+(function () {
+  var t = document.querySelector('table.sortable.kernels');
+  var heads = Array.prototype.slice.call(t.tHead.rows[0].cells);
+  var th = heads.filter(function (h) { return h.textContent === 'count'; })[0];
+  var i = heads.indexOf(th);
+  function counts() {
+    return Array.prototype.slice.call(t.tBodies[0].rows).map(function (r) {
+      return r.cells[i].getAttribute('data-v');
+    }).join(',');
+  }
+  th.click();
+  console.log('perfdx-sort-1 ' + th.getAttribute('aria-sort') + ' ' + counts());
+  th.click();
+  console.log('perfdx-sort-2 ' + th.getAttribute('aria-sort') + ' ' + counts());
+})();
+</script>"""
 
 failures = []
 
@@ -277,6 +299,26 @@ def main():
     return 0
 
 
+def check_sorting(chromium, name, source, report, workdir):
+    probe = os.path.join(workdir, f"{name}.sort-probe.html")
+    with open(probe, "w", encoding="utf-8") as f:
+        f.write(source.replace("</body>", SORT_PROBE + "</body>"))
+    _, stderr = run_chromium(chromium, "file://" + probe, workdir, ["--dump-dom"])
+    lines = {}
+    for m in console_messages(stderr):
+        found = re.search(r'"(perfdx-sort-\d) (\w+) ([\d,]*)"', m)
+        if found:
+            lines[found.group(1)] = (found.group(2), [int(c) for c in found.group(3).split(",") if c])
+        else:
+            check(False, f"{name}: sort probe: unexpected console message {m}")
+    counts = sorted(k["count"] for k in report["ranks"][0]["kernels"])
+    check(lines.get("perfdx-sort-1") == ("descending", counts[::-1]),
+          f"{name}: a click on 'count' sorts the kernels by count, largest first "
+          f"(got {lines.get('perfdx-sort-1')})")
+    check(lines.get("perfdx-sort-2") == ("ascending", counts),
+          f"{name}: a second click sorts them smallest first (got {lines.get('perfdx-sort-2')})")
+
+
 def run_case(perfdx, chromium, name, inputs, artifacts, workdir):
     print(f"== {name}: {' '.join(inputs)}")
     page = os.path.join(artifacts, f"{name}.html")
@@ -321,6 +363,8 @@ def run_case(perfdx, chromium, name, inputs, artifacts, workdir):
           f"{name}: the sorting script ran ({dom.focusable_headers} of {dom.sortable_headers} "
           "sortable headers focusable)")
     check(not dom.fetching, f"{name}: nothing in the DOM loads from elsewhere ({dom.fetching[:5]})")
+
+    check_sorting(chromium, name, source, report, workdir)
 
     screenshot = os.path.join(artifacts, f"{name}.png")
     if os.path.exists(screenshot):

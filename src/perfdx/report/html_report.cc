@@ -180,7 +180,7 @@ body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.45 system-ui,-app
 header.page,main,nav{max-width:1240px;margin:0 auto;padding:0 24px}
 header.page{padding-top:20px}
 h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.35em;margin:1.6em 0 .4em;padding-top:.4em;
-border-top:2px solid var(--border)}h3{font-size:1.1em;margin:1.4em 0 .4em}
+border-top:2px solid var(--border)}main>section:first-child>h2{border-top:none}h3{font-size:1.1em;margin:1.4em 0 .4em}
 h4{font-size:1em;margin:0;display:inline}
 a{color:var(--accent)}
 .muted,.note{color:var(--muted)}.note{font-size:.9em;margin:.3em 0 .8em}
@@ -239,7 +239,8 @@ svg.chart .series{fill:none;stroke:var(--accent);stroke-width:1.5}
 svg.chart .pt{fill:var(--accent)}svg.chart .pt.outlier{fill:var(--bad);stroke:var(--bg);stroke-width:1}
 svg.chart .ref{stroke-width:1.2;stroke-dasharray:6 4}
 .ref-median{stroke:var(--ok);fill:var(--ok)}.ref-p90{stroke:var(--warn);fill:var(--warn)}
-svg.chart text.ref-median{fill:var(--ok)}svg.chart text.ref-p90{fill:var(--warn)}
+svg.chart text.ref-median{fill:var(--ok);stroke:none}
+svg.chart text.ref-p90{fill:var(--warn);stroke:none}
 svg.chart .mark:hover{opacity:.75}
 ul.legend{list-style:none;padding:0;margin:.2em 0;display:flex;flex-wrap:wrap;gap:4px 16px;
 font-size:.85em}
@@ -264,7 +265,7 @@ vertical-align:-1px}
 .cause-launch_overhead{fill:#ff9da6;background:#ff9da6}
 .cause-framework_op{fill:#9d755d;background:#9d755d}
 .cause-python_function{fill:#54a24b;background:#54a24b}
-.cause-user_annotation{fill:#2a8c86;background:#2a8c86}
+.cause-user_annotation{fill:#17becf;background:#17becf}
 .cause-untraced{fill:#8c8c8c;background:#8c8c8c}
 .cause-other{fill:#d0d0d0;background:#d0d0d0}
 .warnings li{color:var(--warn)}

@@ -105,19 +105,21 @@ std::string PointChart(const std::string& id, const std::string& label, const Po
   out += YAxis(axis, kLeft, kRight, kTop, kBottom, y_format);
   out += XLabels(data.points.size(), kLeft, slot, kBottom + 18,
                  [&](size_t i) { return data.points[i].label; });
-  // Labels at the right end, above their line; one too close to the last
-  // one moves down so that close lines (median, p90) stay readable.
-  double last_label_y = -1e9;
+  // Labels at the right end, above their line; one that would overlap the
+  // last one (close lines: median and p90) goes to its left instead.
+  double last_y = -1e9, last_left = kRight - 4;
   for (const Reference& r : data.references) {
     const double y = y_of(r.value);
-    double label_y = y - 5;
-    if (std::fabs(label_y - last_label_y) < 14) label_y = last_label_y + 14;
-    last_label_y = label_y;
+    double label_x = kRight - 4;
+    if (std::fabs(y - last_y) < 14) label_x = last_left - 12;
+    last_y = y;
+    // About 6.6 px per character of the 12 px label font.
+    last_left = label_x - 6.6 * static_cast<double>(r.name.size());
     out += fmt::format(
         "<line class=\"ref {}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/><text class=\"ref-label "
         "{}\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
-        EscapeHtml(r.css), C(kLeft), C(y), C(kRight), C(y), EscapeHtml(r.css), C(kRight - 4),
-        C(label_y), EscapeHtml(r.name));
+        EscapeHtml(r.css), C(kLeft), C(y), C(kRight), C(y), EscapeHtml(r.css), C(label_x), C(y - 5),
+        EscapeHtml(r.name));
   }
   if (data.points.size() > 1) {
     out += "<polyline class=\"series\" points=\"";
