@@ -165,7 +165,7 @@ int64_t Origin(const RankAnalysis& a) {
   return 0;
 }
 std::string At(int64_t t, int64_t origin) {
-  return "t+" + Dur(t - origin);
+  return t >= origin ? "t+" + Dur(t - origin) : "t−" + Dur(origin - t);
 }
 
 constexpr std::string_view kStyle = R"CSS(
@@ -177,7 +177,7 @@ constexpr std::string_view kStyle = R"CSS(
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.45 system-ui,-apple-system,
 "Segoe UI",Roboto,"Noto Sans",sans-serif}
-header.page,main,nav{max-width:1240px;margin:0 auto;padding:0 24px}
+header.page,main,nav{max-width:1320px;margin:0 auto;padding:0 24px}
 header.page{padding-top:20px}
 h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.35em;margin:1.6em 0 .4em;padding-top:.4em;
 border-top:2px solid var(--border)}main>section:first-child>h2{border-top:none}h3{font-size:1.1em;margin:1.4em 0 .4em}
@@ -200,14 +200,14 @@ dl.meta dt{color:var(--muted)}dl.meta dd{margin:0;overflow-wrap:anywhere}
 .tablewrap.long{max-height:40em;overflow-y:auto;border-bottom:1px solid var(--border)}
 .tablewrap.long th{position:sticky;top:0;z-index:1}
 table{border-collapse:collapse;font-size:.9em}
-th,td{border-bottom:1px solid var(--border);padding:4px 8px;text-align:left;vertical-align:top}
+th,td{border-bottom:1px solid var(--border);padding:4px 7px;text-align:left;vertical-align:top}
 th{background:var(--card);position:relative;white-space:nowrap}
 td.num,th.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
 table.sortable th{cursor:pointer;user-select:none}
 table.sortable th[aria-sort=ascending]::after{content:" \25B2"}
 table.sortable th[aria-sort=descending]::after{content:" \25BC"}
 td.name{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.85em;
-min-width:22em;max-width:40em;overflow-wrap:anywhere}
+min-width:16em;max-width:28em;overflow-wrap:anywhere}
 td.full{max-width:30em}td.full summary{white-space:nowrap;font-size:.85em}
 td.full code.copy{user-select:all;overflow-wrap:anywhere;font-size:.8em;display:block;
 min-width:20em;cursor:copy}
@@ -269,7 +269,7 @@ vertical-align:-1px}
 .cause-untraced{fill:#8c8c8c;background:#8c8c8c}
 .cause-other{fill:#d0d0d0;background:#d0d0d0}
 .warnings li{color:var(--warn)}
-footer{max-width:1240px;margin:2em auto;padding:0 24px;color:var(--muted);font-size:.85em}
+footer{max-width:1320px;margin:2em auto;padding:0 24px;color:var(--muted);font-size:.85em}
 @media print{nav,p.parts{display:none}body{font-size:11pt;background:#fff;color:#000}
 header.page,main,footer{max-width:none;padding:0}.tablewrap,.tablewrap.long{max-height:none;
 overflow:visible}h2{break-before:page;border:none}
@@ -674,9 +674,10 @@ std::string GapTables(const RankAnalysis& a, int64_t origin) {
                      [](const auto* x, const auto* y) { return x->dur_ns > y->dur_ns; });
     if (longest.size() > kGapRows) longest.resize(kGapRows);
     out += fmt::format(
-        "<details><summary>The {} longest gaps</summary><div class=\"tablewrap\"><table "
-        "class=\"sortable\">",
-        longest.size());
+        "<details><summary>{}</summary><div class=\"tablewrap\"><table class=\"sortable\">",
+        longest.size() == g.gaps.size()
+            ? fmt::format("All {} gaps", g.gaps.size())
+            : fmt::format("The {} longest of {} gaps", longest.size(), g.gaps.size()));
     out += Head({"#start", "#duration", "#step", "position", "cause", "in", "#covers",
                  "host activity", "stalled launch"});
     out += "<tbody>";
