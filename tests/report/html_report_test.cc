@@ -165,7 +165,7 @@ AnalyzeRank MakeRank(const model::Trace* trace) {
                 .value = 0.56,
                 .threshold = 0.05,
                 .unit = "share",
-                .ranges = {{1 * kMs, 3 * kMs}},
+                .ranges = {{1 * kMs, 3 * kMs}, {0, 1 * kMs}},
                 .contributors = {{kEvilKernel, 15 * kMs, 0.75}},
                 .details = {{"stall_ns_per_step", 9.0 * kMs}}};
   f.gain = advisor::EstimatedGain(9 * kMs, 0.54);
@@ -284,6 +284,10 @@ TEST(HtmlReportTest, EveryChartWithTheMarksItsNumbersCallFor) {
   EXPECT_EQ(html.compare(html.find('>', detail + 30) + 1, 12, "9 ms</dd><dt"), 0)
       << html.substr(detail, 80);
   EXPECT_NE(html.find("class=\"rests\""), std::string::npos);
+  // Times from the first step's start (1 ms), also before it.
+  EXPECT_NE(html.find("<dt>where</dt><dd>t+0 ns – t+2 ms; t−1 ms – t+0 ns</dd>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<summary>All 2 gaps</summary>"), std::string::npos);
   // Tables the page's script sorts.
   EXPECT_EQ(Count(html, "<table class=\"sortable kernels\">"), 1u);
   EXPECT_EQ(Count(html, "<table class=\"sortable ops\">"), 1u);
