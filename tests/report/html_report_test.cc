@@ -20,7 +20,7 @@
 //   device activity compute 3 + communication 2 (step 6: all, exposed) +
 //                   memcpy 1 (step 5) + gaps 2 = 8 spans
 //   memory          device 0: allocated, reserved, capacity; host:
-//                   allocated only = 4 bars
+//                   allocated only = 4 bars; axis 0..20 GiB
 //   job (2 ranks)   temporal shares 3 per rank = 6; median and p90 per rank
 //                   = 4; device time parts 4 + 5 + 2 per rank = 22
 #include "perfdx/report/html_report.h"
@@ -270,6 +270,11 @@ TEST(HtmlReportTest, EveryChartWithTheMarksItsNumbersCallFor) {
   ASSERT_FALSE(memory.empty());
   EXPECT_EQ(Count(memory, "class=\"mark hseg"), 4u);
   EXPECT_EQ(Count(memory, "class=\"mark hseg c-reserved\""), 1u);
+  // The axis in GiB steps: 16 GiB / 4 rounds up to 5 GiB, so 0..20 GiB over
+  // 736 px (200 .. 936): 1 GiB allocated is 36.8 px, 2 GiB reserved 73.6.
+  EXPECT_NE(memory.find("width=\"36.8\""), std::string::npos) << memory;
+  EXPECT_NE(memory.find("width=\"73.6\""), std::string::npos) << memory;
+  EXPECT_NE(memory.find(">20.0 GiB</text>"), std::string::npos) << memory;
 
   // One rank: no job section.
   EXPECT_TRUE(Svg(html, "rank-breakdown-0").empty());

@@ -782,6 +782,7 @@ std::string DeviceName(int32_t id) {
 
 std::string MemorySection(const RankAnalysis& a, size_t index) {
   svg::HBarData data;
+  data.binary = true;
   data.layers = {{"peak allocated", "c-allocated"},
                  {"peak reserved", "c-reserved"},
                  {"capacity", "c-capacity"}};

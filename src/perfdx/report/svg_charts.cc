@@ -33,10 +33,13 @@ struct Axis {
   double max = 1;
   double step = 1;
 };
-Axis MakeAxis(double max) {
+// `binary`: round in powers of 1024 (bytes: 4 GiB steps, not 4.29e9).
+Axis MakeAxis(double max, bool binary = false) {
   Axis a;
   if (!(max > 0) || !std::isfinite(max)) return a;
-  a.step = NiceStep(max / 4);
+  double unit = 1;
+  while (binary && max / unit >= 1024) unit *= 1024;
+  a.step = NiceStep(max / unit / 4) * unit;
   a.max = std::ceil(max / a.step - 1e-9) * a.step;
   return a;
 }
@@ -243,7 +246,8 @@ std::string HBarChart(const std::string& id, const std::string& label, const HBa
       max = std::max(max, sum);
     }
   }
-  const Axis axis = data.max > 0 ? Axis{data.max, NiceStep(data.max / 4)} : MakeAxis(max);
+  const Axis axis =
+      data.max > 0 ? Axis{data.max, NiceStep(data.max / 4)} : MakeAxis(max, data.binary);
   auto w_of = [&](double v) { return (kRight - kLeft) * v / axis.max; };
 
   std::string out = Open(id, label, height);

@@ -97,7 +97,8 @@ struct HBar {
 struct HBarData {
   std::vector<Layer> layers;
   std::vector<HBar> bars;
-  double max = 0;  // the axis' end; 0: the longest bar
+  double max = 0;       // the axis' end; 0: the longest bar
+  bool binary = false;  // values in bytes: axis steps in powers of 1024
 };
 // One "mark hseg <layer css>" rect per non-zero segment.
 std::string HBarChart(const std::string& id, const std::string& label, const HBarData& data,
