@@ -14,7 +14,8 @@ Renders `perfdx analyze --format html` of a shared Kineto trace and of the
     and sorts: on a copy of the page with a probe script added, clicks on the
     kernel table's "count" header order the rows as the JSON's counts sorted
     here;
-and keeps a screenshot of each page (1280x2000) under --artifacts.
+and keeps a screenshot of each page (1280x2000, and 1280x16000 for the whole
+page) under --artifacts.
 
 A control page first proves the detectors work in this Chromium: one console
 message and one request that they must see. If Chromium is missing or cannot
@@ -378,6 +379,11 @@ def run_case(perfdx, chromium, name, inputs, artifacts, workdir):
             ok = f.read(8) == b"\x89PNG\r\n\x1a\n"
     check(ok, f"{name}: screenshot written ({screenshot})")
     check(not console_messages(shot_err), f"{name}: no console message while taking the screenshot")
+    # The whole page too (the first 16000 pixels), for a look at every chart.
+    full = os.path.join(artifacts, f"{name}_full.png")
+    run_chromium(chromium, url, workdir,
+                 [f"--screenshot={full}", "--window-size=1280,16000", "--hide-scrollbars"])
+    check(os.path.exists(full), f"{name}: full-page screenshot written ({full})")
     marks = sum(len(v) for v in dom.marks.values())
     print(f"ok: {name}: {len(dom.svg_ids)} charts, {marks} marks, {len(report['ranks'])} rank(s); "
           f"page {page}; screenshot {screenshot}")
