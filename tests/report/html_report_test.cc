@@ -32,6 +32,7 @@
 #include <gtest/gtest.h>
 
 #include "perfdx/report/html_text.h"
+#include "perfdx/version.h"
 
 namespace perfdx::report {
 namespace {
@@ -352,6 +353,8 @@ TEST(HtmlReportTest, Deterministic) {
   const std::string first = RenderAnalyzeHtml(a->report);
   EXPECT_EQ(first, RenderAnalyzeHtml(a->report));
   EXPECT_EQ(first, RenderAnalyzeHtml(b->report));
+  // The page names the perfdx that wrote it, never when.
+  EXPECT_NE(first.find(std::string("Written by perfdx ") + PERFDX_VERSION), std::string::npos);
 }
 
 TEST(HtmlReportTest, EmptyReportIsStillAPage) {

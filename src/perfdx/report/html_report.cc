@@ -9,6 +9,7 @@
 #include "perfdx/report/html_text.h"
 #include "perfdx/report/svg_charts.h"
 #include "perfdx/report/units.h"
+#include "perfdx/version.h"
 
 namespace perfdx::report {
 namespace {
@@ -1187,10 +1188,11 @@ std::string RenderAnalyzeHtml(const AnalyzeReport& report) {
   for (size_t i = 0; i < report.ranks.size(); ++i) {
     out += RankSection(report.ranks[i], i, report.ranks.size() > 1);
   }
-  out +=
-      "</main>\n<footer>Written by perfdx from its analyze report (the same numbers as "
-      "<code>--format json</code>; docs/metrics.md defines each). This file loads nothing: "
-      "it works offline.</footer>\n";
+  out += fmt::format(
+      "</main>\n<footer>Written by perfdx {} from its analyze report (schema {}: the same "
+      "numbers as <code>--format json</code>; docs/metrics.md defines each). This file loads "
+      "nothing: it works offline.</footer>\n",
+      H(PERFDX_VERSION), kAnalyzeSchemaVersion);
   out += "<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
   return out;
 }
