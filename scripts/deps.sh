@@ -18,6 +18,9 @@ packages=(
   # the example notebook (examples/python).
   python3-dev pybind11-dev python3-pandas python3-pytest python3-matplotlib
   python3-jsonschema  # docs/analyze_report.schema.json, checked by the test analyze_report_schema
+  # The HTML report's browser test (tests/report/html_browser_test.py):
+  # headless Chromium opens the pages.
+  chromium
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -9,6 +9,7 @@
 #include "perfdx/cli/common.h"
 #include "perfdx/pipeline/analyze.h"
 #include "perfdx/report/analyze_report.h"
+#include "perfdx/report/html_report.h"
 
 namespace perfdx::cli {
 namespace {
@@ -51,8 +52,9 @@ int RunAnalyze(const AnalyzeOptions& options) {
   request.thresholds = *thresholds_or;
   auto report = pipeline::BuildAnalyzeReport(request);
   if (!report.ok()) return ReportError(report.status());
-  const std::string text = options.format == "json" ? report::RenderAnalyzeJson(*report)
-                                                    : report::RenderAnalyzeText(*report);
+  const std::string text = options.format == "json"   ? report::RenderAnalyzeJson(*report)
+                           : options.format == "html" ? report::RenderAnalyzeHtml(*report)
+                                                      : report::RenderAnalyzeText(*report);
   if (Status s = WriteOutput(options.output, text); !s.ok()) return ReportError(s);
   // --fail-on: exit 1 when any finding is at or above that severity.
   if (auto level = advisor::ParseSeverity(options.fail_on)) {
@@ -70,7 +72,8 @@ void RegisterAnalyzeCommand(CLI::App& app, int* exit_code) {
       "why is my step slow: health table, timeline gaps and their causes, step phases, "
       "operators, kernels, memory");
   AddInputOptions(command, &options->input);
-  AddFormatOptions(command, &options->format);
+  AddFormatOptions(command, &options->format, {"text", "json", "html"},
+                   "text, json or html (one self-contained page: -o report.html)");
   AddOutputOption(command, &options->output);
   command->add_option("--steps", options->steps,
                       "analyse only these step ids: A..B (inclusive), A.., ..B or N");
