@@ -28,6 +28,7 @@
 #include "perfdx/python/object_sink.h"
 #include "perfdx/report/analyze_report.h"
 #include "perfdx/report/check_report.h"
+#include "perfdx/report/html_report.h"
 #include "perfdx/report/info_report.h"
 #include "perfdx/version.h"
 
@@ -141,7 +142,8 @@ formats::LoadOptions ToLoadOptions(const LoadArgs& args) {
   return options;
 }
 
-// analyze(): (the JSON contract as objects, the JSON text, the text report).
+// analyze(): (the JSON contract as objects, the JSON text, the text report,
+// the HTML page).
 py::tuple Analyze(const LoadArgs& load, const std::string& steps, const std::string& window,
                   const std::vector<int64_t>& ranks, bool include_incomplete, double min_gap_us,
                   const std::string& config) {
@@ -178,12 +180,14 @@ py::tuple Analyze(const LoadArgs& load, const std::string& steps, const std::str
     Result<report::AnalyzeReport> report;
     std::string json;
     std::string text;
+    std::string html;
   };
   Rendered out = WithoutGil([&] {
-    Rendered r{pipeline::BuildAnalyzeReport(request), {}, {}};
+    Rendered r{pipeline::BuildAnalyzeReport(request), {}, {}, {}};
     if (r.report.ok()) {
       r.json = report::RenderAnalyzeJson(*r.report);
       r.text = report::RenderAnalyzeText(*r.report);
+      r.html = report::RenderAnalyzeHtml(*r.report);
     }
     return r;
   });
@@ -196,7 +200,7 @@ py::tuple Analyze(const LoadArgs& load, const std::string& steps, const std::str
     out.report = Internal("released");
     return 0;
   });
-  return py::make_tuple(tree, py::str(out.json), py::str(out.text));
+  return py::make_tuple(tree, py::str(out.json), py::str(out.text), py::str(out.html));
 }
 
 // info(): (the JSON contract as objects, the JSON text, the text).
