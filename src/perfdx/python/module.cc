@@ -29,6 +29,7 @@
 #include "perfdx/report/analyze_report.h"
 #include "perfdx/report/check_report.h"
 #include "perfdx/report/info_report.h"
+#include "perfdx/report/text_report.h"
 #include "perfdx/version.h"
 
 namespace perfdx::python {
