@@ -90,7 +90,7 @@ void RenderFinding(std::string& out, const advisor::Finding& f, bool fixes) {
     out += fmt::format("- steps: {}\n", steps);
   }
   for (const auto& [key, value] : e.details) {
-    out += fmt::format("- {}: {:.6g}\n", MdText(key), value);
+    out += fmt::format("- {}: {:.6g}\n", MdCode(key), value);
   }
   if (!e.contributors.empty()) {
     out += "- top contributors:\n";
@@ -111,7 +111,7 @@ void RenderFinding(std::string& out, const advisor::Finding& f, bool fixes) {
       if (!r.doc_url.empty()) out += fmt::format("\n[Documentation]({})\n", LinkTarget(r.doc_url));
     }
   }
-  out += "\n</details>\n";
+  out += "\n</details>\n\n";
 }
 
 void RenderFindings(std::string& out, const std::vector<advisor::Finding>& findings,
@@ -124,10 +124,9 @@ void RenderFindings(std::string& out, const std::vector<advisor::Finding>& findi
   const size_t shown = std::min(findings.size(), limits.findings);
   for (size_t i = 0; i < shown; ++i) RenderFinding(out, findings[i], limits.fixes);
   if (findings.size() > shown) {
-    out += fmt::format("\n_{} more finding{} in `perfdx analyze --format json`._\n",
+    out += fmt::format("_{} more finding{} in `perfdx analyze --format json`._\n\n",
                        findings.size() - shown, findings.size() - shown == 1 ? "" : "s");
   }
-  out += '\n';
 }
 
 std::string HealthMark(const advisor::HealthRow& row) {
@@ -191,11 +190,11 @@ void RenderRank(std::string& out, const AnalyzeRank& entry, const Limits& limits
   const model::RankInfo& info = a.info();
   out += fmt::format("#### Rank {} · {}\n\n", info.rank ? fmt::format("{}", *info.rank) : "?",
                      MdText(info.path));
-  out += fmt::format("{} on {}{} ({} on {}) · {} steps analysed ({}, window {}) · mean step {}",
+  out += fmt::format("{} on {}{} ({} on {}) · {} step{} analysed ({}, window {}) · mean step {}",
                      model::FrameworkName(info.runtime.framework),
                      model::PlatformName(info.runtime.platform), FeatureList(info.runtime.features),
                      model::SourceFormatName(info.source), MdText(info.device_name), a.steps.size(),
-                     analysis::StepSourceName(a.timeline.source),
+                     a.steps.size() == 1 ? "" : "s", analysis::StepSourceName(a.timeline.source),
                      analysis::AnalysisWindowName(a.window), FormatDuration(a.step_time.mean_ns));
   if (!a.steps.empty()) {
     out += fmt::format(", median {}, p90 {}", FormatDuration(a.step_time.median_ns),
