@@ -29,6 +29,8 @@ TEST(MarkdownEscapeTest, CodeSpans) {
   EXPECT_EQ(MdCode("a`b"), "``a`b``");
   EXPECT_EQ(MdCode("`x"), "`` `x ``");
   EXPECT_EQ(HtmlText("<b> & \"q\""), "&lt;b&gt; &amp; &quot;q&quot;");
+  EXPECT_EQ(HtmlText("a\nb\x1b[1m"), "a b [1m");
+  EXPECT_EQ(MdCell("a\tb\r\n"), "a b  ");
 }
 
 const std::string kTrace =

@@ -137,6 +137,19 @@ TEST_F(TextReportTest, WarningsComeFirst) {
   EXPECT_EQ(RenderAnalyzeText(Report()).find("warnings"), std::string::npos);
 }
 
+TEST_F(TextReportTest, NamesFromTheTraceSendNoEscapes) {
+  // A kernel name with an escape sequence, a tab and a newline in it.
+  AnalyzeReport& report = const_cast<AnalyzeReport&>(Report());
+  std::string& name = report.ranks[0].analysis.kernels.kernels[0].name;
+  const std::string saved = name;
+  name = "evil\x1b[2J\tkernel\nname";
+  const std::string text = RenderAnalyzeText(report, {.width = 60});
+  name = saved;
+  EXPECT_EQ(text.find('\x1b'), std::string::npos);
+  EXPECT_EQ(text.find('\t'), std::string::npos);
+  EXPECT_NE(text.find("    evil [2J kernel name"), std::string::npos) << text;
+}
+
 TEST_F(TextReportTest, KernelNamesReadDifferently) {
   // The shortened kernel names of the table, at 60 and 100 columns, are as
   // many as the kernels listed.

@@ -9,8 +9,8 @@ std::string MdCell(std::string_view s) {
   for (char c : s) {
     if (c == '|') {
       out += "\\|";
-    } else if (c == '\n' || c == '\r') {
-      out += ' ';
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
+      out += ' ';  // a newline would end the row; other controls mean nothing here
     } else {
       out += c;
     }
@@ -77,12 +77,8 @@ std::string HtmlText(std::string_view s) {
       case '"':
         out += "&quot;";
         break;
-      case '\n':
-      case '\r':
-        out += ' ';
-        break;
       default:
-        out += c;
+        out += static_cast<unsigned char>(c) < 0x20 || c == 0x7F ? ' ' : c;
     }
   }
   return out;

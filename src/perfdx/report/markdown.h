@@ -6,7 +6,8 @@
 
 namespace perfdx::report {
 
-// A table cell: '|' would end the cell, a newline the row.
+// A table cell: '|' would end the cell, a newline the row (every control
+// character becomes a space).
 std::string MdCell(std::string_view s);
 // Running text and table cells: also '<', '>' and '&' (GitHub reads HTML in
 // Markdown: "kernel<4, float>" would be a tag) and the characters that start

@@ -120,6 +120,15 @@ size_t DisplayWidth(std::string_view s) {
   return w;
 }
 
+std::string Printable(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b < 0x20 || b == 0x7F) c = ' ';
+  }
+  return out;
+}
+
 std::string_view TakeColumns(std::string_view s, size_t width) {
   size_t w = 0;
   size_t i = 0;

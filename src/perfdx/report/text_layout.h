@@ -19,6 +19,11 @@ inline constexpr std::string_view kEllipsis = "\xE2\x80\xA6";
 
 size_t DisplayWidth(std::string_view s);
 
+// `s` with every control character (tab, newline, ESC, DEL, ...) as a
+// space: names from a trace neither break the layout nor send the terminal
+// escape sequences of their own.
+std::string Printable(std::string_view s);
+
 // The longest prefix of `s` at most `width` columns wide, never cutting a
 // code point or an escape sequence.
 std::string_view TakeColumns(std::string_view s, size_t width);

@@ -43,7 +43,7 @@ struct Layout {
 // A sentence of the report: wrapped, its continuation lines indented two
 // more columns than its first.
 void Say(std::string& out, const Layout& l, std::string_view text, size_t indent = 2) {
-  AppendLines(out, Wrap(text, l.width, std::string(indent, ' '), indent + 2));
+  AppendLines(out, Wrap(Printable(text), l.width, std::string(indent, ' '), indent + 2));
 }
 
 void Heading(std::string& out, const Layout& l, std::string_view text) {
@@ -84,7 +84,7 @@ void RenderFindings(std::string& out, const Layout& l,
   size_t n = 0;
   for (const advisor::Finding& f : findings) {
     if (n == l.top) break;
-    std::string text = fmt::format("{} {}", SeverityTag(l, f.severity), f.title);
+    std::string text = fmt::format("{} {}", SeverityTag(l, f.severity), Printable(f.title));
     if (f.gain.ns_per_step > 0) {
       text += fmt::format(" — saves up to {} per step ({})", FormatDuration(f.gain.ns_per_step),
                           FormatShare(f.gain.share));
@@ -149,7 +149,7 @@ void RenderHealth(std::string& out, const Layout& l, const AnalyzeRank& entry) {
                   /*header_line=*/false);
   for (const advisor::HealthRow& row : entry.health) {
     const bool pct = row.metric != "step_time_cv";
-    table.AddRow({StatusMark(l, row), row.label,
+    table.AddRow({StatusMark(l, row), Printable(row.label),
                   pct ? FormatShare(row.value) : fmt::format("{:.3f}", row.value),
                   row.judged ? "healthy " + row.healthy : ""});
   }
@@ -182,7 +182,7 @@ void RenderMacro(std::string& out, const Layout& l, const RankAnalysis& a) {
   const size_t groups = std::min(a.gaps.recurring.size(), l.top);
   // The causes' names side by side: shortened to stay distinct.
   std::vector<std::string> causes;
-  for (size_t i = 0; i < groups; ++i) causes.push_back(a.gaps.recurring[i].cause.name);
+  for (size_t i = 0; i < groups; ++i) causes.push_back(Printable(a.gaps.recurring[i].cause.name));
   causes = ShortenDistinct(causes, std::min<size_t>(60, l.width - 8));
   for (size_t i = 0; i < groups; ++i) {
     const analysis::GapGroup& g = a.gaps.recurring[i];
@@ -295,7 +295,7 @@ void RenderMicro(std::string& out, const Layout& l, const RankAnalysis& a) {
                      {.header = by_device ? "device self" : "host self", .right = true}});
     for (size_t i = 0; i < ops; ++i) {
       const analysis::OpStat& op = a.ops.ops[i];
-      table.AddRow({op.name, fmt::format("{}", op.calls),
+      table.AddRow({Printable(op.name), fmt::format("{}", op.calls),
                     FormatDuration(by_device ? op.device_self_ns : op.host_self_ns)});
     }
     AppendLines(out, table.Render(l.width, 4));
@@ -316,7 +316,7 @@ void RenderMicro(std::string& out, const Layout& l, const RankAnalysis& a) {
                      {.header = "note", .drop = 3}});
     for (size_t i = 0; i < kernels; ++i) {
       const analysis::KernelStat& k = a.kernels.kernels[i];
-      table.AddRow({k.name, FormatShare(k.share), FormatDuration(k.total_ns),
+      table.AddRow({Printable(k.name), FormatShare(k.share), FormatDuration(k.total_ns),
                     fmt::format("{}", k.count), FormatDuration(k.mean_ns()),
                     k.fp32_matrix         ? "[fp32 matrix]"
                     : k.layout_conversion ? "[layout]"
@@ -348,11 +348,11 @@ void RenderMicro(std::string& out, const Layout& l, const RankAnalysis& a) {
 void RenderRank(std::string& out, const Layout& l, const AnalyzeRank& entry) {
   const RankAnalysis& a = entry.analysis;
   const model::RankInfo& info = a.info();
-  AppendLines(
-      out, Wrap(l.style.Bold(fmt::format("═══ rank {} — {} ({} on {})",
-                                         info.rank ? fmt::format("{}", *info.rank) : "?", info.path,
-                                         model::SourceFormatName(info.source), info.device_name)),
-                l.width, "", 4));
+  AppendLines(out, Wrap(l.style.Bold(fmt::format(
+                            "═══ rank {} — {} ({} on {})",
+                            info.rank ? fmt::format("{}", *info.rank) : "?", Printable(info.path),
+                            model::SourceFormatName(info.source), Printable(info.device_name))),
+                        l.width, "", 4));
   Say(out, l,
       fmt::format("framework: {} on {}{} (from {})", model::FrameworkName(info.runtime.framework),
                   model::PlatformName(info.runtime.platform), FeatureList(info.runtime.features),
