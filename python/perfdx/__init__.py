@@ -106,11 +106,11 @@ def analyze(paths, steps=None, window="steps", framework=None, *, rank=None,
     exists, as the CLI). The GIL is released while perfdx loads and analyses.
     """
     load = _load(paths, framework, threads, max_decompressed_bytes, max_ratio)
-    tree, json_text, text, html = _perfdx.analyze(
+    tree, json_text, text, html, markdown = _perfdx.analyze(
         load, _steps(steps), str(window), _ranks(rank), bool(include_incomplete),
         float(min_gap_us), "" if config is None else os.fsdecode(config))
     _warn(tree.warnings)
-    return Report(tree, json_text, text, html)
+    return Report(tree, json_text, text, html, markdown)
 
 
 def info(paths, framework=None, *, threads=0, max_decompressed_bytes=None, max_ratio=None):

@@ -101,14 +101,19 @@ class Report(_Document):
     """What `perfdx.analyze` returns: `ranks`, `findings` (ranked by estimated
     gain), `jobs` and `warnings` as the JSON report has them, and DataFrames."""
 
-    def __init__(self, tree, json_text, text, html):
+    def __init__(self, tree, json_text, text, html, markdown):
         super().__init__(tree, json_text, text)
         self._html = html
+        self._markdown = markdown
 
     def to_html(self, path=None):
         """The self-contained HTML page `--format html` writes (no network: open it
         from a file or a mail attachment); to `path` if given."""
         return self._write(self._html, path)
+
+    def to_markdown(self, path=None):
+        """The Markdown `--format md` writes (a pull-request comment or a ticket)."""
+        return self._write(self._markdown, path)
 
     def __repr__(self):
         steps = sum(len(r.steps) for r in self._tree.ranks)

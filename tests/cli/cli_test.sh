@@ -90,6 +90,7 @@ expect_flag_refused --max-decompressed -5 check "$trace" --against "$trace"
 expect_flag_refused --warmup -1 check "$trace" --against "$trace"
 expect_flag_refused --rank -1 check "$trace" --against "$trace"
 expect_flag_refused --top -3 diff "$trace" "$trace"
+for v in 0 -1 1.5 nan 99999999999; do expect_flag_refused --top "$v" analyze "$trace"; done
 expect_flag_refused --top nan baseline show --db "$tmp/runs.db" x
 expect_flag_refused --limit -1 baseline list --db "$tmp/runs.db"
 expect_exit 2 "--max-regression nan" "$perfdx" check "$trace" --against "$trace" --max-regression nan
@@ -190,6 +191,40 @@ for f in d["findings"]:
 PY
 expect_exit 0 "config --defaults" "$perfdx" config --defaults
 
+# The terminal report (issue #14): the width from COLUMNS, --top, --no-fixes,
+# colour only where asked, Markdown.
+max_width() { python3 -c 'import sys; print(max(len(l.rstrip("\n")) for l in open(sys.argv[1], encoding="utf-8")))' "$1"; }
+for cols in 60 100 200; do
+  COLUMNS=$cols expect_exit 1 "analyze at COLUMNS=$cols" "$perfdx" analyze --fail-on critical "$example"
+  [ "$(max_width "$tmp/out")" -le "$cols" ] || fail "COLUMNS=$cols: a line of $(max_width "$tmp/out") columns"
+done
+expect_exit 0 "analyze --top 1 --no-fixes" "$perfdx" analyze --top 1 --no-fixes "$example"
+grep -q "^  1\. " "$tmp/out" || fail "--top 1 shows the first finding"
+! grep -q "^  2\. " "$tmp/out" || fail "--top 1 shows one finding"
+! grep -q "fix for \|see https://" "$tmp/out" || fail "--no-fixes hides the fixes"
+expect_exit 0 "analyze with the fixes" "$perfdx" analyze "$example"
+grep -q "fix for " "$tmp/out" || fail "the fixes are shown by default"
+expect_exit 2 "--color with a bad value" "$perfdx" analyze --color=sometimes "$trace"
+head -n 1 "$tmp/err" | grep -qF -- "--color: sometimes not in {never,auto,always}" || fail "--color message: $(cat "$tmp/err")"
+esc=$(printf '\033[')
+NO_COLOR=1 expect_exit 0 "--color=always beats NO_COLOR" "$perfdx" analyze --color=always "$example"
+grep -qF "$esc" "$tmp/out" || fail "--color=always colours"
+expect_exit 0 "--color=auto into a pipe" "$perfdx" analyze "$example"
+! grep -qF "$esc" "$tmp/out" || fail "no colour into a pipe"
+if command -v script >/dev/null; then  # a terminal for stdout (util-linux script)
+  TERM=xterm NO_COLOR=1 script -qec "$perfdx analyze $example" /dev/null >"$tmp/tty" 2>&1
+  ! grep -qF "${esc}1m" "$tmp/tty" || fail "NO_COLOR: no colour on a terminal"
+  TERM=xterm script -qec "$perfdx analyze --color=never $example" /dev/null >"$tmp/tty" 2>&1
+  ! grep -qF "${esc}1m" "$tmp/tty" || fail "--color=never: no colour on a terminal"
+  env -u NO_COLOR TERM=xterm script -qec "$perfdx analyze $example" /dev/null >"$tmp/tty" 2>&1
+  grep -qF "${esc}1m" "$tmp/tty" || fail "colour on a terminal by default"
+fi
+expect_exit 0 "analyze --format md" "$perfdx" analyze --format md "$example"
+head -n 1 "$tmp/out" | grep -q "^### .* perfdx analyze: [0-9]* findings" || fail "md title line: $(head -n 1 "$tmp/out")"
+grep -qF "| | health | value | healthy |" "$tmp/out" || fail "md health table"
+grep -qF "<details><summary>" "$tmp/out" || fail "md findings in details blocks"
+expect_exit 2 "--format with a bad value" "$perfdx" analyze --format pdf "$example"
+
 # One rank that cannot be read: named in the warnings, the other analysed, exit 0.
 mkdir -p "$tmp/run" "$tmp/allbad"
 cp tests/data/healthy_gpu_trace.json "$tmp/run/rank0.json"
@@ -197,8 +232,9 @@ printf '{"traceEvents": {"ph": "X"}}' >"$tmp/run/rank1.json"  # the closing brac
 cp "$tmp/run/rank1.json" "$tmp/allbad/rank0.json"
 cp "$tmp/run/rank1.json" "$tmp/allbad/rank1.json"
 skipped="rank 1 skipped: $tmp/run/rank1.json: at byte 27: no \"traceEvents\" array in this JSON object"
-expect_exit 0 "analyze with one unreadable rank" "$perfdx" analyze "$tmp/run"
+COLUMNS=400 expect_exit 0 "analyze with one unreadable rank" "$perfdx" analyze "$tmp/run"
 grep -qF "$skipped" "$tmp/out" || fail "the unreadable rank is named in the report: $(grep -i skipped "$tmp/out")"
+[ "$(head -n 1 "$tmp/out")" = "warnings" ] || fail "warnings come first: $(head -n 2 "$tmp/out")"
 grep -q "FINDINGS\|rank 0" "$tmp/out" || fail "the readable rank is analysed"
 expect_exit 0 "analyze --format json with one unreadable rank" "$perfdx" analyze --format json "$tmp/run"
 python3 - "$tmp/out" "$skipped" <<'PY' || fail "JSON: one rank analysed, the other in warnings"

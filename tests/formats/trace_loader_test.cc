@@ -3,10 +3,14 @@
 // loader thread becomes a Status instead of terminating the process.
 #include "perfdx/formats/trace_loader.h"
 
+#include <filesystem>
+#include <mutex>
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "test_support.h"
@@ -64,6 +68,70 @@ TEST(TraceLoaderTest, TwoGoodRanksHaveNoWarning) {
   EXPECT_TRUE(loaded->failed.empty());
   EXPECT_TRUE(loaded->warnings.empty());
 }
+
+// The progress hook (issue #14): bytes of each input as they are read, at
+// most one call per kProgressBytes, then one call when the input is done.
+class ProgressTest : public ::testing::TestWithParam<unsigned> {};
+
+TEST_P(ProgressTest, ReportsBytesReadPerInputThenDone) {
+  // Two ranks of about 10 MiB each: 120,000 events of ~90 bytes.
+  std::string json = R"({"traceEvents": [)";
+  for (int i = 0; i < 120000; ++i) {
+    json +=
+        fmt::format(R"({{"ph": "X", "name": "op_{}", "pid": 1, "tid": 1, "ts": {}, "dur": 5}},)",
+                    i % 100, 10 * i);
+    json += "\n";
+  }
+  json += R"({"ph": "X", "name": "last", "pid": 1, "tid": 1, "ts": 1, "dur": 1}]})";
+  perfdx::testing::TempDir dir;
+  const std::string rank0 = dir.Write("run/rank0.json", json);
+  const std::string rank1 = dir.Write("run/rank1.json", json);
+  const uint64_t size = std::filesystem::file_size(rank0);
+  ASSERT_GT(size, 2 * kProgressBytes);
+
+  std::mutex mutex;
+  std::vector<LoadProgress> calls;
+  std::vector<std::string> paths;
+  LoadOptions options;
+  options.threads = GetParam();
+  options.progress = [&](const LoadProgress& p) {
+    std::lock_guard<std::mutex> lock(mutex);
+    calls.push_back(p);
+    paths.emplace_back(p.path);
+  };
+  auto loaded = LoadTraces({dir.path() + "/run"}, options);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  ASSERT_EQ(loaded->traces.size(), 2u);
+
+  for (size_t input = 0; input < 2; ++input) {
+    uint64_t last = 0;
+    size_t reads = 0;
+    size_t done = 0;
+    for (size_t k = 0; k < calls.size(); ++k) {
+      const LoadProgress& p = calls[k];
+      EXPECT_EQ(p.inputs, 2u);
+      if (p.input != input) continue;
+      EXPECT_EQ(paths[k], input == 0 ? rank0 : rank1);
+      if (p.done) {
+        ++done;
+        continue;
+      }
+      EXPECT_EQ(done, 0u) << "a byte count after done";
+      EXPECT_EQ(p.bytes_total, size);
+      EXPECT_LE(p.bytes_read, size);
+      EXPECT_GE(p.bytes_read, last + kProgressBytes);
+      last = p.bytes_read;
+      ++reads;
+    }
+    EXPECT_EQ(done, 1u) << "input " << input;
+    // About 10 MiB in 4 MiB steps: 2 calls (the parser reads 8 MiB chunks).
+    EXPECT_GE(reads, 1u) << "input " << input;
+    EXPECT_LE(reads, size / kProgressBytes) << "input " << input;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Threads, ProgressTest, ::testing::Values(1u, 2u),
+                         [](const auto& p) { return "Threads" + std::to_string(p.param); });
 
 TEST(ImportGuardedTest, BadAllocBecomesOutOfMemory) {
   auto r = ImportGuarded("x/rank3.json", []() -> Result<model::Trace> { throw std::bad_alloc(); });

@@ -21,6 +21,8 @@
 #include "perfdx/pipeline/analyze.h"
 #include "perfdx/report/analyze_report.h"
 #include "perfdx/report/baseline_report.h"
+#include "perfdx/report/markdown_report.h"
+#include "perfdx/report/text_report.h"
 
 namespace perfdx::fuzz {
 
@@ -87,6 +89,8 @@ inline void AnalyzePath(const std::string& path, size_t variant) {
   if (!report.ok()) return;
   (void)report::RenderAnalyzeJson(*report);
   (void)report::RenderAnalyzeText(*report);
+  (void)report::RenderAnalyzeText(*report, {.width = 40, .color = true, .top = 3, .fixes = false});
+  (void)report::RenderAnalyzeMarkdown(*report);
 }
 
 // A record read from an input goes where `baseline save` puts it: saved to a

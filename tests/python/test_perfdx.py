@@ -106,6 +106,7 @@ def check_against_cli(path):
     assert report.to_json() == cli_json
     assert str(report) == cli("analyze", path)
     assert report.to_html() == cli("analyze", path, "--format", "html")
+    assert report.to_markdown() == cli("analyze", path, "--format", "md")
     for key in ("steps", "kernels", "ops", "gaps"):
         frame = getattr(report, f"{key}_df")()
         assert_frame_is(frame, rank_items(doc, key), f"{path} {key}_df")

@@ -7,9 +7,13 @@
 
 #include "perfdx/advisor/config.h"
 #include "perfdx/cli/common.h"
+#include "perfdx/cli/progress_bar.h"
+#include "perfdx/cli/terminal.h"
 #include "perfdx/pipeline/analyze.h"
 #include "perfdx/report/analyze_report.h"
 #include "perfdx/report/html_report.h"
+#include "perfdx/report/markdown_report.h"
+#include "perfdx/report/text_report.h"
 
 namespace perfdx::cli {
 namespace {
@@ -25,7 +29,29 @@ struct AnalyzeOptions {
   double min_gap_us = 100;
   std::string fail_on;
   std::string config;  // thresholds file; empty: ./perfdx.toml if present
+  int64_t top = 10;
+  bool no_fixes = false;
+  std::string color = "auto";
 };
+
+// The report in the format asked for; the text laid out for the terminal it
+// goes to (cli/terminal.h decides, the renderer formats).
+std::string Render(const AnalyzeOptions& options, const report::AnalyzeReport& report,
+                   const Terminal& terminal) {
+  if (options.format == "json") return report::RenderAnalyzeJson(report);
+  if (options.format == "html") return report::RenderAnalyzeHtml(report);
+  const size_t top = static_cast<size_t>(options.top);
+  if (options.format == "md") {
+    return report::RenderAnalyzeMarkdown(report, {.top = top, .fixes = !options.no_fixes});
+  }
+  const bool to_stdout = options.output.empty() || options.output == "-";
+  return report::RenderAnalyzeText(
+      report, {.width = TextWidth(terminal, to_stdout),
+               .color = UseColor(ParseColorMode(options.color).value_or(ColorMode::kAuto), terminal,
+                                 to_stdout),
+               .top = top,
+               .fixes = !options.no_fixes});
+}
 
 int RunAnalyze(const AnalyzeOptions& options) {
   analysis::AnalysisOptions analysis_options;
@@ -50,11 +76,11 @@ int RunAnalyze(const AnalyzeOptions& options) {
   request.analysis = analysis_options;
   request.ranks = options.ranks;
   request.thresholds = *thresholds_or;
+  const Terminal terminal = ReadTerminal();
+  AttachProgressBar(terminal, &request.load);
   auto report = pipeline::BuildAnalyzeReport(request);
   if (!report.ok()) return ReportError(report.status());
-  const std::string text = options.format == "json"   ? report::RenderAnalyzeJson(*report)
-                           : options.format == "html" ? report::RenderAnalyzeHtml(*report)
-                                                      : report::RenderAnalyzeText(*report);
+  const std::string text = Render(options, *report, terminal);
   if (Status s = WriteOutput(options.output, text); !s.ok()) return ReportError(s);
   // --fail-on: exit 1 when any finding is at or above that severity.
   if (auto level = advisor::ParseSeverity(options.fail_on)) {
@@ -72,8 +98,8 @@ void RegisterAnalyzeCommand(CLI::App& app, int* exit_code) {
       "why is my step slow: health table, timeline gaps and their causes, step phases, "
       "operators, kernels, memory");
   AddInputOptions(command, &options->input);
-  AddFormatOptions(command, &options->format, {"text", "json", "html"},
-                   "text, json or html (one self-contained page: -o report.html)");
+  AddFormatOptions(command, &options->format, {"text", "json", "md", "html"},
+                   "text, json, md (Markdown) or html (one self-contained page: -o report.html)");
   AddOutputOption(command, &options->output);
   command->add_option("--steps", options->steps,
                       "analyse only these step ids: A..B (inclusive), A.., ..B or N");
@@ -97,6 +123,18 @@ void RegisterAnalyzeCommand(CLI::App& app, int* exit_code) {
   command->add_option("--config", options->config,
                       "thresholds file (TOML, see `perfdx config --defaults`); default: "
                       "./perfdx.toml if it exists, else the built-in thresholds");
+  command
+      ->add_option("--top", options->top, "rows per table and findings per rank shown (text, md)")
+      ->check(WholeNumber("--top", 1, kMaxCount))
+      ->capture_default_str();
+  command->add_flag("--no-fixes", options->no_fixes,
+                    "leave out the fixes under each finding (text, md)");
+  command
+      ->add_option("--color", options->color,
+                   "colour the text report: auto (on a terminal, unless NO_COLOR is set), never, "
+                   "always")
+      ->check(CLI::IsMember({"never", "auto", "always"}))
+      ->capture_default_str();
   command->callback([options, exit_code] { *exit_code = RunAnalyze(*options); });
 }
 

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "perfdx/cli/common.h"
+#include "perfdx/cli/progress_bar.h"
 #include "perfdx/report/info_report.h"
 
 namespace perfdx::cli {
@@ -15,7 +16,9 @@ struct InfoOptions {
 };
 
 int RunInfo(const InfoOptions& options) {
-  auto loaded = formats::LoadTraces(options.input.paths, options.input.ToLoadOptions());
+  formats::LoadOptions load = options.input.ToLoadOptions();
+  AttachProgressBar(ReadTerminal(), &load);
+  auto loaded = formats::LoadTraces(options.input.paths, load);
   if (!loaded.ok()) return ReportError(loaded.status());
   const report::InfoReport report = report::BuildInfoReport(loaded->traces, loaded->warnings);
   const std::string text =

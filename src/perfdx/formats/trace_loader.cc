@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <new>
 #include <optional>
@@ -44,6 +45,58 @@ class BuilderSink final : public ChromeEventSink {
  private:
   model::TraceBuilder& builder_;
 };
+
+// Counts the bytes an input's sources read and reports them every
+// kProgressBytes; one per input, shared by its sources (msprof's slices).
+class ProgressCounter {
+ public:
+  ProgressCounter(const LoadOptions& options, std::string_view path, uint64_t total)
+      : progress_(options.progress), path_(path), total_(total) {}
+  void Add(uint64_t bytes) {
+    read_ += bytes;
+    if (read_ - reported_ < kProgressBytes) return;
+    reported_ = read_;
+    LoadProgress p;
+    p.path = path_;
+    p.bytes_read = read_;
+    p.bytes_total = total_;
+    progress_(p);
+  }
+
+ private:
+  const std::function<void(const LoadProgress&)>& progress_;
+  std::string_view path_;
+  uint64_t total_;
+  uint64_t read_ = 0;
+  uint64_t reported_ = 0;
+};
+
+// A source that tells the counter what the source under it read; the rest
+// (path, truncation, bytes out) it mirrors.
+class ProgressSource final : public io::ByteSource {
+ public:
+  ProgressSource(io::ByteSource& inner, ProgressCounter& counter)
+      : ByteSource(inner.path(), inner.compression()), inner_(inner), counter_(counter) {}
+
+  Result<size_t> Read(char* dst, size_t capacity) override {
+    Result<size_t> n = inner_.Read(dst, capacity);
+    bytes_out_ = inner_.bytes_out();
+    counter_.Add(inner_.bytes_in() - bytes_in_);
+    bytes_in_ = inner_.bytes_in();
+    if (inner_.truncated() && truncation_.empty()) truncation_ = inner_.truncation();
+    return n;
+  }
+
+ private:
+  io::ByteSource& inner_;
+  ProgressCounter& counter_;
+};
+
+uint64_t FileBytes(const std::string& path) {
+  std::error_code ec;
+  const uintmax_t size = std::filesystem::file_size(path, ec);
+  return ec ? 0 : static_cast<uint64_t>(size);
+}
 
 }  // namespace
 
@@ -118,7 +171,20 @@ Result<model::Trace> ImportChromeTrace(const io::TraceInput& input, const LoadOp
     sources.push_back(extra.get());
     owned.push_back(std::move(extra));
   }
-  return ImportChromeSources(sources, input, options.json);
+  if (!options.progress) return ImportChromeSources(sources, input, options.json);
+  uint64_t total = 0;
+  if (!input.from_stdin) {
+    total = FileBytes(input.trace_path);
+    for (const std::string& more : input.more_trace_paths) total += FileBytes(more);
+  }
+  ProgressCounter counter(options, input.trace_path, total);
+  std::vector<std::unique_ptr<io::ByteSource>> counted;
+  std::vector<io::ByteSource*> counted_sources;
+  for (io::ByteSource* s : sources) {
+    counted.push_back(std::make_unique<ProgressSource>(*s, counter));
+    counted_sources.push_back(counted.back().get());
+  }
+  return ImportChromeSources(counted_sources, input, options.json);
 }
 
 Result<model::Trace> ImportChromeTraceFrom(io::ByteSource& source, const io::TraceInput& input,
@@ -197,8 +263,26 @@ Result<LoadedTraces> LoadTraces(const std::vector<std::string>& paths, const Loa
   auto work = [&] {
     for (size_t i = next++; i < n; i = next++) {
       const io::TraceInput& input = discovery.inputs[i];
-      results[i].emplace(
-          ImportGuarded(input.trace_path, [&] { return ImportInput(input, options); }));
+      if (!options.progress) {
+        results[i].emplace(
+            ImportGuarded(input.trace_path, [&] { return ImportInput(input, options); }));
+        continue;
+      }
+      // The input's own options: its progress calls carry its index.
+      LoadOptions mine = options;
+      mine.progress = [&options, i, n](const LoadProgress& p) {
+        LoadProgress q = p;
+        q.input = i;
+        q.inputs = n;
+        options.progress(q);
+      };
+      results[i].emplace(ImportGuarded(input.trace_path, [&] { return ImportInput(input, mine); }));
+      LoadProgress done;
+      done.input = i;
+      done.inputs = n;
+      done.path = input.trace_path;
+      done.done = true;
+      options.progress(done);
     }
   };
   if (threads == 1) {

@@ -11,9 +11,11 @@
 // inside a file is recorded in its load stats.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "perfdx/base/status.h"
@@ -24,12 +26,29 @@
 
 namespace perfdx::formats {
 
+// How far a load has come, for a front end's progress bar (the library
+// prints nothing).
+struct LoadProgress {
+  size_t input = 0;          // the input's index, in discovery order
+  size_t inputs = 0;         // how many inputs the load reads
+  std::string_view path;     // the input's trace file or folder
+  uint64_t bytes_read = 0;   // of its trace files as stored (compressed bytes for gzip/zstd)
+  uint64_t bytes_total = 0;  // their size; 0 when unknown (standard input, a DB export)
+  bool done = false;         // the input is loaded, or skipped
+};
+// Bytes of an input read between two progress calls.
+inline constexpr uint64_t kProgressBytes = uint64_t{4} << 20;
+
 struct LoadOptions {
   io::ReadLimits limits;
   ChromeJsonOptions json;
   unsigned threads = 0;  // 0: one per hardware thread
   // --framework: replaces the detected framework of every rank.
   std::optional<model::Framework> framework;
+  // Optional: called as an input's Chrome trace files are read (at most once
+  // per kProgressBytes) and once when each input is done. Called from the
+  // loader threads, several at once: it must be thread-safe, and cheap.
+  std::function<void(const LoadProgress&)> progress;
 };
 
 struct LoadedTraces {

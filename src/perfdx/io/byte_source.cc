@@ -114,7 +114,6 @@ class LimitedSource : public ByteSource {
 
   PeekedInput input_;
   ReadLimits limits_;
-  uint64_t bytes_in_ = 0;
 };
 
 class PlainSource final : public LimitedSource {

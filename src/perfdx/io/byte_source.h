@@ -37,6 +37,9 @@ class ByteSource {
   Compression compression() const { return compression_; }
   // Decompressed bytes returned so far.
   uint64_t bytes_out() const { return bytes_out_; }
+  // Bytes read from the file so far (compressed, for gzip and zstd): the
+  // load's progress against the file's size.
+  uint64_t bytes_in() const { return bytes_in_; }
   // Set when the stream ended before its format said it would.
   bool truncated() const { return !truncation_.empty(); }
   const std::string& truncation() const { return truncation_; }
@@ -47,6 +50,7 @@ class ByteSource {
   std::string path_;
   Compression compression_;
   uint64_t bytes_out_ = 0;
+  uint64_t bytes_in_ = 0;
   std::string truncation_;
 };
 

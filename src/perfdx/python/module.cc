@@ -30,6 +30,8 @@
 #include "perfdx/report/check_report.h"
 #include "perfdx/report/html_report.h"
 #include "perfdx/report/info_report.h"
+#include "perfdx/report/markdown_report.h"
+#include "perfdx/report/text_report.h"
 #include "perfdx/version.h"
 
 namespace perfdx::python {
@@ -143,7 +145,7 @@ formats::LoadOptions ToLoadOptions(const LoadArgs& args) {
 }
 
 // analyze(): (the JSON contract as objects, the JSON text, the text report,
-// the HTML page).
+// the HTML page, the Markdown).
 py::tuple Analyze(const LoadArgs& load, const std::string& steps, const std::string& window,
                   const std::vector<int64_t>& ranks, bool include_incomplete, double min_gap_us,
                   const std::string& config) {
@@ -181,13 +183,15 @@ py::tuple Analyze(const LoadArgs& load, const std::string& steps, const std::str
     std::string json;
     std::string text;
     std::string html;
+    std::string markdown;
   };
   Rendered out = WithoutGil([&] {
-    Rendered r{pipeline::BuildAnalyzeReport(request), {}, {}, {}};
+    Rendered r{pipeline::BuildAnalyzeReport(request), {}, {}, {}, {}};
     if (r.report.ok()) {
       r.json = report::RenderAnalyzeJson(*r.report);
       r.text = report::RenderAnalyzeText(*r.report);
       r.html = report::RenderAnalyzeHtml(*r.report);
+      r.markdown = report::RenderAnalyzeMarkdown(*r.report);
     }
     return r;
   });
@@ -200,7 +204,8 @@ py::tuple Analyze(const LoadArgs& load, const std::string& steps, const std::str
     out.report = Internal("released");
     return 0;
   });
-  return py::make_tuple(tree, py::str(out.json), py::str(out.text), py::str(out.html));
+  return py::make_tuple(tree, py::str(out.json), py::str(out.text), py::str(out.html),
+                        py::str(out.markdown));
 }
 
 // info(): (the JSON contract as objects, the JSON text, the text).

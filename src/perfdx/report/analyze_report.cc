@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
-
 #include "perfdx/base/json_writer.h"
 #include "perfdx/report/units.h"
 #include "perfdx/version.h"
@@ -20,7 +18,6 @@ constexpr size_t kJsonOps = 50;
 // thousands of collectives keeps a bounded JSON; the per-type and
 // per-transport totals cover them all.
 constexpr size_t kJsonCollectives = 50;
-constexpr size_t kTextRows = 10;
 
 void WriteHealth(ValueSink& w, const HealthMetrics& h) {
   for (const analysis::HealthMetricDef& m : analysis::kHealthMetrics)
@@ -412,198 +409,6 @@ void WriteFinding(ValueSink& w, const advisor::Finding& f) {
   w.EndObject();
 }
 
-void RenderFindingsText(std::string& out, const std::vector<advisor::Finding>& findings) {
-  out += "\nFINDINGS — ranked by estimated gain (an upper bound)\n";
-  if (findings.empty()) {
-    out += "  none\n";
-    return;
-  }
-  size_t n = 0;
-  for (const advisor::Finding& f : findings) {
-    out += fmt::format("  {}. [{}] {}", ++n, advisor::SeverityName(f.severity), f.title);
-    if (f.gain.ns_per_step > 0) {
-      out += fmt::format(" — saves up to {} per step ({})", FormatDuration(f.gain.ns_per_step),
-                         FormatShare(f.gain.share));
-    }
-    out += '\n';
-    for (const advisor::Recommendation& r : f.recommendations) {
-      out += fmt::format("       {:<13} {}\n", advisor::FixTargetName(r.framework), r.text);
-      if (!r.snippet.empty()) {
-        std::string snippet = r.snippet;
-        size_t pos = 0;
-        while ((pos = snippet.find('\n', pos)) != std::string::npos) {
-          snippet.replace(pos, 1, "\n                     ");
-          pos += 22;
-        }
-        out += fmt::format("                     {}\n", snippet);
-      }
-      if (!r.doc_url.empty()) out += fmt::format("                     see {}\n", r.doc_url);
-    }
-  }
-}
-
-std::string Status(const advisor::HealthRow& row) {
-  if (!row.applicable) return "n/a";
-  if (!row.judged) return "";
-  switch (row.status) {
-    case advisor::HealthStatus::kHealthy:
-      return "✓";
-    case advisor::HealthStatus::kWarning:
-      return "!";
-    case advisor::HealthStatus::kAbnormal:
-      return "✗";
-  }
-  return "";
-}
-
-std::string Truncate(std::string_view s, size_t n) {
-  if (s.size() <= n) return std::string(s);
-  return std::string(s.substr(0, n - 3)) + "...";
-}
-
-// ", torch.compile, CUDA graphs, DDP" — the features a reader acts on.
-std::string FeatureList(const model::RuntimeFeatures& f) {
-  std::string out;
-  if (f.compiled) out += ", torch.compile";
-  if (f.triton && !f.compiled) out += ", Triton kernels";
-  if (f.cuda_graphs) out += ", CUDA graphs";
-  if (f.ddp) out += ", DDP";
-  if (f.fsdp) out += ", FSDP";
-  return out;
-}
-
-void RenderRankText(std::string& out, const AnalyzeRank& entry) {
-  const RankAnalysis& a = entry.analysis;
-  const model::RankInfo& info = a.info();
-  out +=
-      fmt::format("═══ rank {} — {} ({} on {})\n", info.rank ? fmt::format("{}", *info.rank) : "?",
-                  info.path, model::SourceFormatName(info.source), info.device_name);
-  out +=
-      fmt::format("framework: {} on {}{} (from {})\n", model::FrameworkName(info.runtime.framework),
-                  model::PlatformName(info.runtime.platform), FeatureList(info.runtime.features),
-                  info.runtime.detected_from);
-  out += fmt::format("steps: {} analysed ({}), window {}, mean step {}\n", a.steps.size(),
-                     analysis::StepSourceName(a.timeline.source),
-                     analysis::AnalysisWindowName(a.window), FormatDuration(a.step_time.mean_ns));
-  for (const std::string& n : a.notes) out += fmt::format("  note: {}\n", n);
-
-  out += "\nHEALTH\n";
-  for (const advisor::HealthRow& row : entry.health) {
-    const bool pct = row.metric != "step_time_cv";
-    out += fmt::format("  {:<3} {:<32} {:>8}{}\n", Status(row), row.label,
-                       pct ? FormatShare(row.value) : fmt::format("{:.3f}", row.value),
-                       row.judged ? "   healthy " + row.healthy : "");
-  }
-
-  RenderFindingsText(out, entry.findings);
-
-  out += "\nMACRO — timeline continuity\n";
-  out +=
-      fmt::format("  {} busy {} of {} analysed (compute kernels alone {}); idle {}\n",
-                  a.cpu_only ? "compute timeline" : "device",
-                  FormatShare(a.summary.device_utilization), FormatDuration(a.window_ns),
-                  FormatShare(a.summary.device_compute_share), FormatShare(a.summary.idle_share));
-  if (a.temporal.span_ns > 0 && !a.cpu_only) {
-    out += fmt::format("  temporal breakdown (HTA): compute {} · non-compute {} · idle {} of {}\n",
-                       FormatShare(a.temporal.compute_share),
-                       FormatShare(a.temporal.non_compute_share),
-                       FormatShare(a.temporal.idle_share), FormatDuration(a.temporal.span_ns));
-  }
-  if (a.temporal.comm_comp_overlap) {
-    out += fmt::format("  communication hidden under compute: {}\n",
-                       FormatShare(*a.temporal.comm_comp_overlap));
-  }
-  out += fmt::format("  idle gaps >= {}: {} totalling {}\n", FormatDuration(a.gaps.min_gap_ns),
-                     a.gaps.gaps.size(), FormatDuration(a.gaps.total_ns));
-  constexpr size_t kTextGroups = 5;
-  for (size_t i = 0; i < a.gaps.recurring.size() && i < kTextGroups; ++i) {
-    const analysis::GapGroup& g = a.gaps.recurring[i];
-    out +=
-        fmt::format("  recurring: {} per step ({} of step time) at the {} of {}/{} steps — {}{}\n",
-                    FormatDuration(g.ns_per_step), FormatShare(g.share_of_step_time), g.position,
-                    g.steps, a.steps.size(), g.cause.kind,
-                    g.cause.name.empty() ? "" : fmt::format(" ({})", Truncate(g.cause.name, 60)));
-  }
-  if (a.gaps.recurring.size() > kTextGroups) {
-    out += fmt::format("  ({} smaller recurring groups in the JSON report)\n",
-                       a.gaps.recurring.size() - kTextGroups);
-  }
-
-  out += "\nMESO — where each step's time goes\n";
-  if (!a.steps.empty()) {
-    out += fmt::format("  {:>8} {:>10} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}\n", "step",
-                       "time", "kernel", "memcpy", "memset", "comm", "runtime", "dataload", "cpu",
-                       "other");
-    for (const analysis::StepAnalysis& s : a.steps) {
-      const analysis::StepBreakdown::Shares& sh = s.breakdown.shares;
-      out += fmt::format(
-          "  {:>8} {:>10} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}\n", s.window.id,
-          FormatDuration(s.window.dur_ns()), FormatShare(sh.kernel), FormatShare(sh.memcpy),
-          FormatShare(sh.memset), FormatShare(sh.communication), FormatShare(sh.runtime),
-          FormatShare(sh.dataloader), FormatShare(sh.cpu_exec), FormatShare(sh.other));
-    }
-    bool any_device = false;
-    for (const auto& s : a.steps)
-      any_device |= s.device.computing_ns + s.device.communication_ns > 0;
-    if (any_device) {
-      // The parts preparing + computing + comm exposed + free + trailing sum
-      // to the step's time; comm (all of it, overlapped or not) is beside them.
-      out +=
-          "  device time per step: preparing + computing + comm exposed + free + trailing = time\n";
-      out +=
-          fmt::format("  {:>8} {:>10} {:>10} {:>10} {:>12} {:>10} {:>10} {:>10}\n", "step", "time",
-                      "preparing", "computing", "comm exposed", "free", "trailing", "comm");
-      for (const analysis::StepAnalysis& s : a.steps) {
-        out +=
-            fmt::format("  {:>8} {:>10} {:>10} {:>10} {:>12} {:>10} {:>10} {:>10}\n", s.window.id,
-                        FormatDuration(s.window.dur_ns()), FormatDuration(s.device.preparing_ns),
-                        FormatDuration(s.device.computing_ns),
-                        FormatDuration(s.device.communication_not_overlapped_ns),
-                        FormatDuration(s.device.free_ns), FormatDuration(s.device.trailing_ns),
-                        FormatDuration(s.device.communication_ns));
-      }
-    }
-  }
-
-  out += "\nMICRO — operators and kernels\n";
-  const bool by_device = a.ops.ranked_by_device;
-  out += fmt::format("  top operators by {} time\n", by_device ? "device self" : "host self");
-  for (size_t i = 0; i < a.ops.ops.size() && i < kTextRows; ++i) {
-    const analysis::OpStat& op = a.ops.ops[i];
-    out += fmt::format("    {:<60} {:>8} calls {:>10}\n", Truncate(op.name, 60), op.calls,
-                       FormatDuration(by_device ? op.device_self_ns : op.host_self_ns));
-  }
-  if (!a.kernels.kernels.empty()) {
-    out += "  top kernels\n";
-    for (size_t i = 0; i < a.kernels.kernels.size() && i < kTextRows; ++i) {
-      const analysis::KernelStat& k = a.kernels.kernels[i];
-      out += fmt::format("    {:<60} {:>6} {:>8} x{:<6} mean {}{}\n", Truncate(k.name, 60),
-                         FormatShare(k.share), FormatDuration(k.total_ns), k.count,
-                         FormatDuration(k.mean_ns()),
-                         k.fp32_matrix         ? "  [fp32 matrix]"
-                         : k.layout_conversion ? "  [layout]"
-                                               : "");
-    }
-    out += fmt::format(
-        "  matrix work {} of device time (fp32, no tensor cores: {}); layout conversions {}\n",
-        FormatShare(a.kernels.matrix_share), FormatShare(a.kernels.fp32_matrix_share),
-        FormatShare(a.kernels.layout_conversion_share));
-  }
-  for (const analysis::DeviceMemory& m : a.memory.devices) {
-    out +=
-        fmt::format("  memory {}: peak allocated {}{}",
-                    m.device_id < 0 ? std::string("host") : fmt::format("device {}", m.device_id),
-                    FormatBytes(static_cast<double>(m.peak_allocated_bytes)),
-                    m.relative ? " (since trace start)" : "");
-    if (m.peak_reserved_bytes >= 0)
-      out += fmt::format(", reserved {}", FormatBytes(static_cast<double>(m.peak_reserved_bytes)));
-    if (m.fragmentation_at_peak)
-      out += fmt::format(", fragmentation {}", FormatShare(*m.fragmentation_at_peak));
-    out += fmt::format(", {:.0f} allocations/step\n", m.allocations_per_step);
-  }
-  out += '\n';
-}
-
 }  // namespace
 
 void WriteAnalyzeReport(const AnalyzeReport& report, ValueSink& w) {
@@ -645,22 +450,6 @@ std::string RenderAnalyzeJson(const AnalyzeReport& report) {
   JsonWriter w;
   WriteAnalyzeReport(report, w);
   return w.TakeDocument();
-}
-
-std::string RenderAnalyzeText(const AnalyzeReport& report) {
-  std::string out;
-  for (const AnalyzeRank& r : report.ranks) RenderRankText(out, r);
-  for (const AnalyzeJob& job : report.jobs) {
-    if (job.members.size() < 2) continue;
-    out += fmt::format("═══ across {} ranks of one job\n", job.members.size());
-    RenderFindingsText(out, job.findings);
-    out += '\n';
-  }
-  if (!report.warnings.empty()) {
-    out += "warnings\n";
-    for (const std::string& w : report.warnings) out += fmt::format("  {}\n", w);
-  }
-  return out;
 }
 
 }  // namespace perfdx::report

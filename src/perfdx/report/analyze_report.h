@@ -1,5 +1,5 @@
-// `perfdx analyze`: the JSON report (the contract every other output and the
-// baseline library read) and the text rendering of the same data.
+// `perfdx analyze`: the JSON report, the contract every other output (the
+// text, Markdown and HTML renderers) and the baseline library read.
 //
 // JSON (keys other tools read; docs/metrics.md defines each number; the
 // whole contract, key by key, is docs/analyze_report.schema.json):
@@ -56,6 +56,5 @@ struct AnalyzeReport {
 // the Python module as objects.
 void WriteAnalyzeReport(const AnalyzeReport& report, ValueSink& out);
 std::string RenderAnalyzeJson(const AnalyzeReport& report);
-std::string RenderAnalyzeText(const AnalyzeReport& report);
 
 }  // namespace perfdx::report

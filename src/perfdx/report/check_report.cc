@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "perfdx/base/json_writer.h"
+#include "perfdx/report/markdown.h"
 #include "perfdx/version.h"
 
 namespace perfdx::report {
@@ -90,21 +91,6 @@ std::string XmlEscape(std::string_view s) {
         } else {
           out += c;
         }
-    }
-  }
-  return out;
-}
-
-// Markdown table cells: a '|' would end the cell.
-std::string MdCell(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') {
-      out += "\\|";
-    } else if (c == '\n') {
-      out += ' ';
-    } else {
-      out += c;
     }
   }
   return out;

@@ -1,0 +1,58 @@
+// Laying text out in a terminal's columns: display width, names shortened in
+// the middle (distinct names stay distinct), paragraphs wrapped to a width.
+//
+// Width is counted in display columns: one per UTF-8 code point (box-drawing
+// characters, "…", "µ" and "✓" are one), two for East Asian wide and
+// full-width characters, none for ANSI escape sequences (colour) and
+// combining marks. The report's own characters are all one column wide.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace perfdx::report {
+
+// The ellipsis that marks a cut ("…", one column).
+inline constexpr std::string_view kEllipsis = "\xE2\x80\xA6";
+
+size_t DisplayWidth(std::string_view s);
+
+// `s` with every control character (tab, newline, ESC, DEL, ...) as a
+// space: names from a trace neither break the layout nor send the terminal
+// escape sequences of their own.
+std::string Printable(std::string_view s);
+
+// The longest prefix of `s` at most `width` columns wide, never cutting a
+// code point or an escape sequence.
+std::string_view TakeColumns(std::string_view s, size_t width);
+// The longest suffix of `s` at most `width` columns wide.
+std::string_view TakeLastColumns(std::string_view s, size_t width);
+
+// `s` at most `width` columns: the start and the end kept, "…" between;
+// `tail` columns of the end (the rest of the width goes to the start). The
+// default keeps about 60% at the start.
+std::string ShortenMiddle(std::string_view s, size_t width);
+std::string ShortenMiddle(std::string_view s, size_t width, size_t tail);
+
+// Each name at most `width` columns, shortened in the middle, so that names
+// that differ still read differently: names that collide keep a longer end
+// (the start shrinks to a few columns) until they differ, else a longer
+// start; names that still collide end in " #2", " #3", ... in their order.
+std::vector<std::string> ShortenDistinct(const std::vector<std::string>& names, size_t width);
+
+// `text` wrapped at spaces to lines of at most `width` columns: the first
+// line starts with `first_prefix`, the others with `indent` spaces. A word
+// wider than a line (a path, a URL) is cut across lines; nothing is dropped.
+std::vector<std::string> Wrap(std::string_view text, size_t width, std::string_view first_prefix,
+                              size_t indent);
+
+// A line of code: kept whole if it fits, else cut at the last space that
+// fits (or anywhere, without one), the rest indented four more columns.
+std::vector<std::string> WrapCode(std::string_view line, size_t width, size_t indent);
+
+// Appends `lines`, each with a newline, to `out`.
+void AppendLines(std::string& out, const std::vector<std::string>& lines);
+
+}  // namespace perfdx::report

@@ -1,0 +1,400 @@
+#include "perfdx/report/text_report.h"
+
+#include <algorithm>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "perfdx/report/text_layout.h"
+#include "perfdx/report/text_table.h"
+#include "perfdx/report/units.h"
+
+namespace perfdx::report {
+namespace {
+
+using analysis::RankAnalysis;
+
+// Colour on or off: the same text either way, less the escape sequences.
+class Style {
+ public:
+  explicit Style(bool on) : on_(on) {}
+  std::string Bold(std::string_view s) const { return Sgr("1", s); }
+  std::string Red(std::string_view s) const { return Sgr("1;31", s); }
+  std::string Yellow(std::string_view s) const { return Sgr("33", s); }
+  std::string Green(std::string_view s) const { return Sgr("32", s); }
+  std::string Cyan(std::string_view s) const { return Sgr("36", s); }
+  std::string Dim(std::string_view s) const { return Sgr("2", s); }
+
+ private:
+  std::string Sgr(std::string_view code, std::string_view s) const {
+    if (!on_ || s.empty()) return std::string(s);
+    return fmt::format("\x1b[{}m{}\x1b[0m", code, s);
+  }
+  bool on_;
+};
+
+struct Layout {
+  size_t width;
+  size_t top;
+  bool fixes;
+  Style style;
+};
+
+// A sentence of the report: wrapped, its continuation lines indented two
+// more columns than its first.
+void Say(std::string& out, const Layout& l, std::string_view text, size_t indent = 2) {
+  AppendLines(out, Wrap(Printable(text), l.width, std::string(indent, ' '), indent + 2));
+}
+
+void Heading(std::string& out, const Layout& l, std::string_view text) {
+  out += '\n';
+  AppendLines(out, Wrap(l.style.Bold(text), l.width, "", 2));
+}
+
+// "(memset, other left out to fit 60 columns; --format json has them)".
+void SayDropped(std::string& out, const Layout& l, const TextTable& table, size_t indent) {
+  if (table.dropped().empty()) return;
+  std::string names;
+  for (const std::string& d : table.dropped()) names += (names.empty() ? "" : ", ") + d;
+  Say(out, l,
+      fmt::format("({} left out to fit {} columns; the JSON report has them)", names, l.width),
+      indent);
+}
+
+std::string SeverityTag(const Layout& l, advisor::Severity s) {
+  const std::string tag = fmt::format("[{}]", advisor::SeverityName(s));
+  switch (s) {
+    case advisor::Severity::kCritical:
+      return l.style.Red(tag);
+    case advisor::Severity::kWarning:
+      return l.style.Yellow(tag);
+    case advisor::Severity::kInfo:
+      return l.style.Cyan(tag);
+  }
+  return tag;
+}
+
+void RenderFindings(std::string& out, const Layout& l,
+                    const std::vector<advisor::Finding>& findings) {
+  Heading(out, l, "FINDINGS — ranked by estimated gain (an upper bound)");
+  if (findings.empty()) {
+    out += "  none\n";
+    return;
+  }
+  size_t n = 0;
+  for (const advisor::Finding& f : findings) {
+    if (n == l.top) break;
+    std::string text = fmt::format("{} {}", SeverityTag(l, f.severity), Printable(f.title));
+    if (f.gain.ns_per_step > 0) {
+      text += fmt::format(" — saves up to {} per step ({})", FormatDuration(f.gain.ns_per_step),
+                          FormatShare(f.gain.share));
+    }
+    const std::string number = fmt::format("  {}. ", ++n);
+    AppendLines(out, Wrap(text, l.width, number, DisplayWidth(number)));
+    if (!l.fixes) continue;
+    for (const advisor::Recommendation& r : f.recommendations) {
+      AppendLines(out,
+                  Wrap(fmt::format("fix for {}: {}", advisor::FixTargetName(r.framework), r.text),
+                       l.width, "     ", 7));
+      if (!r.snippet.empty()) {
+        std::string_view snippet = r.snippet;
+        while (!snippet.empty()) {
+          const size_t eol = snippet.find('\n');
+          AppendLines(out, WrapCode(snippet.substr(0, eol), l.width, 7));
+          if (eol == std::string_view::npos) break;
+          snippet.remove_prefix(eol + 1);
+        }
+      }
+      if (!r.doc_url.empty()) AppendLines(out, Wrap("see " + r.doc_url, l.width, "       ", 7));
+    }
+  }
+  if (findings.size() > n) {
+    Say(out, l,
+        fmt::format("({} more finding{}: --top {} shows them all, as does the JSON report)",
+                    findings.size() - n, findings.size() - n == 1 ? "" : "s", findings.size()));
+  }
+}
+
+std::string StatusMark(const Layout& l, const advisor::HealthRow& row) {
+  if (!row.applicable) return l.style.Dim("n/a");
+  if (!row.judged) return "";
+  switch (row.status) {
+    case advisor::HealthStatus::kHealthy:
+      return l.style.Green("✓");
+    case advisor::HealthStatus::kWarning:
+      return l.style.Yellow("!");
+    case advisor::HealthStatus::kAbnormal:
+      return l.style.Red("✗");
+  }
+  return "";
+}
+
+// ", torch.compile, CUDA graphs, DDP" — the features a reader acts on.
+std::string FeatureList(const model::RuntimeFeatures& f) {
+  std::string out;
+  if (f.compiled) out += ", torch.compile";
+  if (f.triton && !f.compiled) out += ", Triton kernels";
+  if (f.cuda_graphs) out += ", CUDA graphs";
+  if (f.ddp) out += ", DDP";
+  if (f.fsdp) out += ", FSDP";
+  return out;
+}
+
+void RenderHealth(std::string& out, const Layout& l, const AnalyzeRank& entry) {
+  Heading(out, l, "HEALTH");
+  TextTable table({{.header = ""},
+                   {.header = "", .shrink = true},
+                   {.header = "", .right = true},
+                   {.header = "healthy band", .drop = 1}},
+                  /*header_line=*/false);
+  for (const advisor::HealthRow& row : entry.health) {
+    const bool pct = row.metric != "step_time_cv";
+    table.AddRow({StatusMark(l, row), Printable(row.label),
+                  pct ? FormatShare(row.value) : fmt::format("{:.3f}", row.value),
+                  row.judged ? "healthy " + row.healthy : ""});
+  }
+  AppendLines(out, table.Render(l.width, 2));
+  SayDropped(out, l, table, 2);
+}
+
+void RenderMacro(std::string& out, const Layout& l, const RankAnalysis& a) {
+  Heading(out, l, "MACRO — timeline continuity");
+  Say(out, l,
+      fmt::format("{} busy {} of {} analysed (compute kernels alone {}); idle {}",
+                  a.cpu_only ? "compute timeline" : "device",
+                  FormatShare(a.summary.device_utilization), FormatDuration(a.window_ns),
+                  FormatShare(a.summary.device_compute_share), FormatShare(a.summary.idle_share)));
+  if (a.temporal.span_ns > 0 && !a.cpu_only) {
+    Say(out, l,
+        fmt::format("temporal breakdown (HTA): compute {} · non-compute {} · idle {} of {}",
+                    FormatShare(a.temporal.compute_share),
+                    FormatShare(a.temporal.non_compute_share), FormatShare(a.temporal.idle_share),
+                    FormatDuration(a.temporal.span_ns)));
+  }
+  if (a.temporal.comm_comp_overlap) {
+    Say(out, l,
+        fmt::format("communication hidden under compute: {}",
+                    FormatShare(*a.temporal.comm_comp_overlap)));
+  }
+  Say(out, l,
+      fmt::format("idle gaps >= {}: {} totalling {}", FormatDuration(a.gaps.min_gap_ns),
+                  a.gaps.gaps.size(), FormatDuration(a.gaps.total_ns)));
+  const size_t groups = std::min(a.gaps.recurring.size(), l.top);
+  // The causes' names side by side: shortened to stay distinct.
+  std::vector<std::string> causes;
+  for (size_t i = 0; i < groups; ++i) causes.push_back(Printable(a.gaps.recurring[i].cause.name));
+  causes = ShortenDistinct(causes, std::min<size_t>(60, l.width - 8));
+  for (size_t i = 0; i < groups; ++i) {
+    const analysis::GapGroup& g = a.gaps.recurring[i];
+    Say(out, l,
+        fmt::format("recurring: {} per step ({} of step time) at the {} of {}/{} steps — {}{}",
+                    FormatDuration(g.ns_per_step), FormatShare(g.share_of_step_time), g.position,
+                    g.steps, a.steps.size(), g.cause.kind,
+                    causes[i].empty() ? "" : fmt::format(" ({})", causes[i])));
+  }
+  if (a.gaps.recurring.size() > groups) {
+    Say(out, l,
+        fmt::format("({} smaller recurring groups in the JSON report)",
+                    a.gaps.recurring.size() - groups));
+  }
+}
+
+// The steps the tables list: all of them, or the `top` longest (in step
+// order) when there are more.
+std::vector<const analysis::StepAnalysis*> ListedSteps(const RankAnalysis& a, size_t top) {
+  std::vector<const analysis::StepAnalysis*> steps;
+  for (const analysis::StepAnalysis& s : a.steps) steps.push_back(&s);
+  if (steps.size() <= top) return steps;
+  std::stable_sort(steps.begin(), steps.end(), [](const auto* x, const auto* y) {
+    return x->window.dur_ns() > y->window.dur_ns();
+  });
+  steps.resize(top);
+  std::stable_sort(steps.begin(), steps.end(),
+                   [](const auto* x, const auto* y) { return x->window.id < y->window.id; });
+  return steps;
+}
+
+void RenderMeso(std::string& out, const Layout& l, const RankAnalysis& a) {
+  Heading(out, l, "MESO — where each step's time goes");
+  if (a.steps.empty()) return;
+  const std::vector<const analysis::StepAnalysis*> steps = ListedSteps(a, l.top);
+  if (steps.size() < a.steps.size()) {
+    Say(out, l,
+        fmt::format("the {} longest of {} steps (--top; the JSON report has every step)",
+                    steps.size(), a.steps.size()));
+  }
+  using Shares = analysis::StepBreakdown::Shares;
+  struct Part {
+    const char* header;
+    double Shares::*share;
+    int drop;  // when the width is short: the all-zero columns go first, then these
+  };
+  constexpr Part kParts[] = {
+      {"kernel", &Shares::kernel, 0},    {"memcpy", &Shares::memcpy, 16},
+      {"memset", &Shares::memset, 10},   {"comm", &Shares::communication, 17},
+      {"runtime", &Shares::runtime, 13}, {"dataload", &Shares::dataloader, 15},
+      {"cpu", &Shares::cpu_exec, 12},    {"other", &Shares::other, 11},
+  };
+  std::vector<TextColumn> columns = {{.header = "step", .right = true},
+                                     {.header = "time", .right = true}};
+  for (const Part& p : kParts) {
+    const bool zero = std::all_of(steps.begin(), steps.end(), [&](const auto* s) {
+      return FormatShare(s->breakdown.shares.*p.share) == FormatShare(0);
+    });
+    columns.push_back(
+        {.header = p.header, .right = true, .drop = p.drop == 0 ? 0 : p.drop - (zero ? 9 : 0)});
+  }
+  TextTable breakdown(std::move(columns));
+  for (const analysis::StepAnalysis* s : steps) {
+    std::vector<std::string> row = {fmt::format("{}", s->window.id),
+                                    FormatDuration(s->window.dur_ns())};
+    for (const Part& p : kParts) row.push_back(FormatShare(s->breakdown.shares.*p.share));
+    breakdown.AddRow(std::move(row));
+  }
+  AppendLines(out, breakdown.Render(l.width, 2));
+  SayDropped(out, l, breakdown, 2);
+
+  const bool any_device = std::any_of(a.steps.begin(), a.steps.end(), [](const auto& s) {
+    return s.device.computing_ns + s.device.communication_ns > 0;
+  });
+  if (!any_device) return;
+  // The parts preparing + computing + comm exposed + free + trailing sum to
+  // the step's time; comm (all of it, overlapped or not) is beside them.
+  Say(out, l,
+      "device time per step: preparing + computing + comm exposed + free + trailing = time");
+  TextTable device({{.header = "step", .right = true},
+                    {.header = "time", .right = true},
+                    {.header = "preparing", .right = true, .drop = 3},
+                    {.header = "computing", .right = true},
+                    {.header = "comm exposed", .right = true, .drop = 4},
+                    {.header = "free", .right = true, .drop = 5},
+                    {.header = "trailing", .right = true, .drop = 2},
+                    {.header = "comm", .right = true, .drop = 1}});
+  for (const analysis::StepAnalysis* s : steps) {
+    device.AddRow({fmt::format("{}", s->window.id), FormatDuration(s->window.dur_ns()),
+                   FormatDuration(s->device.preparing_ns), FormatDuration(s->device.computing_ns),
+                   FormatDuration(s->device.communication_not_overlapped_ns),
+                   FormatDuration(s->device.free_ns), FormatDuration(s->device.trailing_ns),
+                   FormatDuration(s->device.communication_ns)});
+  }
+  AppendLines(out, device.Render(l.width, 2));
+  SayDropped(out, l, device, 2);
+}
+
+void RenderMicro(std::string& out, const Layout& l, const RankAnalysis& a) {
+  Heading(out, l, "MICRO — operators and kernels");
+  const bool by_device = a.ops.ranked_by_device;
+  const size_t ops = std::min(a.ops.ops.size(), l.top);
+  if (ops > 0) {
+    Say(out, l,
+        fmt::format(
+            "top operators by {} time{}", by_device ? "device self" : "host self",
+            a.ops.ops.size() > ops ? fmt::format(" ({} of {})", ops, a.ops.ops.size()) : ""));
+    TextTable table({{.header = "operator", .shrink = true},
+                     {.header = "calls", .right = true, .drop = 1},
+                     {.header = by_device ? "device self" : "host self", .right = true}});
+    for (size_t i = 0; i < ops; ++i) {
+      const analysis::OpStat& op = a.ops.ops[i];
+      table.AddRow({Printable(op.name), fmt::format("{}", op.calls),
+                    FormatDuration(by_device ? op.device_self_ns : op.host_self_ns)});
+    }
+    AppendLines(out, table.Render(l.width, 4));
+    SayDropped(out, l, table, 4);
+  }
+  const size_t kernels = std::min(a.kernels.kernels.size(), l.top);
+  if (kernels > 0) {
+    Say(out, l,
+        fmt::format("top kernels{}",
+                    a.kernels.kernels.size() > kernels
+                        ? fmt::format(" ({} of {})", kernels, a.kernels.kernels.size())
+                        : ""));
+    TextTable table({{.header = "kernel", .shrink = true},
+                     {.header = "share", .right = true},
+                     {.header = "total", .right = true, .drop = 4},
+                     {.header = "calls", .right = true, .drop = 2},
+                     {.header = "mean", .right = true, .drop = 1},
+                     {.header = "note", .drop = 3}});
+    for (size_t i = 0; i < kernels; ++i) {
+      const analysis::KernelStat& k = a.kernels.kernels[i];
+      table.AddRow({Printable(k.name), FormatShare(k.share), FormatDuration(k.total_ns),
+                    fmt::format("{}", k.count), FormatDuration(k.mean_ns()),
+                    k.fp32_matrix         ? "[fp32 matrix]"
+                    : k.layout_conversion ? "[layout]"
+                                          : ""});
+    }
+    AppendLines(out, table.Render(l.width, 4));
+    SayDropped(out, l, table, 4);
+    Say(out, l,
+        fmt::format(
+            "matrix work {} of device time (fp32, no tensor cores: {}); layout conversions {}",
+            FormatShare(a.kernels.matrix_share), FormatShare(a.kernels.fp32_matrix_share),
+            FormatShare(a.kernels.layout_conversion_share)));
+  }
+  for (const analysis::DeviceMemory& m : a.memory.devices) {
+    std::string line =
+        fmt::format("memory {}: peak allocated {}{}",
+                    m.device_id < 0 ? std::string("host") : fmt::format("device {}", m.device_id),
+                    FormatBytes(static_cast<double>(m.peak_allocated_bytes)),
+                    m.relative ? " (since trace start)" : "");
+    if (m.peak_reserved_bytes >= 0)
+      line += fmt::format(", reserved {}", FormatBytes(static_cast<double>(m.peak_reserved_bytes)));
+    if (m.fragmentation_at_peak)
+      line += fmt::format(", fragmentation {}", FormatShare(*m.fragmentation_at_peak));
+    line += fmt::format(", {:.0f} allocations/step", m.allocations_per_step);
+    Say(out, l, line);
+  }
+}
+
+void RenderRank(std::string& out, const Layout& l, const AnalyzeRank& entry) {
+  const RankAnalysis& a = entry.analysis;
+  const model::RankInfo& info = a.info();
+  AppendLines(out, Wrap(l.style.Bold(fmt::format(
+                            "═══ rank {} — {} ({} on {})",
+                            info.rank ? fmt::format("{}", *info.rank) : "?", Printable(info.path),
+                            model::SourceFormatName(info.source), Printable(info.device_name))),
+                        l.width, "", 4));
+  Say(out, l,
+      fmt::format("framework: {} on {}{} (from {})", model::FrameworkName(info.runtime.framework),
+                  model::PlatformName(info.runtime.platform), FeatureList(info.runtime.features),
+                  info.runtime.detected_from),
+      0);
+  Say(out, l,
+      fmt::format("steps: {} analysed ({}), window {}, mean step {}", a.steps.size(),
+                  analysis::StepSourceName(a.timeline.source),
+                  analysis::AnalysisWindowName(a.window), FormatDuration(a.step_time.mean_ns)),
+      0);
+  for (const std::string& n : a.notes) Say(out, l, "note: " + n);
+
+  RenderHealth(out, l, entry);
+  RenderFindings(out, l, entry.findings);
+  RenderMacro(out, l, a);
+  RenderMeso(out, l, a);
+  RenderMicro(out, l, a);
+  out += '\n';
+}
+
+}  // namespace
+
+std::string RenderAnalyzeText(const AnalyzeReport& report, const TextOptions& options) {
+  const Layout l{static_cast<size_t>(std::max(options.width, kMinTextWidth)), options.top,
+                 options.fixes, Style(options.color)};
+  std::string out;
+  // Warnings first: a skipped rank or a truncated file changes how the rest reads.
+  if (!report.warnings.empty()) {
+    AppendLines(out, Wrap(l.style.Yellow("warnings"), l.width, "", 2));
+    for (const std::string& w : report.warnings) Say(out, l, w);
+    out += '\n';
+  }
+  for (const AnalyzeRank& r : report.ranks) RenderRank(out, l, r);
+  for (const AnalyzeJob& job : report.jobs) {
+    if (job.members.size() < 2) continue;
+    AppendLines(
+        out, Wrap(l.style.Bold(fmt::format("═══ across {} ranks of one job", job.members.size())),
+                  l.width, "", 4));
+    RenderFindings(out, l, job.findings);
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace perfdx::report

@@ -1,0 +1,170 @@
+#include "perfdx/report/text_report.h"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "perfdx/pipeline/analyze.h"
+#include "perfdx/report/text_layout.h"
+#include "test_support.h"
+
+namespace perfdx::report {
+namespace {
+
+// ResNet-50 on a V100 (TensorBoard plugin's sample): 6 findings, 69 kernels,
+// 78 operators, 6 steps; every finding has a fix for PyTorch.
+const std::string kTrace =
+    "traces/kineto/tbp/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
+
+// Built once for the suite (null if the trace cannot be read).
+const AnalyzeReport& Report() {
+  static AnalyzeReport* report = [] {
+    pipeline::AnalyzeRequest request;
+    request.paths = {perfdx::testing::SharedPath(kTrace)};
+    auto r = pipeline::BuildAnalyzeReport(request);
+    return r.ok() ? new AnalyzeReport(std::move(*r)) : nullptr;
+  }();
+  return *report;
+}
+
+class TextReportTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(perfdx::testing::HaveShared()) << perfdx::testing::MissingSharedMessage();
+    ASSERT_NE(&Report(), nullptr);
+    ASSERT_EQ(Report().ranks.size(), 1u);
+    ASSERT_GE(Report().ranks[0].findings.size(), 4u);
+  }
+};
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  return lines;
+}
+
+size_t CountLinesStartingWith(const std::string& text, const std::string& prefix) {
+  size_t n = 0;
+  for (const std::string& l : Lines(text)) n += l.rfind(prefix, 0) == 0;
+  return n;
+}
+
+TEST_F(TextReportTest, EveryLineFitsTheWidth) {
+  for (int width : {40, 60, 80, 100, 200}) {
+    for (bool color : {false, true}) {
+      const std::string text = RenderAnalyzeText(Report(), {.width = width, .color = color});
+      for (const std::string& l : Lines(text)) {
+        EXPECT_LE(DisplayWidth(l), static_cast<size_t>(width)) << "width " << width << ": " << l;
+      }
+    }
+  }
+  // Under 40 the layout is 40 wide.
+  for (const std::string& l : Lines(RenderAnalyzeText(Report(), {.width = 10}))) {
+    EXPECT_LE(DisplayWidth(l), 40u) << l;
+  }
+}
+
+TEST_F(TextReportTest, ColourOnlyWhenAsked) {
+  const std::string plain = RenderAnalyzeText(Report(), {.color = false});
+  const std::string colour = RenderAnalyzeText(Report(), {.color = true});
+  EXPECT_EQ(plain.find('\x1b'), std::string::npos);
+  EXPECT_NE(colour.find("\x1b[1;31m[critical]\x1b[0m"), std::string::npos);
+  EXPECT_NE(colour.find("\x1b[1mHEALTH\x1b[0m"), std::string::npos);
+  // The same report less the escape sequences.
+  std::string stripped;
+  for (size_t i = 0; i < colour.size(); ++i) {
+    if (colour[i] == '\x1b') {
+      while (i < colour.size() && colour[i] != 'm') ++i;
+      continue;
+    }
+    stripped += colour[i];
+  }
+  EXPECT_EQ(stripped, plain);
+}
+
+TEST_F(TextReportTest, TopLimitsRowsAndFindings) {
+  const AnalyzeRank& rank = Report().ranks[0];
+  const std::string two = RenderAnalyzeText(Report(), {.top = 2});
+  EXPECT_NE(two.find("  1. "), std::string::npos);
+  EXPECT_NE(two.find("  2. "), std::string::npos);
+  EXPECT_EQ(two.find("  3. "), std::string::npos);
+  EXPECT_NE(two.find(fmt::format("({} more findings: --top {} shows them all",
+                                 rank.findings.size() - 2, rank.findings.size())),
+            std::string::npos)
+      << two;
+  EXPECT_NE(two.find(fmt::format("top kernels (2 of {})", rank.analysis.kernels.kernels.size())),
+            std::string::npos);
+  EXPECT_NE(two.find(fmt::format("the 2 longest of {} steps", rank.analysis.steps.size())),
+            std::string::npos);
+  // Ops and kernels tables: a header and two rows each.
+  EXPECT_EQ(CountLinesStartingWith(two, "    aten::"), 2u) << two;
+  // The default is 10 of each.
+  const std::string ten = RenderAnalyzeText(Report());
+  EXPECT_EQ(CountLinesStartingWith(ten, "    aten::"), 10u) << ten;
+  EXPECT_NE(ten.find(fmt::format("top kernels (10 of {})", rank.analysis.kernels.kernels.size())),
+            std::string::npos);
+}
+
+TEST_F(TextReportTest, NoFixesHidesEveryFix) {
+  const std::string with = RenderAnalyzeText(Report());
+  const std::string without = RenderAnalyzeText(Report(), {.fixes = false});
+  EXPECT_NE(with.find("fix for pytorch"), std::string::npos);
+  EXPECT_NE(with.find("see https://"), std::string::npos);
+  EXPECT_NE(with.find("num_workers=8"), std::string::npos);  // the DataLoader snippet
+  EXPECT_EQ(without.find("fix for "), std::string::npos);
+  EXPECT_EQ(without.find("see https://"), std::string::npos);
+  EXPECT_EQ(without.find("num_workers=8"), std::string::npos);
+  // The findings themselves stay.
+  EXPECT_NE(without.find("  1. [critical] Data loading stalls"), std::string::npos) << without;
+}
+
+TEST_F(TextReportTest, WarningsComeFirst) {
+  // The suite's report, with a warning for this test only.
+  AnalyzeReport& report = const_cast<AnalyzeReport&>(Report());
+  report.warnings.push_back("rank 1 skipped: run/rank1.json: at byte 27: not a trace");
+  const std::string text = RenderAnalyzeText(report);
+  report.warnings.pop_back();
+  EXPECT_EQ(text.rfind("warnings\n  rank 1 skipped: run/rank1.json: at byte 27: not a trace\n", 0),
+            0u)
+      << text;
+  EXPECT_LT(text.find("warnings"), text.find("═══ rank"));
+  EXPECT_EQ(RenderAnalyzeText(Report()).find("warnings"), std::string::npos);
+}
+
+TEST_F(TextReportTest, NamesFromTheTraceSendNoEscapes) {
+  // A kernel name with an escape sequence, a tab and a newline in it.
+  AnalyzeReport& report = const_cast<AnalyzeReport&>(Report());
+  std::string& name = report.ranks[0].analysis.kernels.kernels[0].name;
+  const std::string saved = name;
+  name = "evil\x1b[2J\tkernel\nname";
+  const std::string text = RenderAnalyzeText(report, {.width = 60});
+  name = saved;
+  EXPECT_EQ(text.find('\x1b'), std::string::npos);
+  EXPECT_EQ(text.find('\t'), std::string::npos);
+  EXPECT_NE(text.find("    evil [2J kernel name"), std::string::npos) << text;
+}
+
+TEST_F(TextReportTest, KernelNamesReadDifferently) {
+  // The shortened kernel names of the table, at 60 and 100 columns, are as
+  // many as the kernels listed.
+  const auto& kernels = Report().ranks[0].analysis.kernels.kernels;
+  for (int width : {60, 100}) {
+    const std::vector<std::string> lines = Lines(RenderAnalyzeText(Report(), {.width = width}));
+    size_t at = 0;
+    while (at < lines.size() && lines[at].rfind("  top kernels", 0) != 0) ++at;
+    ASSERT_LT(at + 11, lines.size());
+    std::set<std::string> names;
+    for (size_t i = at + 2; i < at + 12; ++i)
+      names.insert(lines[i].substr(0, lines[i].find("  ", 4)));
+    EXPECT_EQ(names.size(), std::min<size_t>(10, kernels.size())) << "width " << width;
+  }
+}
+
+}  // namespace
+}  // namespace perfdx::report
