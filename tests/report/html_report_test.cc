@@ -32,6 +32,7 @@
 #include <gtest/gtest.h>
 
 #include "perfdx/report/html_text.h"
+#include "perfdx/report/text_layout.h"
 #include "perfdx/version.h"
 
 namespace perfdx::report {
@@ -369,16 +370,6 @@ TEST(HtmlTextTest, EscapesEveryMarkupCharacter) {
   EXPECT_EQ(EscapeHtml("<a href='x'>\"&\"</a>"),
             "&lt;a href=&#39;x&#39;&gt;&quot;&amp;&quot;&lt;/a&gt;");
   EXPECT_EQ(EscapeHtml("plain µs"), "plain µs");
-}
-
-TEST(HtmlTextTest, ShortensInTheMiddleOnCharacterBoundaries) {
-  EXPECT_EQ(ShortenMiddle("short", 10), "short");
-  // 20 bytes kept of 30: "…" is 3 bytes, so 17 = 12 at the start + 5 at the end.
-  EXPECT_EQ(ShortenMiddle("abcdefghijklmnopqrstuvwxyz0123", 20), "abcdefghijkl…z0123");
-  // "µ" is two bytes: a cut never falls inside it (13 - 3 = 10 bytes: 7 at the
-  // start, back to 6, and 3 at the end, on to 2).
-  const std::string cut = ShortenMiddle("µµµµµµµµµµµµµµµµµµµµ", 13);
-  EXPECT_EQ(cut, "µµµ…µ");
 }
 
 TEST(HtmlTextTest, DistinctNamesStayDistinct) {

@@ -8,6 +8,7 @@
 
 #include "perfdx/report/html_text.h"
 #include "perfdx/report/svg_charts.h"
+#include "perfdx/report/text_layout.h"
 #include "perfdx/report/units.h"
 #include "perfdx/version.h"
 
@@ -19,7 +20,7 @@ using analysis::StepAnalysis;
 
 // The kernels and operators listed: as many as the JSON report holds.
 constexpr size_t kTableRows = 50;
-constexpr size_t kNameBytes = 72;  // a name cut in the middle beyond this
+constexpr size_t kNameColumns = 72;  // a name cut in the middle beyond this
 constexpr size_t kGapRows = 50;
 constexpr size_t kCollectiveRows = 20;
 
@@ -89,14 +90,14 @@ std::string NameCell(std::string_view name, std::string_view shown) {
                      H(shown));
 }
 std::string NameCell(std::string_view name) {
-  return NameCell(name, ShortenMiddle(name, kNameBytes));
+  return NameCell(name, ShortenMiddle(name, kNameColumns));
 }
 // The names of one table, shortened so that distinct ones stay distinct.
 template <typename Rows, typename NameOf>
 std::vector<std::string> ShortNames(const Rows& rows, size_t n, NameOf name_of) {
-  std::vector<std::string_view> names;
-  for (size_t i = 0; i < rows.size() && i < n; ++i) names.push_back(name_of(rows[i]));
-  return ShortenDistinct(names, kNameBytes);
+  std::vector<std::string> names;
+  for (size_t i = 0; i < rows.size() && i < n; ++i) names.emplace_back(name_of(rows[i]));
+  return ShortenDistinct(names, kNameColumns);
 }
 // The full name, folded; opened, one click selects it whole (user-select: all).
 std::string FullNameCell(std::string_view name) {
@@ -374,7 +375,7 @@ std::string RestsOn(std::string_view item) {
   std::string_view name = colon == std::string_view::npos ? item : item.substr(colon + 1);
   const std::string_view label = kind == "kernel" ? "kernel" : kind == "op" ? "operator" : kind;
   return fmt::format("<li><span class=\"fw\">{}</span><code title=\"{}\">{}</code></li>", H(label),
-                     H(name), H(ShortenMiddle(name, kNameBytes + 28)));
+                     H(name), H(ShortenMiddle(name, kNameColumns + 28)));
 }
 
 std::string FindingCard(const advisor::Finding& f, size_t number, int64_t origin,
@@ -740,7 +741,7 @@ std::string KernelTable(const RankAnalysis& a) {
     for (const analysis::KernelSequence& s : k.repeated_sequences) {
       std::string names = "<td class=\"name\"><ol>";
       for (const std::string& n : s.names) {
-        names += fmt::format("<li title=\"{}\">{}</li>", H(n), H(ShortenMiddle(n, kNameBytes)));
+        names += fmt::format("<li title=\"{}\">{}</li>", H(n), H(ShortenMiddle(n, kNameColumns)));
       }
       names += "</ol></td>";
       out += "<tr>" + names + NumCell(static_cast<double>(s.count), fmt::format("{}", s.count)) +
