@@ -1,5 +1,7 @@
-// The four renderings of a check verdict say the same thing, in their format.
+// The five renderings of a check verdict say the same thing, in their format.
 #include "perfdx/report/check_report.h"
+
+#include <regex>
 
 #include <gtest/gtest.h>
 #include <simdjson.h>
@@ -76,6 +78,85 @@ TEST(CheckReport, JunitFailsOnlyOnRegression) {
   const std::string passed = RenderCheckJunit(ok);
   EXPECT_NE(passed.find("failures=\"0\""), std::string::npos);
   EXPECT_EQ(passed.find("<failure"), std::string::npos);
+}
+
+// For the HTML page: five steps a side, medians 100 ms and 125 ms, and a
+// label that tries to inject a script.
+baseline::CheckResult WithSteps() {
+  baseline::CheckResult r = Regressed();
+  r.new_label = "<script>alert(1)</script>";
+  r.base_steps = 5;
+  r.new_steps = 5;
+  r.base_step_ns = {110e6, 90e6, 100e6, 105e6, 95e6};
+  r.new_step_ns = {135e6, 115e6, 125e6, 130e6, 120e6};
+  return r;
+}
+
+size_t Count(const std::string& s, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(CheckReport, HtmlPageHoldsTheVerdictAndTheTable) {
+  const std::string page = RenderCheckHtml(WithSteps());
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(page.find("Content-Security-Policy\" content=\"default-src 'none'"), std::string::npos);
+  EXPECT_NE(page.find("<p class=\"verdict v-regressed\">regressed: median step time 100 ms "
+                      "-&gt; 125 ms (+25.0%, 95% CI +10.0% .. +40.0%)"),
+            std::string::npos)
+      << page;
+  EXPECT_NE(page.find("<td>median step time</td><td class=\"num\">100 ms</td><td "
+                      "class=\"num\">125 ms</td><td class=\"num\">+25.0%</td>"),
+            std::string::npos);
+  EXPECT_NE(page.find("<td class=\"num\">+10.0% .. +40.0%</td>"), std::string::npos);
+  EXPECT_NE(page.find("<td>throughput</td><td class=\"num\">640 samples/s</td>"),
+            std::string::npos);
+  EXPECT_NE(page.find("<td>steps</td><td class=\"num\">5</td><td class=\"num\">5</td>"),
+            std::string::npos);
+  EXPECT_NE(page.find("<li>a note</li>"), std::string::npos);
+  EXPECT_EQ(page, RenderCheckHtml(WithSteps()));  // deterministic
+}
+
+TEST(CheckReport, HtmlEscapesEveryLabel) {
+  const std::string page = RenderCheckHtml(WithSteps());
+  EXPECT_EQ(page.find("<script"), std::string::npos);  // the page itself needs no script
+  EXPECT_NE(page.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+  EXPECT_EQ(page.find("alert(1)</script>"), std::string::npos);
+}
+
+TEST(CheckReport, HtmlDrawsOneDotPerStepAndTheMediansWhereTheyBelong) {
+  const std::string page = RenderCheckHtml(WithSteps());
+  EXPECT_EQ(Count(page, "<svg id=\"check-distribution\""), 1u);
+  EXPECT_EQ(Count(page, "<circle class=\"mark dot c-base\""), 5u);
+  EXPECT_EQ(Count(page, "<circle class=\"mark dot c-new\""), 5u);
+  EXPECT_EQ(Count(page, "class=\"mark"), 10u);  // nothing else counts as a mark
+  // The axis spans every step and the band (90 .. 135 ms): 20 ms ticks (the
+  // first 1-2-5 step >= 45/4 ms) from 80 to 140 ms, drawn over x = 130..920.
+  // The base median 100 ms: 130 + 790 * 20/60 = 393.33; the new median
+  // 125 ms: 130 + 790 * 45/60 = 722.5.
+  std::vector<std::string> medians;
+  const std::regex median_re("<line class=\"median\" x1=\"([0-9.]+)\"");
+  for (auto it = std::sregex_iterator(page.begin(), page.end(), median_re);
+       it != std::sregex_iterator(); ++it) {
+    medians.push_back((*it)[1]);
+  }
+  EXPECT_EQ(medians, (std::vector<std::string>{"393.3", "722.5"}));
+  // The step of 110 ms (the base's first): 130 + 790 * 30/60 = 525.
+  EXPECT_NE(page.find("<circle class=\"mark dot c-base\" cx=\"525.0\""), std::string::npos);
+  // The band: 100 ms × (1 - 10% .. 1 + 5%) = 90 .. 105 ms: x from
+  // 130 + 790 * 10/60 = 261.67, 790 * 15/60 = 197.5 wide.
+  EXPECT_NE(page.find("<rect class=\"band\" x=\"261.7\" y=\"6.0\" width=\"197.5\""),
+            std::string::npos)
+      << page;
+  EXPECT_NE(page.find(">80 ms</text>"), std::string::npos);
+  EXPECT_NE(page.find(">140 ms</text>"), std::string::npos);
+}
+
+TEST(CheckReport, HtmlWithoutStepTimesSaysSo) {
+  const std::string page = RenderCheckHtml(Regressed());  // no step times
+  EXPECT_EQ(Count(page, "class=\"mark"), 0u);
+  EXPECT_NE(page.find("nothing to draw"), std::string::npos);
 }
 
 TEST(DiffReport, JsonContract) {

@@ -15,7 +15,10 @@ Renders `perfdx analyze --format html` of a shared Kineto trace and of the
     kernel table's "count" header order the rows as the JSON's counts sorted
     here;
 and keeps a screenshot of each page (1280x2000, and 1280x16000 for the whole
-page) under --artifacts.
+page) under --artifacts. Then the same for `perfdx check --format html` of the
+ResNet-50 pair (4 DataLoader workers against 0: improved, exit 0): no console
+message, no request, the distribution chart with one dot per step of each side
+(the step counts from `--format json` of the same check).
 
 A control page first proves the detectors work in this Chromium: one console
 message and one request that they must see. If Chromium is missing or cannot
@@ -47,6 +50,9 @@ CHROMIUM_FLAGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
     "--host-resolver-rules=MAP * ~NOTFOUND", "--enable-logging=stderr", "--v=0",
 ]
+# `perfdx check NEW --against BASE`: the ResNet-50 pair, 4 workers against 0.
+CHECK_NEW = "kineto/tbp/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz"
+CHECK_BASE = "kineto/tbp/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz"
 CHROMIUM_TIMEOUT_S = 180
 # Added to a copy of the page: clicks the kernel table's "count" header twice
 # and logs the first rows' counts after each click.
@@ -289,6 +295,7 @@ def main():
                     fail_now(f"{name}: no input matches {SHARED}/{pattern}")
                 inputs += found
             run_case(args.perfdx, chromium, name, inputs, artifacts, workdir)
+        check_page_case(args.perfdx, chromium, artifacts, workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     if failures:
@@ -386,6 +393,47 @@ def run_case(perfdx, chromium, name, inputs, artifacts, workdir):
     check(os.path.exists(full), f"{name}: full-page screenshot written ({full})")
     marks = sum(len(v) for v in dom.marks.values())
     print(f"ok: {name}: {len(dom.svg_ids)} charts, {marks} marks, {len(report['ranks'])} rank(s); "
+          f"page {page}; screenshot {screenshot}")
+
+
+def check_page_case(perfdx, chromium, artifacts, workdir):
+    name = "check_resnet50"
+    new, base = (os.path.join(SHARED, p) for p in (CHECK_NEW, CHECK_BASE))
+    print(f"== {name}: check {new} --against {base}")
+    page = os.path.join(artifacts, f"{name}.html")
+    json_path = os.path.join(workdir, f"{name}.json")
+    for fmt, out in (("html", page), ("json", json_path)):
+        proc = subprocess.run([perfdx, "check", new, "--against", base, "--format", fmt, "-o", out],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:  # 0: improved (1 would be a regression)
+            fail_now(f"{name}: perfdx check --format {fmt} exited {proc.returncode}: "
+                     f"{proc.stderr.strip()}")
+    with open(json_path, encoding="utf-8") as f:
+        result = json.load(f)
+    check(result["verdict"] == "improved", f"{name}: the verdict is improved ({result['verdict']})")
+    net_log = os.path.join(workdir, f"{name}.netlog.json")
+    dom_text, stderr = run_chromium(chromium, "file://" + page, workdir,
+                                    ["--dump-dom", f"--log-net-log={net_log}"])
+    messages = console_messages(stderr)
+    check(not messages, f"{name}: no console message (got: {messages[:5]})")
+    requests = page_requests(net_log)
+    check(not requests, f"{name}: no request leaves the page (got: {requests[:5]})")
+    dom = Dom()
+    dom.feed(dom_text)
+    check(dom.svg_ids == ["check-distribution"],
+          f"{name}: the distribution chart is there (found {dom.svg_ids})")
+    for side, css in (("base", "c-base"), ("new", "c-new")):
+        got = dom.count("check-distribution", "circle", css)
+        n = result[side]["steps"]
+        check(got == n, f"{name}: one dot per {side} step: {n} (found {got})")
+    check(not dom.fetching, f"{name}: nothing in the DOM loads from elsewhere ({dom.fetching[:5]})")
+    screenshot = os.path.join(artifacts, f"{name}.png")
+    _, shot_err = run_chromium(chromium, "file://" + page, workdir,
+                               [f"--screenshot={screenshot}", "--window-size=1280,1000",
+                                "--hide-scrollbars"])
+    check(os.path.exists(screenshot), f"{name}: screenshot written ({screenshot})")
+    check(not console_messages(shot_err), f"{name}: no console message while taking the screenshot")
+    print(f"ok: {name}: {result['base']['steps']} + {result['new']['steps']} steps drawn; "
           f"page {page}; screenshot {screenshot}")
 
 

@@ -64,6 +64,8 @@ int RunCheck(const RunInputFlags& flags, const CheckOptions& options) {
     text = report::RenderCheckMarkdown(result);
   } else if (options.format == "junit") {
     text = report::RenderCheckJunit(result);
+  } else if (options.format == "html") {
+    text = report::RenderCheckHtml(result);
   } else {
     text = report::RenderCheckText(result);
   }
@@ -116,8 +118,9 @@ void RegisterCheckCommand(CLI::App& app, int* exit_code) {
       ->add_option("--seed", options->seed,
                    "bootstrap seed (the default makes results reproducible)")
       ->group("");
-  AddFormatOptions(command, &options->format, {"text", "json", "markdown", "junit"},
-                   "text, json, markdown (a PR comment) or junit (CI)");
+  AddFormatOptions(command, &options->format, {"text", "json", "markdown", "junit", "html"},
+                   "text, json, markdown (a PR comment), junit (CI) or html (one page with the "
+                   "step-time distributions)");
   AddOutputOption(command, &options->output);
   command->add_option("--save", options->save_name,
                       "also save the new run to the library under this name");

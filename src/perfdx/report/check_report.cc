@@ -5,7 +5,10 @@
 #include <fmt/format.h>
 
 #include "perfdx/base/json_writer.h"
+#include "perfdx/report/html_page.h"
+#include "perfdx/report/html_text.h"
 #include "perfdx/report/markdown.h"
+#include "perfdx/report/svg_charts.h"
 #include "perfdx/version.h"
 
 namespace perfdx::report {
@@ -105,6 +108,53 @@ void WriteSide(ValueSink& w, const std::string& label, size_t steps, double medi
   w.Key("throughput");
   throughput ? w.Double(*throughput) : w.Null();
   w.EndObject();
+}
+
+// The HTML page's pieces.
+std::string H(std::string_view s) {
+  return EscapeHtml(s);
+}
+std::string DurAxis(double ns) {
+  return PreciseDuration(ns);
+}
+
+// Each side's step times on one axis, each median marked, and the band in
+// which the new median counts as unchanged by the thresholds alone.
+std::string DistributionChart(const CheckResult& r) {
+  svg::StripData data;
+  auto row = [](std::string name, std::string css, const std::vector<double>& steps,
+                double median) {
+    svg::StripRow out;
+    out.name = name;
+    out.css = std::move(css);
+    out.values = steps;
+    for (size_t i = 0; i < steps.size(); ++i) {
+      out.tips.push_back(fmt::format("{} step {} of {}: {}", name, i + 1, steps.size(),
+                                     PreciseDuration(steps[i])));
+    }
+    out.median = median;
+    out.median_tip = fmt::format("median({}): {}", name, PreciseDuration(median));
+    return out;
+  };
+  data.rows.push_back(row("base", "c-base", r.base_step_ns, r.base_median_ns));
+  data.rows.push_back(row("new", "c-new", r.new_step_ns, r.new_median_ns));
+  const double low = r.base_median_ns * (1 - r.thresholds.min_improvement);
+  const double high = r.base_median_ns * (1 + r.thresholds.max_regression);
+  data.bands.push_back(
+      {low, high,
+       fmt::format("thresholds: median(base) × (1 − {} … 1 + {}) = {} … {}",
+                   Percent(r.thresholds.min_improvement), Percent(r.thresholds.max_regression),
+                   PreciseDuration(low), PreciseDuration(high))});
+  return svg::StripChart("check-distribution", "step times of the base and new runs", data,
+                         DurAxis);
+}
+
+std::string Row(std::string_view name, const std::string& base, const std::string& current,
+                const std::string& change) {
+  return fmt::format(
+      "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td "
+      "class=\"num\">{}</td></tr>\n",
+      H(name), H(base), H(current), H(change));
 }
 
 }  // namespace
@@ -215,6 +265,65 @@ std::string RenderCheckJunit(const CheckResult& r) {
   }
   out += fmt::format("      <system-out>{}</system-out>\n", XmlEscape(RenderCheckText(r)));
   out += "    </testcase>\n  </testsuite>\n</testsuites>\n";
+  return out;
+}
+
+std::string RenderCheckHtml(const CheckResult& r) {
+  const std::string verdict(baseline::VerdictName(r.verdict));
+  std::string out = HtmlPageStart(
+      fmt::format("perfdx check — {}: {} against {}", verdict, r.new_label, r.base_label));
+  out += "<header class=\"page\"><h1>perfdx check</h1>\n";
+  out += fmt::format(
+      "<dl class=\"meta\"><dt>base</dt><dd><code>{}</code></dd><dt>new</dt><dd><code>{}</code></dd>"
+      "</dl>\n",
+      H(r.base_label), H(r.new_label));
+  out += fmt::format("<p class=\"verdict v-{}\">{}</p></header>\n<main>\n<section>\n", H(verdict),
+                     H(CheckSummary(r)));
+
+  out += "<h2>Step time</h2>\n<div class=\"tablewrap\"><table class=\"check\">";
+  out +=
+      "<thead><tr><th></th><th class=\"num\">base</th><th class=\"num\">new</th><th "
+      "class=\"num\">change</th></tr></thead>\n<tbody>\n";
+  out += Row("median step time", PreciseDuration(r.base_median_ns),
+             PreciseDuration(r.new_median_ns), SignedPercent(r.change()));
+  out += Row(fmt::format("{:.0f}% CI of the change", r.interval.confidence * 100), "", "",
+             fmt::format("{} .. {}", SignedPercent(r.interval.low - 1),
+                         SignedPercent(r.interval.high - 1)));
+  if (r.base_throughput && r.new_throughput) {
+    out += Row("throughput", Throughput(*r.base_throughput), Throughput(*r.new_throughput),
+               SignedPercent(*r.new_throughput / *r.base_throughput - 1));
+  }
+  out += Row("steps", fmt::format("{}", r.base_steps), fmt::format("{}", r.new_steps), "");
+  out += "</tbody></table></div>\n";
+  out += fmt::format("<p>{}.</p>\n", H(Reason(r)));
+
+  out += "<h3>Step-time distributions</h3>\n<figure>" + DistributionChart(r);
+  out += svg::Legend({{"base step", "c-base"},
+                      {"new step", "c-new"},
+                      {"median", "median"},
+                      {"within the thresholds", "band"}});
+  out += fmt::format(
+      "<figcaption>Each dot is one step the verdict was computed from (after the warm-up cut); "
+      "the bar is each run's median; the band is median(base) × (1 − {} … 1 + {}): a new median "
+      "inside it is unchanged whatever the noise.</figcaption></figure>\n",
+      H(Percent(r.thresholds.min_improvement)), H(Percent(r.thresholds.max_regression)));
+
+  out += fmt::format(
+      "<p class=\"note\">Method: bootstrap confidence interval of the median step-time ratio, {} "
+      "resamples, seed {:#x}; regression past +{}, improvement past −{}, each also beyond "
+      "run-to-run noise.</p>\n",
+      r.interval.resamples, r.interval.seed, H(Percent(r.thresholds.max_regression)),
+      H(Percent(r.thresholds.min_improvement)));
+  if (!r.notes.empty()) {
+    out += "<ul class=\"warnings\">";
+    for (const std::string& n : r.notes) out += "<li>" + H(n) + "</li>";
+    out += "</ul>\n";
+  }
+  out += fmt::format(
+      "</section>\n</main>\n<footer>Written by perfdx {} from its check result (schema {}: the "
+      "same numbers as <code>--format json</code>). This file loads nothing: it works "
+      "offline.</footer>\n</body>\n</html>\n",
+      H(PERFDX_VERSION), kCheckSchemaVersion);
   return out;
 }
 

@@ -1,6 +1,7 @@
-// `perfdx check`: the verdict in four forms — text for people, JSON for
+// `perfdx check`: the verdict in five forms — text for people, JSON for
 // tools, a Markdown snippet for a pull-request comment, JUnit XML for CI
-// test dashboards. All four say the same thing from one CheckResult.
+// test dashboards, a self-contained HTML page with the two step-time
+// distributions. All five say the same thing from one CheckResult.
 //
 // JSON (keys other tools read):
 //   {"schema_version", "report": "check", "perfdx_version", "verdict":
@@ -31,5 +32,9 @@ void WriteCheckResult(const baseline::CheckResult& result, ValueSink& out);
 std::string RenderCheckJson(const baseline::CheckResult& result);
 std::string RenderCheckMarkdown(const baseline::CheckResult& result);
 std::string RenderCheckJunit(const baseline::CheckResult& result);
+// One page (html_page.h: nothing loads): the verdict, the table of base and
+// new, and the step times of result.base_step_ns / new_step_ns drawn side by
+// side on one axis (svg::StripChart "check-distribution").
+std::string RenderCheckHtml(const baseline::CheckResult& result);
 
 }  // namespace perfdx::report

@@ -107,6 +107,14 @@ vertical-align:-1px}
 .cause-other{fill:#d0d0d0;background:#d0d0d0}
 .warnings li{color:var(--warn)}
 footer{max-width:1320px;margin:2em auto;padding:0 24px;color:var(--muted);font-size:.85em}
+.c-base{fill:#8c8c8c;background:#8c8c8c}.c-new{fill:#4c78a8;background:#4c78a8}
+svg.chart .dot{fill-opacity:.75}
+svg.chart .band{fill:var(--accent);fill-opacity:.1;stroke:var(--accent);stroke-opacity:.4;
+stroke-dasharray:4 3}
+svg.chart .median{stroke:var(--fg);stroke-width:2.5}
+.sw.band{background:var(--accent);opacity:.3}.sw.median{background:var(--fg);width:3px}
+.verdict{font-size:1.15em;font-weight:600;margin:.4em 0}.v-improved{color:var(--ok)}
+.v-regressed{color:var(--bad)}.v-unchanged{color:var(--muted)}
 @media print{nav,p.parts{display:none}body{font-size:11pt;background:#fff;color:#000}
 header.page,main,footer{max-width:none;padding:0}.tablewrap,.tablewrap.long{max-height:none;
 overflow:visible}h2{break-before:page;border:none}

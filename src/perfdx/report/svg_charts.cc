@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -276,6 +277,84 @@ std::string HBarChart(const std::string& id, const std::string& label, const HBa
           Title(s.tip));
       x += w;
     }
+  }
+  return out + "</svg>\n";
+}
+
+std::string StripChart(const std::string& id, const std::string& label, const StripData& data,
+                       Formatter x_format) {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  auto take = [&](double v) {
+    if (!std::isfinite(v)) return;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  };
+  for (const StripRow& r : data.rows) {
+    for (double v : r.values) take(v);
+  }
+  if (!(hi >= lo)) return Empty(id, label);
+  for (const StripBand& b : data.bands) {
+    take(b.low);
+    take(b.high);
+  }
+  // Round ends around the values, in about four steps; a single value gets
+  // a range around it.
+  const double step = NiceStep(hi > lo ? (hi - lo) / 4 : std::max(std::fabs(hi), 1.0) / 4);
+  double axis_lo = std::floor(lo / step + 1e-9) * step;
+  double axis_hi = std::ceil(hi / step - 1e-9) * step;
+  if (!(axis_hi > axis_lo)) {
+    axis_lo -= step;
+    axis_hi += step;
+  }
+  constexpr double kTop = 10, kRowH = 44, kRowGap = 10;
+  const double bottom = kTop + static_cast<double>(data.rows.size()) * (kRowH + kRowGap);
+  const double height = bottom + 30;
+  auto x_of = [&](double v) {
+    return kStripLeft + (kStripRight - kStripLeft) * (v - axis_lo) / (axis_hi - axis_lo);
+  };
+
+  std::string out = Open(id, label, height);
+  // Lanes, the grid and the bands over them, then the dots and medians on top.
+  for (size_t r = 0; r < data.rows.size(); ++r) {
+    const double top = kTop + static_cast<double>(r) * (kRowH + kRowGap);
+    const double mid = top + kRowH / 2;
+    out += fmt::format(
+        "<rect class=\"lane\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/><text "
+        "class=\"lane-label\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
+        C(kStripLeft), C(top), C(kStripRight - kStripLeft), C(kRowH), C(kStripLeft - 8), C(mid + 4),
+        EscapeHtml(data.rows[r].name));
+  }
+  const int ticks = static_cast<int>(std::lround((axis_hi - axis_lo) / step));
+  for (int i = 0; i <= ticks; ++i) {
+    const double v = axis_lo + step * i;
+    const double x = x_of(v);
+    out += fmt::format(
+        "<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/><text class=\"tick\" "
+        "x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+        C(x), C(kTop), C(x), C(bottom), C(x), C(bottom + 18), EscapeHtml(x_format(v)));
+  }
+  for (const StripBand& b : data.bands) {
+    const double x0 = x_of(std::min(b.low, b.high));
+    out += fmt::format(
+        "<rect class=\"band\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\">{}</rect>\n", C(x0),
+        C(kTop - 4), C(x_of(std::max(b.low, b.high)) - x0), C(bottom - kTop + 4), Title(b.tip));
+  }
+  for (size_t r = 0; r < data.rows.size(); ++r) {
+    const StripRow& row = data.rows[r];
+    const double top = kTop + static_cast<double>(r) * (kRowH + kRowGap);
+    const double mid = top + kRowH / 2;
+    // Dots spread over seven heights by their index, so that equal values
+    // stay apart (deterministic, unlike random jitter).
+    const double radius = row.values.size() > 200 ? 2 : 3.5;
+    for (size_t i = 0; i < row.values.size(); ++i) {
+      const double dy = (static_cast<double>(i % 7) - 3) * (kRowH - 10) / 6;
+      out += fmt::format("<circle class=\"mark dot {}\" cx=\"{}\" cy=\"{}\" r=\"{}\">{}</circle>\n",
+                         EscapeHtml(row.css), C(x_of(row.values[i])), C(mid + dy), C(radius),
+                         Title(i < row.tips.size() ? row.tips[i] : ""));
+    }
+    const double mx = x_of(row.median);
+    out += fmt::format("<line class=\"median\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\">{}</line>\n",
+                       C(mx), C(top - 2), C(mx), C(top + kRowH + 2), Title(row.median_tip));
   }
   return out + "</svg>\n";
 }

@@ -104,6 +104,34 @@ struct HBarData {
 std::string HBarChart(const std::string& id, const std::string& label, const HBarData& data,
                       Formatter x_format);
 
+// Rows of values on one shared horizontal axis, one dot per value, e.g. the
+// step times of two runs side by side. The axis runs from a round value at or
+// below the smallest value (or band edge) to one at or above the largest, over
+// x = kStripLeft .. kStripRight of the chart's 960-wide viewBox.
+inline constexpr double kStripLeft = 130;
+inline constexpr double kStripRight = 920;  // room for the last tick label
+struct StripRow {
+  std::string name;  // the row's label
+  std::string css;   // the class of its dots
+  std::vector<double> values;
+  std::vector<std::string> tips;  // one per value, or none
+  double median = 0;              // drawn as a bar across the row
+  std::string median_tip;
+};
+struct StripBand {  // a range shaded across every row (a tolerance)
+  double low = 0;
+  double high = 0;
+  std::string tip;
+};
+struct StripData {
+  std::vector<StripRow> rows;
+  std::vector<StripBand> bands;
+};
+// One "mark dot <row css>" circle per value, one "median" line per row and
+// one "band" rect per band.
+std::string StripChart(const std::string& id, const std::string& label, const StripData& data,
+                       Formatter x_format);
+
 // The layers as an HTML legend (<ul class="legend">).
 std::string Legend(const std::vector<Layer>& layers);
 

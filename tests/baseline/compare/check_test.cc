@@ -84,6 +84,29 @@ TEST(CheckAcceptance, ATraceAgainstItselfIsUnchanged) {
   }
 }
 
+// The step times the result carries (the HTML page draws them) are the ones
+// left after the warm-up cut, in step order.
+TEST(CheckAcceptance, CarriesTheStepTimesAfterTheWarmUpCut) {
+  PERFDX_REQUIRE_SHARED();
+  const RunRecord all = Load(kWorkers0);
+  ASSERT_EQ(all.steps.size(), 6u);  // the plugin's golden has 6 steps
+  RunInputOptions warm;
+  warm.warmup_steps = 2;
+  auto cut = LoadRunInput(testing::SharedPath(kWorkers0), warm);
+  ASSERT_TRUE(cut.ok()) << cut.status().message();
+  auto r = CheckRun(*cut, all);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->base_step_ns.size(), 4u);
+  ASSERT_EQ(r->new_step_ns.size(), 6u);
+  for (size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(r->new_step_ns[i], static_cast<double>(all.steps[i].dur_ns)) << i;
+    if (i >= 2) {
+      EXPECT_EQ(r->base_step_ns[i - 2], static_cast<double>(all.steps[i].dur_ns)) << i;
+    }
+  }
+  EXPECT_EQ(r->base_steps, r->base_step_ns.size());
+}
+
 RunRecord Synthetic(std::vector<int64_t> step_ns) {
   RunRecord r;
   r.input_path = "synthetic";

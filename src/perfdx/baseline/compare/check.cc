@@ -31,11 +31,11 @@ Result<CheckResult> CheckRun(const RunRecord& base, const RunRecord& current,
                       label, n, options.min_steps));
     }
   }
-  const std::vector<double> base_ns = StepTimesNs(base);
-  const std::vector<double> new_ns = StepTimesNs(current);
-  out.base_median_ns = Median(base_ns);
-  out.new_median_ns = Median(new_ns);
-  out.interval = BootstrapMedianRatio(base_ns, new_ns, options.bootstrap);
+  out.base_step_ns = StepTimesNs(base);
+  out.new_step_ns = StepTimesNs(current);
+  out.base_median_ns = Median(out.base_step_ns);
+  out.new_median_ns = Median(out.new_step_ns);
+  out.interval = BootstrapMedianRatio(out.base_step_ns, out.new_step_ns, options.bootstrap);
   if (!out.interval.valid) {
     return InvalidInput(
         fmt::format("{}: the median step time is 0; nothing to compare against", out.base_label));

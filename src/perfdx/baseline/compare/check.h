@@ -38,6 +38,10 @@ struct CheckResult {
   double new_median_ns = 0;
   std::optional<double> base_throughput;  // median samples/s, when both logs have samples
   std::optional<double> new_throughput;
+  // The step times the verdict was computed from (after the warm-up cut), in
+  // step order: what the HTML page draws.
+  std::vector<double> base_step_ns;
+  std::vector<double> new_step_ns;
   std::vector<std::string> notes;  // same input, few steps, different devices
 
   double change() const { return interval.ratio - 1; }  // -0.28: 28% faster
