@@ -133,10 +133,10 @@ def check(new, against, db=None, *, window="steps", include_incomplete=False, ra
     if db is None:
         db = os.environ.get("PERFDX_DB", ".perfdx/runs.db")
     load = _load(None, None, 0, max_decompressed_bytes, max_ratio)
-    tree, json_text, text, markdown = _perfdx.check(
+    tree, json_text, text, markdown, html = _perfdx.check(
         _paths(new)[0], _paths(against)[0], os.fsdecode(db), load, str(window),
         bool(include_incomplete), None if rank is None else _whole("rank", rank),
         _whole("warmup", warmup), float(max_regression), float(min_improvement),
         float(confidence), _whole("resamples", resamples),
         _perfdx.DEFAULT_SEED if seed is None else _whole("seed", seed))
-    return CheckResult(tree, json_text, text, markdown)
+    return CheckResult(tree, json_text, text, markdown, html)

@@ -179,9 +179,15 @@ class CheckResult(_Document):
     """What `perfdx.check` returns: `verdict` ("improved", "unchanged",
     "regressed"), `step_time_ratio`, `ci`, `summary`, ... as `perfdx check --format json`."""
 
-    def __init__(self, tree, json_text, text, markdown):
+    def __init__(self, tree, json_text, text, markdown, html):
         super().__init__(tree, json_text, text)
         self._markdown = markdown
+        self._html = html
+
+    def to_html(self, path=None):
+        """The page `perfdx check --format html` writes: the verdict and both runs'
+        step-time distributions."""
+        return self._write(self._html, path)
 
     def to_markdown(self, path=None):
         """The Markdown snippet `perfdx check --format markdown` writes (a PR comment)."""

@@ -231,6 +231,8 @@ def test_check_and_the_step_log(tmp_path):
     assert result.verdict == "improved"
     assert result.to_markdown() == cli("check", str(new), "--against", str(base), "--db",
                                        str(db), "--format", "markdown")
+    assert result.to_html() == cli("check", str(new), "--against", str(base), "--db", str(db),
+                                   "--format", "html")
     # Regressions are a verdict, not an exception.
     assert perfdx.check(base, against=new, db=db).verdict == "regressed"
     with pytest.raises(perfdx.UsageError):

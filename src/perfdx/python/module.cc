@@ -238,7 +238,7 @@ py::tuple Info(const LoadArgs& load) {
   return py::make_tuple(tree, py::str(out.json), py::str(out.text));
 }
 
-// check(): (the verdict as objects, JSON, text, Markdown).
+// check(): (the verdict as objects, JSON, text, Markdown, HTML).
 py::tuple Check(const std::string& current, const std::string& against, const std::string& db,
                 const LoadArgs& load, const std::string& window, bool include_incomplete,
                 std::optional<int64_t> rank, int64_t warmup, double max_regression,
@@ -288,20 +288,23 @@ py::tuple Check(const std::string& current, const std::string& against, const st
     std::string json;
     std::string text;
     std::string markdown;
+    std::string html;
   };
   Rendered out = WithoutGil([&] {
-    Rendered r{pipeline::CheckRuns(current, against, db, input, check), {}, {}, {}};
+    Rendered r{pipeline::CheckRuns(current, against, db, input, check), {}, {}, {}, {}};
     if (r.checked.ok()) {
       r.json = report::RenderCheckJson(r.checked->result);
       r.text = report::RenderCheckText(r.checked->result);
       r.markdown = report::RenderCheckMarkdown(r.checked->result);
+      r.html = report::RenderCheckHtml(r.checked->result);
     }
     return r;
   });
   if (!out.checked.ok()) Raise(out.checked.status());
   ObjectSink sink(ObjectType());
   report::WriteCheckResult(out.checked->result, sink);
-  return py::make_tuple(sink.Take(), py::str(out.json), py::str(out.text), py::str(out.markdown));
+  return py::make_tuple(sink.Take(), py::str(out.json), py::str(out.text), py::str(out.markdown),
+                        py::str(out.html));
 }
 
 }  // namespace
