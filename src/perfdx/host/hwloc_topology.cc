@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <memory>
 
-#include <fmt/format.h>
 
 namespace perfdx::host {
 namespace {
@@ -28,9 +27,7 @@ Result<HostTopology> ReadHwlocTopology() {
   hwloc_topology_t raw = nullptr;
   if (hwloc_topology_init(&raw) != 0) return Internal("hwloc_topology_init failed");
   std::unique_ptr<hwloc_topology, TopologyCloser> topo(raw);
-  // PCI devices are filtered out by default; keep those that matter
-  // (GPUs, NICs, accelerators), not bridges.
-  hwloc_topology_set_io_types_filter(raw, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+  // I/O objects stay filtered out (hwloc's default): see the devices below.
   if (hwloc_topology_load(raw) != 0) return IoError("hwloc could not read this machine's topology");
 
   // Interrupts, driver files and /dev come from the files hwloc does not read.
@@ -75,41 +72,10 @@ Result<HostTopology> ReadHwlocTopology() {
   std::sort(t.nodes.begin(), t.nodes.end(),
             [](const NumaNode& a, const NumaNode& b) { return a.id < b.id; });
 
-  for (hwloc_obj_t pci = hwloc_get_next_pcidev(raw, nullptr); pci != nullptr;
-       pci = hwloc_get_next_pcidev(raw, pci)) {
-    const auto& attr = pci->attr->pcidev;
-    const uint32_t class_code = static_cast<uint32_t>(attr.class_id) << 8;
-    const auto kind = ClassifyPciDevice(attr.vendor_id, class_code);
-    if (!kind) continue;
-    PciDevice d;
-    d.address =
-        fmt::format("{:04x}:{:02x}:{:02x}.{:01x}", attr.domain, attr.bus, attr.dev, attr.func);
-    d.vendor = attr.vendor_id;
-    d.device = attr.device_id;
-    d.class_code = class_code;
-    d.kind = *kind;
-    if (hwloc_obj_t local = hwloc_get_non_io_ancestor_obj(raw, pci)) {
-      d.local_cpus = Ids(local->cpuset);
-      const auto nodes = Ids(local->nodeset);
-      // One node: the device's; the whole machine of several: none, as
-      // sysfs reports -1.
-      if (nodes.size() == 1 && node_count > 1) d.numa_node = nodes.front();
-    }
-    // The files hold what hwloc does not (prog-if, IRQs, driver info).
-    for (const auto& f : files.devices) {
-      if (f.address != d.address) continue;
-      d.class_code = f.class_code;
-      d.irqs = f.irqs;
-      d.model = f.model;
-      d.uuid = f.uuid;
-      d.driver_info = f.driver_info;
-      d.net_names = f.net_names;
-      if (node_count == 1) d.numa_node = f.numa_node;
-    }
-    t.devices.push_back(std::move(d));
-  }
-  std::sort(t.devices.begin(), t.devices.end(),
-            [](const PciDevice& a, const PciDevice& b) { return a.address < b.address; });
+  // Accelerators and NICs come from sysfs, which holds all hwloc would say of
+  // them (NUMA node, local CPUs) and what it does not (prog-if, IRQs, driver
+  // files). hwloc's PCI discovery (libpciaccess) leaks at every load.
+  t.devices = files.devices;
 
   // hwloc leaves out the CPUs this process may not use (cgroup cpuset).
   hwloc_bitmap_t allowed = hwloc_bitmap_alloc();
