@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <memory>
 
-
 namespace perfdx::host {
 namespace {
 
