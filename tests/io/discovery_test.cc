@@ -72,6 +72,41 @@ TEST(DiscoveryTest, FolderOfRankFilesSkipsNonTraces) {
   EXPECT_EQ(ranks, (std::vector<int64_t>{0, 1, 2}));
 }
 
+// A rank file named like a trace that holds no JSON at all (cut to nothing,
+// or a .gz that is not gzip) was skipped without a word, and its rank went
+// missing from the job unseen. It is named in a warning; a JSON file that is
+// not a trace (a config) is still skipped quietly, and a .gz whose gzip is
+// damaged is an input, for the loader to name with its offset.
+TEST(DiscoveryTest, RankFilesWithoutJsonAreNamedInAWarning) {
+  TempDir dir;
+  dir.Write("run/rank-0.json", R"({"traceEvents": []})");
+  dir.Write("run/rank-1.json.gz", "not gzip at all");
+  dir.Write("run/rank-2.json", "");
+  dir.Write("run/rank-3.json", "\x01\x02");
+  std::string damaged = perfdx::testing::GzipCompress(std::string(20000, ' ') + "[{\"ph\": 1}]");
+  damaged[10] = '\x07';  // the first deflate block: final, of the reserved type 3
+  dir.Write("run/rank-4.json.gz", damaged);
+  dir.Write("run/config.json", R"({"lr": 0.1})");
+  auto d = DiscoverInputs({dir.path() + "/run"});
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  std::vector<std::string> inputs;
+  for (const TraceInput& in : d->inputs) inputs.push_back(in.trace_path);
+  std::sort(inputs.begin(), inputs.end());
+  EXPECT_EQ(inputs, (std::vector<std::string>{dir.path() + "/run/rank-0.json",
+                                              dir.path() + "/run/rank-4.json.gz"}));
+  std::vector<std::string> warnings = d->warnings;
+  std::sort(warnings.begin(), warnings.end());
+  const std::string run = dir.path() + "/run/";
+  EXPECT_EQ(
+      warnings,
+      (std::vector<std::string>{
+          run + "rank-1.json.gz: named like a trace but not JSON (starts with 'n' at byte 0); "
+                "skipped",
+          run + "rank-2.json: named like a trace but not JSON (empty); skipped",
+          run + "rank-3.json: named like a trace but not JSON (starts with byte 0x01 at "
+                "byte 0); skipped"}));
+}
+
 TEST(DiscoveryTest, ExplicitFileIsAlwaysTaken) {
   TempDir dir;
   const std::string path = dir.Write("whatever.txt", "not json");

@@ -55,25 +55,44 @@ bool IsKnownNonTrace(const std::string& name) {
                      [&](std::string_view p) { return name.rfind(p, 0) == 0; });
 }
 
-enum class Sniffed { kTrace, kNotTrace, kUnreadable };
+// kNotJson: named like a trace, but empty or not JSON at all (a rank file
+// cut to nothing, a .gz that is not gzip): worth a warning, where a JSON file
+// that is not a trace (a config) is skipped without one.
+enum class Sniffed { kTrace, kNotTrace, kNotJson, kUnreadable };
+
+struct Sniff {
+  Sniffed what = Sniffed::kNotTrace;
+  std::string why;  // for kNotJson
+};
 
 // Does the file start like a Chrome trace? Reads at most a few KB.
-Sniffed SniffTrace(const std::string& path) {
+Sniff SniffTrace(const std::string& path) {
   auto source = OpenByteSource(path);
   if (!source.ok()) {
-    return source.status().code() == StatusCode::kIoError ? Sniffed::kUnreadable
-                                                          : Sniffed::kNotTrace;
+    return {source.status().code() == StatusCode::kIoError ? Sniffed::kUnreadable
+                                                           : Sniffed::kNotTrace};
   }
   std::string head(kSniffBytes, '\0');
   size_t have = 0;
   while (have < head.size()) {
     auto n = (*source)->Read(head.data() + have, head.size() - have);
-    if (!n.ok() || *n == 0) break;
+    // Damaged compressed bytes: an input all the same, so that the loader
+    // names the file and the offset.
+    if (!n.ok()) return {Sniffed::kUnreadable};
+    if (*n == 0) break;
     have += *n;
   }
   head.resize(have);
   const size_t first = head.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
-  if (first == std::string::npos) return Sniffed::kNotTrace;
+  if (first == std::string::npos) {
+    return {Sniffed::kNotJson, have == 0 ? "empty" : "only white space"};
+  }
+  if (head[first] != '[' && head[first] != '{') {
+    const unsigned char c = static_cast<unsigned char>(head[first]);
+    return {Sniffed::kNotJson, c >= 0x20 && c < 0x7f
+                                   ? fmt::format("starts with '{}' at byte {}", head[first], first)
+                                   : fmt::format("starts with byte 0x{:02x} at byte {}", c, first)};
+  }
   bool trace = false;
   if (head[first] == '[') trace = head.find("\"ph\"") != std::string::npos || have < 64;
   if (head[first] == '{') {
@@ -81,7 +100,7 @@ Sniffed SniffTrace(const std::string& path) {
             head.find("\"schemaVersion\"") != std::string::npos ||
             head.find("\"deviceProperties\"") != std::string::npos;
   }
-  return trace ? Sniffed::kTrace : Sniffed::kNotTrace;
+  return {trace ? Sniffed::kTrace : Sniffed::kNotTrace};
 }
 
 bool IsAscendProfileDir(const fs::path& dir) {
@@ -290,7 +309,13 @@ Status Walk(const fs::path& dir, int depth, WalkState* state) {
     if (!HasTraceExtension(name) || IsKnownNonTrace(name)) continue;
     // A rank file that cannot be read is an input all the same: the loader
     // names it and the OS's reason, as for any rank it cannot read.
-    if (SniffTrace(p.string()) == Sniffed::kNotTrace) continue;
+    const Sniff sniff = SniffTrace(p.string());
+    if (sniff.what == Sniffed::kNotTrace) continue;
+    if (sniff.what == Sniffed::kNotJson) {
+      discovery->warnings.push_back(
+          fmt::format("{}: named like a trace but not JSON ({}); skipped", p.string(), sniff.why));
+      continue;
+    }
     if (!FirstTime(p, state)) continue;
     TraceInput input;
     input.trace_path = p.string();
