@@ -233,6 +233,7 @@ def main():
         shutil.rmtree(out)
     counts = {
         "chrome_json_fuzzer": chrome_seeds(out / "chrome_json_fuzzer"),
+        "trace_splice_fuzzer": chrome_seeds(out / "trace_splice_fuzzer"),
         "csv_fuzzer": csv_seeds(out / "csv_fuzzer"),
         "ascend_profile_fuzzer": ascend_profile_seeds(out / "ascend_profile_fuzzer"),
         "msprof_fuzzer": msprof_seeds(out / "msprof_fuzzer"),

@@ -1,7 +1,7 @@
 #include "perfdx/formats/chrome/trace_splice.h"
 
 #include <cstdint>
-#include <vector>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -115,12 +115,13 @@ class Splicer {
 
 Status SpliceEvents(io::ByteSource& in, std::string_view events, std::string& out) {
   Splicer splicer(events, out);
-  std::vector<char> chunk(kChunkBytes);
+  // Not zero-filled: every byte read is written first.
+  const auto chunk = std::make_unique_for_overwrite<char[]>(kChunkBytes);
   uint64_t offset = 0;
   for (;;) {
-    PERFDX_ASSIGN_OR_RETURN(const size_t n, in.Read(chunk.data(), chunk.size()));
+    PERFDX_ASSIGN_OR_RETURN(const size_t n, in.Read(chunk.get(), kChunkBytes));
     if (n == 0) break;
-    PERFDX_RETURN_IF_ERROR(splicer.Feed(chunk.data(), n, offset, in.path()));
+    PERFDX_RETURN_IF_ERROR(splicer.Feed(chunk.get(), n, offset, in.path()));
     offset += n;
   }
   if (!splicer.done()) {
