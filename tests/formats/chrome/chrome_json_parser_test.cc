@@ -97,6 +97,39 @@ TEST_P(ParserTest, ObjectFormWithKeysBeforeAndAfterTheEvents) {
   EXPECT_EQ(env.devices[0].num_sms, 132);
 }
 
+// Issue #13: deviceProperties written after the events, with two devices
+// (so that the value holds a `}, {` of its own): the fast path cut its
+// region there, read the first device as an event (event_missing_phase)
+// and lost the devices. Every chunk size, so that the cut falls everywhere.
+TEST_P(ParserTest, KeysAfterTheEventsHoldingObjectListsAreNotEvents) {
+  std::string events;
+  for (int i = 0; i < 40; ++i) events += (i ? ", " : "") + X("e" + std::to_string(i), "10");
+  const std::string json = R"({"schemaVersion": 1, "traceEvents": [)" + events + R"(],
+      "deviceProperties": [{"id": 0, "name": "NVIDIA A100", "numSms": 108},
+      {"id": 1, "name": "NVIDIA H100", "numSms": 132}], "traceName": "late.json"})";
+  for (size_t chunk : {64, 200, 1000, 4096, 1 << 20}) {
+    SCOPED_TRACE(chunk);
+    auto source = io::OpenMemoryByteSource(json, "late.json");
+    ASSERT_TRUE(source.ok());
+    struct Counting final : ChromeEventSink {
+      int events = 0;
+      void OnEvent(model::RawEvent&) override { ++events; }
+      void OnBadEvent(LoadStat s) override { ADD_FAILURE() << model::GetLoadStatInfo(s).name; }
+      void OnStat(LoadStat s) override { ADD_FAILURE() << model::GetLoadStatInfo(s).name; }
+      void OnWarning(std::string m) override { ADD_FAILURE() << m; }
+    } sink;
+    ChromeJsonOptions options;
+    options.fast_path = GetParam();
+    options.chunk_bytes = chunk;
+    TraceEnvelope env;
+    ASSERT_TRUE(ParseChromeJson(**source, options, sink, &env).ok());
+    EXPECT_EQ(sink.events, 40);
+    ASSERT_EQ(env.devices.size(), 2u);
+    EXPECT_EQ(env.devices[0].name, "NVIDIA A100");
+    EXPECT_EQ(env.devices[1].num_sms, 132);
+  }
+}
+
 // A bare array smaller than a chunk: the first refill moves "{" to the
 // first byte of the buffer, so the fast path's region starts at offset 0 and
 // its "[" goes in the headroom byte before it. Written as d[begin - 1] that

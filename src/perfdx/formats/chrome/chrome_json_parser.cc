@@ -896,7 +896,19 @@ bool Reader::ParseRegion(size_t begin, size_t cut) {
     good_end =
         doc.current_location().get(location) == SUCCESS ? static_cast<size_t>(location - d) : cut;
   }
+  // The event array may close before the cut: a key after "traceEvents"
+  // ("deviceProperties" written last) holds a `}, {` of its own, and the
+  // region then ends in that value. Its events are read; the array's `]`
+  // is left to the exact path, which ends the array there (#13: the
+  // value's first object was read as an event, the value itself lost).
+  size_t next = good_end;
+  while (!failed && next < cut && IsJsonSpace(d[next])) ++next;
+  const bool closed_early = !failed && count > 0 && next < cut && d[next] == ']';
   restore();
+  if (closed_early) {
+    pos_ = next;
+    return true;
+  }
   if (failed) {
     // Re-read the failing element exactly, then resume the fast path. The
     // exact path also takes the next eighth of the region: this attempt cost
