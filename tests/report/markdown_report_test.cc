@@ -9,7 +9,9 @@
 #include <gtest/gtest.h>
 
 #include "perfdx/pipeline/analyze.h"
+#include "perfdx/report/html_text.h"
 #include "perfdx/report/markdown.h"
+#include "perfdx/report/text_layout.h"
 #include "test_support.h"
 
 namespace perfdx::report {
@@ -28,8 +30,8 @@ TEST(MarkdownEscapeTest, CodeSpans) {
   EXPECT_EQ(MdCode("k<a|b>"), "`k<a\\|b>`");
   EXPECT_EQ(MdCode("a`b"), "``a`b``");
   EXPECT_EQ(MdCode("`x"), "`` `x ``");
-  EXPECT_EQ(HtmlText("<b> & \"q\""), "&lt;b&gt; &amp; &quot;q&quot;");
-  EXPECT_EQ(HtmlText("a\nb\x1b[1m"), "a b [1m");
+  EXPECT_EQ(EscapeHtml(Printable("<b> & \"q\"")), "&lt;b&gt; &amp; &quot;q&quot;");
+  EXPECT_EQ(EscapeHtml(Printable("a\nb\x1b[1m")), "a b [1m");
   EXPECT_EQ(MdCell("a\tb\r\n"), "a b  ");
 }
 

@@ -40,6 +40,16 @@ std::optional<Framework> ParseFramework(std::string_view s) {
   return std::nullopt;
 }
 
+std::vector<std::string_view> FeatureNames(const RuntimeFeatures& f) {
+  std::vector<std::string_view> out;
+  if (f.compiled) out.push_back("torch.compile");
+  if (f.triton && !f.compiled) out.push_back("Triton kernels");
+  if (f.cuda_graphs) out.push_back("CUDA graphs");
+  if (f.ddp) out.push_back("DDP");
+  if (f.fsdp) out.push_back("FSDP");
+  return out;
+}
+
 std::string_view PlatformName(Platform p) {
   for (const auto& [value, name] : kPlatformNames) {
     if (value == p) return name;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace perfdx::model {
 
@@ -44,6 +45,10 @@ struct RuntimeFeatures {
   bool ddp = false;          // DistributedDataParallel (its reducer or forward)
   bool fsdp = false;         // FullyShardedDataParallel
 };
+
+// The features that are on, as a reader names them ("torch.compile", "Triton
+// kernels" when not compiled, "CUDA graphs", "DDP", "FSDP"), for every report.
+std::vector<std::string_view> FeatureNames(const RuntimeFeatures& f);
 
 struct FrameworkInfo {
   Framework framework = Framework::kUnknown;

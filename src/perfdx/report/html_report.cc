@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "perfdx/report/html_page.h"
 #include "perfdx/report/html_text.h"
@@ -791,16 +792,8 @@ std::string CollectiveSection(const RankAnalysis& a, int64_t origin) {
 }
 
 std::string Features(const model::RuntimeFeatures& f) {
-  std::string out;
-  auto add = [&](bool on, std::string_view name) {
-    if (on) out += (out.empty() ? "" : ", ") + std::string(name);
-  };
-  add(f.compiled, "torch.compile");
-  add(f.triton && !f.compiled, "Triton kernels");
-  add(f.cuda_graphs, "CUDA graphs");
-  add(f.ddp, "DDP");
-  add(f.fsdp, "FSDP");
-  return out.empty() ? "none detected" : out;
+  const std::vector<std::string_view> names = model::FeatureNames(f);
+  return names.empty() ? std::string("none detected") : fmt::format("{}", fmt::join(names, ", "));
 }
 
 // Links to the parts of rank section `index`.

@@ -2,18 +2,16 @@
 
 #include <algorithm>
 
+#include "perfdx/report/text_layout.h"
+
 namespace perfdx::report {
 
 std::string MdCell(std::string_view s) {
   std::string out;
-  for (char c : s) {
-    if (c == '|') {
-      out += "\\|";
-    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
-      out += ' ';  // a newline would end the row; other controls mean nothing here
-    } else {
-      out += c;
-    }
+  // Control characters as spaces: a newline would end the row.
+  for (char c : Printable(s)) {
+    if (c == '|') out += '\\';
+    out += c;
   }
   return out;
 }
@@ -59,29 +57,6 @@ std::string MdCode(std::string_view s) {
   const bool pad = !s.empty() && (s.front() == '`' || s.back() == '`');
   std::string body = MdCell(s);
   return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
-}
-
-std::string HtmlText(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += static_cast<unsigned char>(c) < 0x20 || c == 0x7F ? ' ' : c;
-    }
-  }
-  return out;
 }
 
 }  // namespace perfdx::report

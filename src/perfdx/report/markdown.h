@@ -16,7 +16,5 @@ std::string MdText(std::string_view s);
 // A name as inline code, fit for a table cell: fenced with more backticks
 // than it holds, '|' escaped (GFM reads cells before code spans).
 std::string MdCode(std::string_view s);
-// Inside HTML (a <summary>): '<', '>', '&' and '"' as entities.
-std::string HtmlText(std::string_view s);
 
 }  // namespace perfdx::report

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "perfdx/report/html_text.h"
 #include "perfdx/report/markdown.h"
 #include "perfdx/report/text_layout.h"
 #include "perfdx/report/units.h"
@@ -70,8 +71,9 @@ std::string LinkTarget(std::string_view url) {
 }
 
 void RenderFinding(std::string& out, const advisor::Finding& f, bool fixes) {
-  std::string summary = fmt::format("{} <b>{}</b> · {}", SeverityIcon(f.severity),
-                                    advisor::SeverityName(f.severity), HtmlText(f.title));
+  std::string summary =
+      fmt::format("{} <b>{}</b> · {}", SeverityIcon(f.severity), advisor::SeverityName(f.severity),
+                  EscapeHtml(Printable(f.title)));
   if (f.gain.ns_per_step > 0) {
     summary += fmt::format(" · saves up to {} per step ({})", FormatDuration(f.gain.ns_per_step),
                            FormatShare(f.gain.share));
@@ -177,11 +179,7 @@ void RenderTable(std::string& out, std::string_view title, const std::vector<T>&
 // ", torch.compile, CUDA graphs, DDP".
 std::string FeatureList(const model::RuntimeFeatures& f) {
   std::string out;
-  if (f.compiled) out += ", torch.compile";
-  if (f.triton && !f.compiled) out += ", Triton kernels";
-  if (f.cuda_graphs) out += ", CUDA graphs";
-  if (f.ddp) out += ", DDP";
-  if (f.fsdp) out += ", FSDP";
+  for (std::string_view name : model::FeatureNames(f)) out += fmt::format(", {}", name);
   return out;
 }
 

@@ -132,11 +132,7 @@ std::string StatusMark(const Layout& l, const advisor::HealthRow& row) {
 // ", torch.compile, CUDA graphs, DDP" — the features a reader acts on.
 std::string FeatureList(const model::RuntimeFeatures& f) {
   std::string out;
-  if (f.compiled) out += ", torch.compile";
-  if (f.triton && !f.compiled) out += ", Triton kernels";
-  if (f.cuda_graphs) out += ", CUDA graphs";
-  if (f.ddp) out += ", DDP";
-  if (f.fsdp) out += ", FSDP";
+  for (std::string_view name : model::FeatureNames(f)) out += fmt::format(", {}", name);
   return out;
 }
 
