@@ -156,6 +156,12 @@ TEST(WrapTest, ANumberKeepsItsUnit) {
             (std::vector<std::string>{"took 1.95 ms,", "then"}));
   // Not a unit: an ordinary break.
   EXPECT_EQ(Wrap("step 12 of 20", 7, "", 0), (std::vector<std::string>{"step 12", "of 20"}));
+  // A path too long for a line is cut after a slash (the review of #14: a
+  // rank's heading read ".../trace" and "_view.json").
+  EXPECT_EQ(Wrap("../shared/traces/ascend/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json",
+                 30, "", 4),
+            (std::vector<std::string>{"../shared/traces/ascend/", "    rank0_ascend_pt/",
+                                      "    ASCEND_PROFILER_OUTPUT/", "    trace_view.json"}));
 }
 
 TEST(WrapTest, CodeIsCutAtASpaceAndIndented) {

@@ -287,10 +287,17 @@ std::vector<std::string> Wrap(std::string_view text, size_t width, std::string_v
       continue;
     }
     if (line_has_word) new_line();
-    // A word wider than a whole line is cut across lines.
+    // A word wider than a whole line is cut across lines; a path after one
+    // of its slashes when that keeps most of the line ("…/ASCEND_PROFILER_OUTPUT/"
+    // then "trace_view.json", not "…/trace" then "_view.json").
     while (line_width + word_width > width && width > line_width) {
-      const std::string_view piece = TakeColumns(word, width - line_width);
+      std::string_view piece = TakeColumns(word, width - line_width);
       if (piece.empty()) break;
+      const size_t slash = piece.find_last_of('/');
+      if (piece.size() < word.size() && slash != std::string_view::npos &&
+          slash + 1 > piece.size() / 2) {
+        piece = piece.substr(0, slash + 1);
+      }
       line += piece;
       word.remove_prefix(piece.size());
       word_width = DisplayWidth(word);
