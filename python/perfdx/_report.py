@@ -155,16 +155,19 @@ class Report(_Document):
         return self._frame([_flatten(f) for f in self._tree.findings])
 
     def cluster_df(self):
-        """For each job of more than one rank: one row per rank and step (the
-        ranks' steps side by side, with a `job` column, the index into jobs[])."""
+        """For each job of more than one rank: one row per rank and step of its
+        cluster section, jobs[].cluster.ranks[].steps[] (step_ns, computing_ns,
+        wait_ns, transit_ns, bubble_ns, ...), with a `job` column (the index
+        into jobs[]) and the rank's `clock_offset_ns`."""
         rows = []
         for index, job in enumerate(self._tree.jobs):
-            if len(job.paths) < 2:
+            cluster = job.get("cluster")
+            if cluster is None:
                 continue
-            ids = set(zip(job.ranks, job.paths))
-            members = [r for r in self._tree.ranks if (r.rank, r.path) in ids]
-            for row in self._rank_rows("steps", members):
-                rows.append({"job": index, **row})
+            for rank in cluster["ranks"]:
+                for step in rank["steps"]:
+                    rows.append({"job": index, "rank": rank["rank"], "path": rank["path"],
+                                 "clock_offset_ns": rank["clock_offset_ns"], **_flatten(step)})
         return self._frame(rows)
 
 

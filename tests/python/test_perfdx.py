@@ -128,15 +128,17 @@ def test_a_job_of_several_ranks(path):
     assert jobs, f"{path}: the ranks were not grouped into one job"
     cluster = report.cluster_df()
     members = [(r, p) for j in jobs for r, p in zip(j["ranks"], j["paths"])]
+    # Walked from the CLI's JSON: jobs[].cluster.ranks[].steps[].
     expected = []
     for index, job in enumerate(doc["jobs"]):
         if len(job["ranks"]) < 2:
+            assert "cluster" not in job
             continue
-        for rank in doc["ranks"]:
-            if (rank["rank"], rank["path"]) in set(zip(job["ranks"], job["paths"])):
-                for step in rank["steps"]:
-                    expected.append({"job": index, "rank": rank["rank"], "path": rank["path"],
-                                     **step})
+        assert len(job["cluster"]["ranks"]) == len(job["ranks"])
+        for rank in job["cluster"]["ranks"]:
+            for step in rank["steps"]:
+                expected.append({"job": index, "rank": rank["rank"], "path": rank["path"],
+                                 "clock_offset_ns": rank["clock_offset_ns"], **step})
     assert len(members) >= 2
     assert_frame_is(cluster, expected, f"{path} cluster_df")
 

@@ -13,6 +13,7 @@
 #include "perfdx/advisor/health_table.h"
 #include "perfdx/analysis/job_grouping.h"
 #include "perfdx/analysis/trace_summary.h"
+#include "perfdx/cluster/cluster_analysis.h"
 
 namespace perfdx::pipeline {
 namespace {
@@ -86,6 +87,7 @@ Result<report::AnalyzeReport> BuildAnalyzeReport(const AnalyzeRequest& request) 
       std::vector<const analysis::RankAnalysis*> members;
       for (size_t m : job.members) members.push_back(analyses[m]);
       entry.findings = advisor::RunClusterAdvisor(members, request.thresholds);
+      entry.cluster = cluster::AnalyzeCluster(members);
     }
     out.jobs.push_back(std::move(entry));
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "perfdx/base/json_writer.h"
+#include "perfdx/report/cluster_report.h"
 #include "perfdx/report/units.h"
 #include "perfdx/version.h"
 
@@ -439,6 +440,10 @@ void WriteAnalyzeReport(const AnalyzeReport& report, ValueSink& w) {
     w.Key("paths").BeginArray();
     for (size_t m : job.members) w.String(report.ranks[m].analysis.info().path);
     w.EndArray();
+    if (job.cluster) {
+      w.Key("cluster");
+      WriteClusterSection(*job.cluster, w);
+    }
     w.EndObject();
   }
   w.EndArray();

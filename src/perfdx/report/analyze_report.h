@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@
 #include "perfdx/advisor/health_table.h"
 #include "perfdx/analysis/rank_analysis.h"
 #include "perfdx/base/value_sink.h"
+#include "perfdx/cluster/cluster_analysis.h"
 
 namespace perfdx::report {
 
@@ -42,6 +44,9 @@ struct AnalyzeJob {
   std::vector<size_t> members;  // indices into AnalyzeReport::ranks
   // Findings that need several ranks (a late rank); each names its rank.
   std::vector<advisor::Finding> findings;
+  // The ranks seen together (cluster/cluster_analysis.h); only for a job of
+  // two ranks or more.
+  std::optional<cluster::ClusterAnalysis> cluster;
 };
 
 struct AnalyzeReport {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "perfdx/report/cluster_report.h"
 #include "perfdx/report/text_layout.h"
 #include "perfdx/report/text_table.h"
 #include "perfdx/report/units.h"
@@ -388,6 +389,10 @@ std::string RenderAnalyzeText(const AnalyzeReport& report, const TextOptions& op
         out, Wrap(l.style.Bold(fmt::format("═══ across {} ranks of one job", job.members.size())),
                   l.width, "", 4));
     RenderFindings(out, l, job.findings);
+    if (job.cluster) {
+      Heading(out, l, "CLUSTER — the ranks side by side");
+      out += RenderClusterText(*job.cluster, l.width, l.top);
+    }
     out += '\n';
   }
   return out;

@@ -1,0 +1,116 @@
+// The ranks of one job seen together (issue #12): each rank's step table
+// with wait vs transit, every collective matched across the ranks (arrival,
+// end, skew, the last to arrive), each rank's clock offset estimated from
+// the collectives' ends, and the links each rank's transfers used. A pure
+// function of the ranks' analyses; docs/metrics.md ("Cluster") defines each
+// number.
+//
+// Matching: a collective instance is the n-th collective of one name on one
+// communication group track of each rank (HCCL names carry the op's index,
+// "hcom_allReduce__586_3_1", so n is 0 there; NCCL kernels repeat a name,
+// so n counts them). Only instances seen on at least two ranks are listed.
+//
+// Clock offsets: a collective completes on every rank at nearly one moment
+// (no rank can finish before the last has sent its share), so each rank's
+// offset to the job's first rank is the median, over the instances both
+// ran, of (first rank's end - its end); the residual is the median absolute
+// difference left after the offset is applied. Every cross-rank time below
+// (arrival, end, skew) is on the first rank's clock.
+//
+// Wait vs transit: on Ascend, from the collective's own tasks (CANN's
+// communication analysis: transit = the master plane's transfers, wait =
+// its Notify_Waits; analysis/collectives.h), which reproduces
+// communication.json. Where the trace has no such tasks (NCCL kernels), a
+// rank's wait in an instance is the time from its arrival to the last
+// rank's arrival, over the ranks given (a lower bound when only some ranks
+// of the job are given), and transit is the rest of the collective.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perfdx/analysis/rank_analysis.h"
+
+namespace perfdx::cluster {
+
+struct ClusterStep {
+  int64_t id = 0;
+  int64_t step_ns = 0;
+  int64_t computing_ns = 0;
+  int64_t communication_ns = 0;
+  int64_t communication_not_overlapped_ns = 0;
+  int64_t wait_ns = 0;     // Σ over the step's collectives
+  int64_t transit_ns = 0;  // Σ over the step's collectives
+  int64_t free_ns = 0;
+  int64_t preparing_ns = 0;
+  // Pipeline receive wait: Σ durations of the step's receive collectives
+  // (step_trace_time.csv "Bubble": hcom_receive*).
+  int64_t bubble_ns = 0;
+};
+
+struct ClusterRank {
+  size_t member = 0;  // index into the job's ranks
+  std::optional<int64_t> rank;
+  std::string path;
+  std::vector<ClusterStep> steps;
+  // Over every collective of the trace (communication.json's "Total Op
+  // Info" on Ascend); -1 when the rank has no collective.
+  int64_t wait_ns = -1;
+  int64_t transit_ns = -1;
+  // HTA's communication/computation overlap (temporal_breakdown.h).
+  std::optional<double> comm_comp_overlap;
+  int64_t clock_offset_ns = 0;  // added to its times to put them on the first rank's clock
+  int64_t clock_residual_ns = 0;
+  size_t clock_matches = 0;  // instances the offset stands on (0: no offset known)
+};
+
+struct CollectiveRankTiming {
+  size_t member = 0;
+  int64_t start_ns = 0;  // on the first rank's clock
+  int64_t end_ns = 0;
+  int64_t wait_ns = 0;
+  int64_t transit_ns = 0;
+};
+
+struct ClusterCollective {
+  std::string name;
+  std::string group;  // the communication group track's name
+  analysis::CollectiveType type = analysis::CollectiveType::kUnknown;
+  std::optional<int64_t> step;  // the step of the first rank's instance
+  std::vector<CollectiveRankTiming> ranks;
+  int64_t skew_ns = 0;               // last arrival - first arrival
+  size_t last_member = 0;            // the rank that arrived last (the others waited for it)
+  int64_t bytes = -1;                // message bytes (the first rank's; -1 unknown)
+  std::optional<double> algbw_gbps;  // bytes / the first rank's duration
+  std::optional<double> busbw_gbps;
+};
+
+// The bytes a rank sent over one link of one group (Ascend: its sized
+// Memcpy / Reduce_Inline / RDMA tasks by their src and dst rank, local to
+// the group; communication_matrix.json's "-total" entry).
+struct ClusterLink {
+  std::string group;
+  int64_t src_rank = -1;  // local ranks in the group
+  int64_t dst_rank = -1;
+  std::string transport;  // HCCS, PCIE, SIO, RDMA, LOCAL (on-chip)
+  int64_t bytes = 0;
+  int64_t transit_ns = 0;
+  double bandwidth_gbps() const {
+    return transit_ns > 0 ? static_cast<double>(bytes) / static_cast<double>(transit_ns) : 0.0;
+  }
+};
+
+struct ClusterAnalysis {
+  std::vector<ClusterRank> ranks;              // in the job's order
+  std::vector<ClusterCollective> collectives;  // by the first rank's start
+  std::vector<ClusterLink> links;              // by (group, src, dst)
+  // Instances seen on one rank only (not matched).
+  size_t unmatched_collectives = 0;
+};
+
+ClusterAnalysis AnalyzeCluster(const std::vector<const analysis::RankAnalysis*>& ranks);
+
+}  // namespace perfdx::cluster

@@ -1,0 +1,28 @@
+// The cluster section of `perfdx analyze` (cluster/cluster_analysis.h), in
+// the JSON contract and in the text report.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "perfdx/base/value_sink.h"
+#include "perfdx/cluster/cluster_analysis.h"
+
+namespace perfdx::report {
+
+// JSON: {"ranks": [{"rank", "path", "clock_offset_ns", "clock_residual_ns",
+// "clock_matches", "wait_ns", "transit_ns", "comm_comp_overlap", "steps":
+// [{"id", "step_ns", "computing_ns", "communication_ns",
+// "communication_not_overlapped_ns", "wait_ns", "transit_ns", "free_ns",
+// "preparing_ns", "bubble_ns"}]}], "collectives": [{"name", "group", "type",
+// "step", "ranks": [{"rank", "start_ns", "end_ns", "wait_ns", "transit_ns"}],
+// "skew_ns", "last_rank", "bytes", "algbw_gbps", "busbw_gbps"}], "links":
+// [{"group", "src_rank", "dst_rank", "transport", "bytes", "transit_ns",
+// "bandwidth_gbps"}], "clock_offsets_ns": {rank: ns}, "unmatched_collectives"}
+void WriteClusterSection(const cluster::ClusterAnalysis& cluster, ValueSink& out);
+
+// The text lines (per-rank table, clock offsets, the most skewed
+// collectives, links), `width` columns wide.
+std::string RenderClusterText(const cluster::ClusterAnalysis& cluster, size_t width, size_t top);
+
+}  // namespace perfdx::report
