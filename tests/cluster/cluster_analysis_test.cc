@@ -16,11 +16,15 @@
 #include <tuple>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include "perfdx/base/json_writer.h"
+#include "perfdx/cluster/summary_file.h"
 #include "perfdx/io/sqlite.h"
 #include "perfdx/pipeline/analyze.h"
+#include "perfdx/report/cluster_report.h"
 #include "test_support.h"
 
 namespace perfdx::cluster {
@@ -259,6 +263,100 @@ TEST(ClusterAnalysisTest, KinetoTraceFilterRanksAsOneJob) {
       }
     }
   }
+}
+
+std::string ClusterJson(const ClusterAnalysis& c) {
+  JsonWriter w;
+  report::WriteClusterSection(c, w);
+  return w.TakeDocument();
+}
+
+// perfdx summarize on each rank, the files merged: the cluster section is
+// the one analysing the traces together gives, byte for byte (issue #12
+// item 4), for each export and for Kineto ranks.
+TEST(ClusterSummaryTest, MergedSummariesEqualDirectAnalysis) {
+  PERFDX_REQUIRE_SHARED();
+  const perfdx::testing::TempDir dir;
+  const std::vector<std::vector<std::string>> jobs = {
+      {AscendRun("text") + "/rank0_ascend_pt", AscendRun("text") + "/rank1_ascend_pt"},
+      {AscendRun("db") + "/rank0_ascend_pt", AscendRun("db") + "/rank1_ascend_pt"},
+      {SharedPath("traces/kineto/hta/trace_filter/sampled_rank-1.json.gz"),
+       SharedPath("traces/kineto/hta/trace_filter/sampled_rank-0.json.gz")}};
+  int job_number = 0;
+  for (const std::vector<std::string>& paths : jobs) {
+    SCOPED_TRACE(paths[0]);
+    pipeline::AnalyzeRequest direct;
+    direct.paths = paths;
+    auto report = pipeline::BuildAnalyzeReport(direct);
+    ASSERT_TRUE(report.ok()) << report.status().message();
+    ASSERT_EQ(report->jobs.size(), 1u);
+    ASSERT_TRUE(report->jobs[0].cluster.has_value());
+
+    pipeline::AnalyzeRequest merge;
+    for (size_t k = 0; k < paths.size(); ++k) {
+      pipeline::AnalyzeRequest one;
+      one.paths = {paths[k]};
+      auto summaries = pipeline::SummarizeRanks(one);
+      ASSERT_TRUE(summaries.ok()) << summaries.status().message();
+      ASSERT_EQ(summaries->size(), 1u);
+      merge.paths.push_back(dir.Write(fmt::format("job{}-{}.summary", job_number, k),
+                                      WriteRankSummary(summaries->front())));
+    }
+    auto merged = pipeline::BuildAnalyzeReport(merge);
+    ASSERT_TRUE(merged.ok()) << merged.status().message();
+    ASSERT_EQ(merged->jobs.size(), 1u);
+    ASSERT_TRUE(merged->jobs[0].cluster.has_value());
+    EXPECT_TRUE(merged->ranks.empty());
+    const std::string expected = ClusterJson(*report->jobs[0].cluster);
+    EXPECT_EQ(ClusterJson(*merged->jobs[0].cluster), expected);
+    EXPECT_NE(expected.find("\"clock_offsets_ns\""), std::string::npos);
+    ++job_number;
+  }
+}
+
+TEST(ClusterSummaryTest, BadSummariesAreInputErrorsNamingTheFile) {
+  const perfdx::testing::TempDir dir;
+  RankSummary good;
+  good.rank = 3;
+  good.path = "rank3.json";
+  good.steps.push_back({7, 100, 40, 30, 20, 10, 5});
+  const std::string text = WriteRankSummary(good);
+  auto back = ParseRankSummary(text, "good.summary");
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->rank, 3);
+  ASSERT_EQ(back->steps.size(), 1u);
+  EXPECT_EQ(back->steps[0].free_ns, 10);
+
+  struct Case {
+    std::string bytes, message;
+  } cases[] = {
+      {"{\"report\": ", "x.summary: not a perfdx rank summary: "},
+      {"{\"report\": \"analyze\", \"schema_version\": 1}", "x.summary: not a perfdx rank summary"},
+      {"{\"report\": \"rank_summary\", \"schema_version\": 2}",
+       "x.summary: rank summary of schema 2"},
+      {"{\"report\": \"rank_summary\", \"schema_version\": 1, \"rank\": 0, \"path\": \"p\", "
+       "\"comm_comp_overlap\": null, \"steps\": [{\"id\": 1}], \"collectives\": [], \"links\": []}",
+       "x.summary: rank summary: \"step_ns\" is missing"},
+  };
+  for (const Case& c : cases) {
+    auto r = ParseRankSummary(c.bytes, "x.summary");
+    ASSERT_FALSE(r.ok()) << c.bytes;
+    EXPECT_EQ(r.status().code(), StatusCode::kInvalidInput);
+    EXPECT_EQ(r.status().message().rfind(c.message, 0), 0u) << r.status().message();
+  }
+  // Traces and summaries together, and one rank twice, are refused.
+  const std::string a = dir.Write("a.summary", text);
+  const std::string b = dir.Write("b.summary", text);
+  pipeline::AnalyzeRequest twice;
+  twice.paths = {a, b};
+  auto r = pipeline::BuildAnalyzeReport(twice);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("rank 3 is summarized twice"), std::string::npos);
+  pipeline::AnalyzeRequest mixed;
+  mixed.paths = {a, dir.path()};
+  r = pipeline::BuildAnalyzeReport(mixed);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("not a rank summary"), std::string::npos);
 }
 
 }  // namespace

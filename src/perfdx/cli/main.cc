@@ -13,6 +13,7 @@
 #include "perfdx/cli/diff_command.h"
 #include "perfdx/cli/doctor_command.h"
 #include "perfdx/cli/info_command.h"
+#include "perfdx/cli/summarize_command.h"
 #include "perfdx/version.h"
 
 int main(int argc, char** argv) {
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
   perfdx::cli::RegisterInfoCommand(app, &exit_code);
   perfdx::cli::RegisterAnalyzeCommand(app, &exit_code);
   perfdx::cli::RegisterAnnotateCommand(app, &exit_code);
+  perfdx::cli::RegisterSummarizeCommand(app, &exit_code);
   perfdx::cli::RegisterConfigCommand(app, &exit_code);
   perfdx::cli::RegisterBaselineCommand(app, &exit_code);
   perfdx::cli::RegisterDiffCommand(app, &exit_code);

@@ -5,6 +5,9 @@
 // function of the ranks' analyses; docs/metrics.md ("Cluster") defines each
 // number.
 //
+// It reads the ranks' summaries only (rank_summary.h): the same result from
+// traces analysed together and from summaries made where each trace is.
+//
 // Matching: a collective instance is the n-th collective of one name on one
 // communication group track of each rank (HCCL names carry the op's index,
 // "hcom_allReduce__586_3_1", so n is 0 there; NCCL kernels repeat a name,
@@ -32,7 +35,8 @@
 #include <string>
 #include <vector>
 
-#include "perfdx/analysis/rank_analysis.h"
+#include "perfdx/analysis/collectives.h"
+#include "perfdx/cluster/rank_summary.h"
 
 namespace perfdx::cluster {
 
@@ -88,21 +92,6 @@ struct ClusterCollective {
   std::optional<double> busbw_gbps;
 };
 
-// The bytes a rank sent over one link of one group (Ascend: its sized
-// Memcpy / Reduce_Inline / RDMA tasks by their src and dst rank, local to
-// the group; communication_matrix.json's "-total" entry).
-struct ClusterLink {
-  std::string group;
-  int64_t src_rank = -1;  // local ranks in the group
-  int64_t dst_rank = -1;
-  std::string transport;  // HCCS, PCIE, SIO, RDMA, LOCAL (on-chip)
-  int64_t bytes = 0;
-  int64_t transit_ns = 0;
-  double bandwidth_gbps() const {
-    return transit_ns > 0 ? static_cast<double>(bytes) / static_cast<double>(transit_ns) : 0.0;
-  }
-};
-
 struct ClusterAnalysis {
   std::vector<ClusterRank> ranks;              // in the job's order
   std::vector<ClusterCollective> collectives;  // by the first rank's start
@@ -111,6 +100,7 @@ struct ClusterAnalysis {
   size_t unmatched_collectives = 0;
 };
 
-ClusterAnalysis AnalyzeCluster(const std::vector<const analysis::RankAnalysis*>& ranks);
+// From the ranks' summaries (rank_summary.h), in the job's order.
+ClusterAnalysis AnalyzeCluster(const std::vector<const RankSummary*>& ranks);
 
 }  // namespace perfdx::cluster

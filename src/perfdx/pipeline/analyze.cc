@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <utility>
 
 #include <fmt/format.h>
@@ -14,6 +16,7 @@
 #include "perfdx/analysis/job_grouping.h"
 #include "perfdx/analysis/trace_summary.h"
 #include "perfdx/cluster/cluster_analysis.h"
+#include "perfdx/cluster/summary_file.h"
 
 namespace perfdx::pipeline {
 namespace {
@@ -51,7 +54,72 @@ std::optional<analysis::AnalysisWindow> ParseAnalysisWindow(std::string_view tex
   return std::nullopt;
 }
 
+namespace {
+
+bool IsSummaryPath(std::string_view path) {
+  return path.ends_with(cluster::kSummarySuffix);
+}
+
+// `perfdx analyze *.summary`: the summaries merged as one job.
+Result<report::AnalyzeReport> MergeSummaries(const AnalyzeRequest& request) {
+  std::vector<cluster::RankSummary> summaries;
+  for (const std::string& path : request.paths) {
+    if (!IsSummaryPath(path)) {
+      return InvalidInput(fmt::format(
+          "{}: not a rank summary; give either traces or {} files (perfdx summarize), not both",
+          path, cluster::kSummarySuffix));
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return NotFound(fmt::format("{}: cannot open the rank summary", path));
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    PERFDX_ASSIGN_OR_RETURN(cluster::RankSummary s, cluster::ParseRankSummary(bytes.str(), path));
+    if (!request.ranks.empty() && std::find(request.ranks.begin(), request.ranks.end(),
+                                            s.rank.value_or(-1)) == request.ranks.end()) {
+      continue;
+    }
+    for (const cluster::RankSummary& other : summaries) {
+      if (s.rank && other.rank == s.rank) {
+        return InvalidInput(
+            fmt::format("{}: rank {} is summarized twice (also in the summary of {})", path,
+                        *s.rank, other.path));
+      }
+    }
+    summaries.push_back(std::move(s));
+  }
+  if (summaries.empty()) return NotFound("--rank: no summary has the requested rank");
+  std::stable_sort(summaries.begin(), summaries.end(), [](const auto& a, const auto& b) {
+    return a.rank.value_or(INT64_MAX) < b.rank.value_or(INT64_MAX);
+  });
+  report::AnalyzeReport out;
+  report::AnalyzeJob job;
+  std::vector<const cluster::RankSummary*> members;
+  for (const cluster::RankSummary& s : summaries) members.push_back(&s);
+  job.cluster = cluster::AnalyzeCluster(members);
+  out.jobs.push_back(std::move(job));
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<cluster::RankSummary>> SummarizeRanks(const AnalyzeRequest& request) {
+  for (const std::string& path : request.paths) {
+    if (IsSummaryPath(path)) {
+      return InvalidInput(fmt::format("{}: already a rank summary", path));
+    }
+  }
+  PERFDX_ASSIGN_OR_RETURN(report::AnalyzeReport report, BuildAnalyzeReport(request));
+  std::vector<cluster::RankSummary> out;
+  for (const report::AnalyzeRank& r : report.ranks)
+    out.push_back(cluster::SummarizeRank(r.analysis));
+  return out;
+}
+
 Result<report::AnalyzeReport> BuildAnalyzeReport(const AnalyzeRequest& request) {
+  if (std::any_of(request.paths.begin(), request.paths.end(),
+                  [](const std::string& p) { return IsSummaryPath(p); })) {
+    return MergeSummaries(request);
+  }
   PERFDX_ASSIGN_OR_RETURN(formats::LoadedTraces loaded,
                           formats::LoadTraces(request.paths, request.load));
   report::AnalyzeReport out;
@@ -87,7 +155,13 @@ Result<report::AnalyzeReport> BuildAnalyzeReport(const AnalyzeRequest& request) 
       std::vector<const analysis::RankAnalysis*> members;
       for (size_t m : job.members) members.push_back(analyses[m]);
       entry.findings = advisor::RunClusterAdvisor(members, request.thresholds);
-      entry.cluster = cluster::AnalyzeCluster(members);
+      // Through the ranks' summaries, as `perfdx analyze *.summary` merges them.
+      std::vector<cluster::RankSummary> summaries;
+      for (const analysis::RankAnalysis* a : members)
+        summaries.push_back(cluster::SummarizeRank(*a));
+      std::vector<const cluster::RankSummary*> inputs;
+      for (const cluster::RankSummary& s : summaries) inputs.push_back(&s);
+      entry.cluster = cluster::AnalyzeCluster(inputs);
     }
     out.jobs.push_back(std::move(entry));
   }

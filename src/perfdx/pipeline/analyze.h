@@ -15,6 +15,7 @@
 #include "perfdx/advisor/thresholds.h"
 #include "perfdx/analysis/rank_analysis.h"
 #include "perfdx/base/status.h"
+#include "perfdx/cluster/rank_summary.h"
 #include "perfdx/formats/trace_loader.h"
 #include "perfdx/report/analyze_report.h"
 
@@ -34,9 +35,15 @@ struct AnalyzeRequest {
 Result<std::pair<int64_t, int64_t>> ParseStepRange(std::string_view text);
 std::optional<analysis::AnalysisWindow> ParseAnalysisWindow(std::string_view text);
 
-// The report owns its traces. Fails on input that cannot be read, and when
-// `ranks` names no loaded rank.
+// The report owns its traces. Paths ending in ".summary" (`perfdx
+// summarize`'s files; all of the paths, then) are merged as the ranks of
+// one job: the report holds that job's cluster section and no rank. Fails on input that cannot be
+// read, and when `ranks` names no loaded rank.
 Result<report::AnalyzeReport> BuildAnalyzeReport(const AnalyzeRequest& request);
+
+// `perfdx summarize`: the summaries (cluster/rank_summary.h) of the ranks
+// `request` loads, in load order.
+Result<std::vector<cluster::RankSummary>> SummarizeRanks(const AnalyzeRequest& request);
 
 // Is any finding, of a rank or across ranks, at or above `level`? (--fail-on)
 bool HasFindingAtOrAbove(const report::AnalyzeReport& report, advisor::Severity level);

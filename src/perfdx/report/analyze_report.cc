@@ -431,14 +431,24 @@ void WriteAnalyzeReport(const AnalyzeReport& report, ValueSink& w) {
   w.Key("jobs").BeginArray();
   for (const AnalyzeJob& job : report.jobs) {
     w.BeginObject();
+    // A job merged from summaries has no rank analyses: its cluster section
+    // names the ranks (the same ones, in the same order, for traces).
     w.Key("ranks").BeginArray();
-    for (size_t m : job.members) {
-      const model::RankInfo& info = report.ranks[m].analysis.info();
-      info.rank ? w.Int(*info.rank) : w.Null();
+    if (job.cluster) {
+      for (const cluster::ClusterRank& r : job.cluster->ranks) r.rank ? w.Int(*r.rank) : w.Null();
+    } else {
+      for (size_t m : job.members) {
+        const model::RankInfo& info = report.ranks[m].analysis.info();
+        info.rank ? w.Int(*info.rank) : w.Null();
+      }
     }
     w.EndArray();
     w.Key("paths").BeginArray();
-    for (size_t m : job.members) w.String(report.ranks[m].analysis.info().path);
+    if (job.cluster) {
+      for (const cluster::ClusterRank& r : job.cluster->ranks) w.String(r.path);
+    } else {
+      for (size_t m : job.members) w.String(report.ranks[m].analysis.info().path);
+    }
     w.EndArray();
     if (job.cluster) {
       w.Key("cluster");

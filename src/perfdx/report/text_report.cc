@@ -384,10 +384,10 @@ std::string RenderAnalyzeText(const AnalyzeReport& report, const TextOptions& op
   }
   for (const AnalyzeRank& r : report.ranks) RenderRank(out, l, r);
   for (const AnalyzeJob& job : report.jobs) {
-    if (job.members.size() < 2) continue;
-    AppendLines(
-        out, Wrap(l.style.Bold(fmt::format("═══ across {} ranks of one job", job.members.size())),
-                  l.width, "", 4));
+    const size_t ranks = job.cluster ? job.cluster->ranks.size() : job.members.size();
+    if (ranks < 2) continue;
+    AppendLines(out, Wrap(l.style.Bold(fmt::format("═══ across {} ranks of one job", ranks)),
+                          l.width, "", 4));
     RenderFindings(out, l, job.findings);
     if (job.cluster) {
       Heading(out, l, "CLUSTER — the ranks side by side");

@@ -1,0 +1,72 @@
+#include "perfdx/cli/summarize_command.h"
+
+#include <cstdio>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "perfdx/cli/common.h"
+#include "perfdx/cluster/summary_file.h"
+#include "perfdx/pipeline/analyze.h"
+
+namespace perfdx::cli {
+namespace {
+
+struct SummarizeOptions {
+  InputOptions input;
+  std::string output;
+  std::string steps;
+  std::string window = "steps";
+  std::vector<int64_t> ranks;
+};
+
+int RunSummarize(const SummarizeOptions& options) {
+  pipeline::AnalyzeRequest request;
+  request.paths = options.input.paths;
+  request.load = options.input.ToLoadOptions();
+  request.ranks = options.ranks;
+  request.analysis.window =
+      pipeline::ParseAnalysisWindow(options.window).value_or(analysis::AnalysisWindow::kSteps);
+  if (!options.steps.empty()) {
+    auto range = pipeline::ParseStepRange(options.steps);
+    if (!range.ok()) return ReportError(range.status());
+    request.analysis.step_range = *range;
+  }
+  auto summaries = pipeline::SummarizeRanks(request);
+  if (!summaries.ok()) return ReportError(summaries.status());
+  // One rank per file: the job's scheduler runs one task per rank.
+  if (summaries->size() != 1) {
+    return ReportError(InvalidInput(
+        fmt::format("{} ranks loaded; a summary holds one rank: give one rank's trace (or --rank)",
+                    summaries->size())));
+  }
+  if (Status s = WriteOutput(options.output, cluster::WriteRankSummary(summaries->front()));
+      !s.ok()) {
+    return ReportError(s);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void RegisterSummarizeCommand(CLI::App& app, int* exit_code) {
+  auto options = std::make_shared<SummarizeOptions>();
+  CLI::App* command = app.add_subcommand(
+      "summarize",
+      "one rank's summary for the cluster analysis, made where its trace is (one task of a "
+      "scheduler's array); perfdx analyze *.summary merges them (docs/cluster.md)");
+  AddInputOptions(command, &options->input);
+  command->add_option("-o,--output", options->output, "the summary file (default: stdout)");
+  command->add_option("--steps", options->steps,
+                      "analyse only these step ids: A..B (inclusive), A.., ..B or N");
+  command
+      ->add_option("--window", options->window,
+                   "analysis window: steps (the complete steps), all (the whole trace), hta")
+      ->check(CLI::IsMember({"steps", "all", "hta"}))
+      ->capture_default_str();
+  command->add_option("--rank", options->ranks, "summarize this rank of a folder of several")
+      ->check(WholeNumber("--rank", 0, kMaxRank));
+  command->callback([options, exit_code] { *exit_code = RunSummarize(*options); });
+}
+
+}  // namespace perfdx::cli

@@ -1,0 +1,201 @@
+#include "perfdx/cluster/summary_file.h"
+
+#include <vector>
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include "perfdx/base/json_writer.h"
+#include "perfdx/version.h"
+
+namespace perfdx::cluster {
+namespace {
+
+using simdjson::dom::element;
+
+analysis::CollectiveType TypeNamed(std::string_view name) {
+  for (int t = 0; t <= static_cast<int>(analysis::CollectiveType::kScatter); ++t) {
+    const auto type = static_cast<analysis::CollectiveType>(t);
+    if (analysis::CollectiveTypeName(type) == name) return type;
+  }
+  return analysis::CollectiveType::kUnknown;
+}
+
+// Reads the members of one object, remembering the first key that was
+// missing or of the wrong type.
+class Reader {
+ public:
+  explicit Reader(std::string* bad_key) : bad_key_(bad_key) {}
+  int64_t Int(element e, const char* key) {
+    int64_t v = 0;
+    if (e[key].get_int64().get(v) != simdjson::SUCCESS) Bad(key);
+    return v;
+  }
+  std::optional<int64_t> OptInt(element e, const char* key) {
+    element v;
+    if (e[key].get(v) != simdjson::SUCCESS) return Bad(key), std::nullopt;
+    if (v.is_null()) return std::nullopt;
+    int64_t i = 0;
+    if (v.get_int64().get(i) != simdjson::SUCCESS) return Bad(key), std::nullopt;
+    return i;
+  }
+  std::optional<double> OptDouble(element e, const char* key) {
+    element v;
+    if (e[key].get(v) != simdjson::SUCCESS) return Bad(key), std::nullopt;
+    if (v.is_null()) return std::nullopt;
+    double d = 0;
+    if (v.get_double().get(d) != simdjson::SUCCESS) return Bad(key), std::nullopt;
+    return d;
+  }
+  std::string String(element e, const char* key) {
+    std::string_view s;
+    if (e[key].get_string().get(s) != simdjson::SUCCESS) Bad(key);
+    return std::string(s);
+  }
+  std::vector<element> Array(element e, const char* key) {
+    std::vector<element> out;
+    simdjson::dom::array a;
+    if (e[key].get_array().get(a) != simdjson::SUCCESS) {
+      Bad(key);
+      return out;
+    }
+    for (element x : a) out.push_back(x);
+    return out;
+  }
+
+ private:
+  void Bad(const char* key) {
+    if (bad_key_->empty()) *bad_key_ = key;
+  }
+  std::string* bad_key_;
+};
+
+void OptInt(JsonWriter& w, const char* key, std::optional<int64_t> v) {
+  w.Key(key);
+  v ? w.Int(*v) : w.Null();
+}
+void OptDouble(JsonWriter& w, const char* key, std::optional<double> v) {
+  w.Key(key);
+  v ? w.Double(*v) : w.Null();
+}
+
+}  // namespace
+
+std::string WriteRankSummary(const RankSummary& s) {
+  JsonWriter w;
+  w.BeginObject();
+  w.Key("schema_version").Int(kRankSummarySchemaVersion);
+  w.Key("report").String("rank_summary");
+  w.Key("perfdx_version").String(PERFDX_VERSION);
+  OptInt(w, "rank", s.rank);
+  w.Key("path").String(s.path);
+  OptDouble(w, "comm_comp_overlap", s.comm_comp_overlap);
+  w.Key("steps").BeginArray();
+  for (const SummaryStep& x : s.steps) {
+    w.BeginObject();
+    w.Key("id").Int(x.id);
+    w.Key("step_ns").Int(x.step_ns);
+    w.Key("computing_ns").Int(x.computing_ns);
+    w.Key("communication_ns").Int(x.communication_ns);
+    w.Key("communication_not_overlapped_ns").Int(x.communication_not_overlapped_ns);
+    w.Key("free_ns").Int(x.free_ns);
+    w.Key("preparing_ns").Int(x.preparing_ns);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("collectives").BeginArray();
+  for (const SummaryCollective& c : s.collectives) {
+    w.BeginObject();
+    w.Key("group").String(c.group);
+    w.Key("name").String(c.name);
+    w.Key("type").String(analysis::CollectiveTypeName(c.type));
+    OptInt(w, "step", c.step);
+    w.Key("start_ns").Int(c.start_ns);
+    w.Key("dur_ns").Int(c.dur_ns);
+    w.Key("bytes").Int(c.bytes);
+    OptDouble(w, "algbw_gbps", c.algbw_gbps);
+    OptDouble(w, "busbw_gbps", c.busbw_gbps);
+    w.Key("wait_ns").Int(c.wait_ns);
+    w.Key("transit_ns").Int(c.transit_ns);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("links").BeginArray();
+  for (const ClusterLink& l : s.links) {
+    w.BeginObject();
+    w.Key("group").String(l.group);
+    w.Key("src_rank").Int(l.src_rank);
+    w.Key("dst_rank").Int(l.dst_rank);
+    w.Key("transport").String(l.transport);
+    w.Key("bytes").Int(l.bytes);
+    w.Key("transit_ns").Int(l.transit_ns);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return w.TakeDocument();
+}
+
+Result<RankSummary> ParseRankSummary(std::string_view json, const std::string& display_name) {
+  simdjson::dom::parser parser;
+  element doc;
+  if (auto error = parser.parse(json.data(), json.size()).get(doc); error != simdjson::SUCCESS) {
+    return InvalidInput(fmt::format("{}: not a perfdx rank summary: {}", display_name,
+                                    simdjson::error_message(error)));
+  }
+  std::string_view kind;
+  if (doc["report"].get_string().get(kind) != simdjson::SUCCESS || kind != "rank_summary") {
+    return InvalidInput(fmt::format(
+        "{}: not a perfdx rank summary (no \"report\": \"rank_summary\")", display_name));
+  }
+  int64_t schema = 0;
+  if (doc["schema_version"].get_int64().get(schema) != simdjson::SUCCESS || schema < 1 ||
+      schema > kRankSummarySchemaVersion) {
+    return InvalidInput(fmt::format(
+        "{}: rank summary of schema {}; this perfdx reads schema {} (summarize again with it)",
+        display_name, schema, kRankSummarySchemaVersion));
+  }
+  std::string bad_key;
+  Reader r(&bad_key);
+  RankSummary s;
+  s.rank = r.OptInt(doc, "rank");
+  s.path = r.String(doc, "path");
+  s.comm_comp_overlap = r.OptDouble(doc, "comm_comp_overlap");
+  for (element e : r.Array(doc, "steps")) {
+    s.steps.push_back({r.Int(e, "id"), r.Int(e, "step_ns"), r.Int(e, "computing_ns"),
+                       r.Int(e, "communication_ns"), r.Int(e, "communication_not_overlapped_ns"),
+                       r.Int(e, "free_ns"), r.Int(e, "preparing_ns")});
+  }
+  for (element e : r.Array(doc, "collectives")) {
+    SummaryCollective c;
+    c.group = r.String(e, "group");
+    c.name = r.String(e, "name");
+    c.type = TypeNamed(r.String(e, "type"));
+    c.step = r.OptInt(e, "step");
+    c.start_ns = r.Int(e, "start_ns");
+    c.dur_ns = r.Int(e, "dur_ns");
+    c.bytes = r.Int(e, "bytes");
+    c.algbw_gbps = r.OptDouble(e, "algbw_gbps");
+    c.busbw_gbps = r.OptDouble(e, "busbw_gbps");
+    c.wait_ns = r.Int(e, "wait_ns");
+    c.transit_ns = r.Int(e, "transit_ns");
+    s.collectives.push_back(std::move(c));
+  }
+  for (element e : r.Array(doc, "links")) {
+    ClusterLink l;
+    l.group = r.String(e, "group");
+    l.src_rank = r.Int(e, "src_rank");
+    l.dst_rank = r.Int(e, "dst_rank");
+    l.transport = r.String(e, "transport");
+    l.bytes = r.Int(e, "bytes");
+    l.transit_ns = r.Int(e, "transit_ns");
+    s.links.push_back(std::move(l));
+  }
+  if (!bad_key.empty()) {
+    return InvalidInput(fmt::format("{}: rank summary: \"{}\" is missing or not of its type",
+                                    display_name, bad_key));
+  }
+  return s;
+}
+
+}  // namespace perfdx::cluster

@@ -1,0 +1,32 @@
+// A rank's summary as a file (`perfdx summarize`): small, versioned JSON,
+// read back exactly (integers as written, doubles in their shortest
+// round-trip form), so that `perfdx analyze *.summary` gives the cluster
+// section analysing the traces together gives.
+//
+//   {"schema_version": 1, "report": "rank_summary", "perfdx_version",
+//    "rank", "path", "comm_comp_overlap", "steps": [{"id", "step_ns",
+//    "computing_ns", "communication_ns", "communication_not_overlapped_ns",
+//    "free_ns", "preparing_ns"}], "collectives": [{"group", "name", "type",
+//    "step", "start_ns", "dur_ns", "bytes", "algbw_gbps", "busbw_gbps",
+//    "wait_ns", "transit_ns"}], "links": [{"group", "src_rank", "dst_rank",
+//    "transport", "bytes", "transit_ns"}]}
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "perfdx/base/status.h"
+#include "perfdx/cluster/rank_summary.h"
+
+namespace perfdx::cluster {
+
+inline constexpr int kRankSummarySchemaVersion = 1;
+// The suffix `perfdx analyze` reads as a summary.
+inline constexpr std::string_view kSummarySuffix = ".summary";
+
+std::string WriteRankSummary(const RankSummary& summary);
+
+// `display_name` names the file in errors.
+Result<RankSummary> ParseRankSummary(std::string_view json, const std::string& display_name);
+
+}  // namespace perfdx::cluster
