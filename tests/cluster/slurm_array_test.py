@@ -20,6 +20,7 @@ The environment variables PERFDX_SLURM_TASK_COMMAND, PERFDX_SLURM_MERGE_COMMAND
 and PERFDX_SLURM_DIRECT_COMMAND override the defaults too.
 """
 import argparse
+import ctypes
 import json
 import os
 import shlex
@@ -56,6 +57,17 @@ ARRAY_TIMEOUT_S = 180
 
 class Failure(Exception):
     pass
+
+
+def die_with_parent():
+    """In the child: SIGKILL when the test dies (a CTest timeout) so no daemon outlives it."""
+    PR_SET_PDEATHSIG = 1
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    os.setsid()  # its own group, so stop() takes slurmstepd and the tasks with it
+
+
+def on_sigterm(signum, frame):
+    raise Failure(f"stopped by signal {signum}")
 
 
 def free_port():
@@ -109,11 +121,10 @@ class Cluster:
             log = os.path.join(self.tmp, f"{daemon}.log")
             self.logs[daemon] = log
             out = open(os.path.join(self.tmp, f"{daemon}.out"), "w")
-            # -D: stays in the foreground, so the test owns it; own session so
-            # the whole group (slurmstepd included) can be killed at the end.
+            # -D: stays in the foreground, so the test owns it.
             self.procs.append((daemon, subprocess.Popen(
                 [daemon, "-D", "-f", self.conf], env=self.env, stdout=out,
-                stderr=subprocess.STDOUT, start_new_session=True)))
+                stderr=subprocess.STDOUT, preexec_fn=die_with_parent)))
         self._wait_idle()
 
     def _start_munge(self):
@@ -123,11 +134,19 @@ class Cluster:
         run(["mungekey", "-c", "-k", key], self.env, "mungekey")
         os.chmod(key, 0o400)
         self.logs["munged"] = os.path.join(d, "munged.log")
-        # -f: root and a socket outside /run/munge are fine for a test.
-        run(["munged", "-f", f"--key-file={key}", f"--socket={self.munge_socket}",
+        # -f: root and a socket outside /run/munge are fine for a test;
+        # -F: in the foreground, owned by the test like the Slurm daemons.
+        out = open(os.path.join(d, "munged.out"), "w")
+        self.procs.append(("munged", subprocess.Popen(
+            ["munged", "-F", "-f", f"--key-file={key}", f"--socket={self.munge_socket}",
              f"--pid-file={os.path.join(d, 'munged.pid')}", f"--log-file={self.logs['munged']}",
-             f"--seed-file={os.path.join(d, 'munged.seed')}"], self.env, "munged")
-        self.munge_pid_file = os.path.join(d, "munged.pid")
+             f"--seed-file={os.path.join(d, 'munged.seed')}"], env=self.env, stdout=out,
+            stderr=subprocess.STDOUT, preexec_fn=die_with_parent)))
+        deadline = time.monotonic() + UP_TIMEOUT_S
+        while not os.path.exists(self.munge_socket):
+            if self.procs[-1][1].poll() is not None or time.monotonic() > deadline:
+                raise Failure("munged did not start\n" + self.log_tails())
+            time.sleep(0.1)
 
     def _write_conf(self):
         host = socket.gethostname().split(".")[0]
@@ -193,7 +212,8 @@ PartitionName=debug Nodes={host} Default=YES MaxTime=INFINITE State=UP
     def log_tails(self):
         out = []
         for name in ("munged", "slurmctld", "slurmd"):
-            for path in (self.logs.get(name), os.path.join(self.tmp, f"{name}.out")):
+            outs = [os.path.join(self.tmp, f"{name}.out"), os.path.join(self.tmp, "munge", f"{name}.out")]
+            for path in [self.logs.get(name)] + outs:
                 if path and os.path.exists(path):
                     out.append(f"--- {path}\n{tail(path)}")
         return "".join(out)
@@ -211,17 +231,6 @@ PartitionName=debug Nodes={host} Default=YES MaxTime=INFINITE State=UP
             except subprocess.TimeoutExpired:
                 os.killpg(p.pid, signal.SIGKILL)
                 p.wait()
-        # munged forks into the background: stopped by the pid it wrote.
-        pid_file = getattr(self, "munge_pid_file", None)
-        if pid_file and os.path.exists(pid_file):
-            try:
-                pid = int(open(pid_file).read().strip())
-                os.kill(pid, signal.SIGTERM)
-                for _ in range(50):
-                    os.kill(pid, 0)
-                    time.sleep(0.1)
-            except (ValueError, ProcessLookupError, OSError):
-                pass
 
 
 def batch_script(task_template, perfdx, list_file, out_dir):
@@ -284,6 +293,9 @@ def main():
     if not os.path.isdir(os.path.join(SHARED, "traces")):
         print(f"FAIL: ../shared not found: looked for {SHARED}/traces", file=sys.stderr)
         return 1
+    # Debian puts munged, mungekey, slurmctld and slurmd in /usr/sbin.
+    path = os.environ.get("PATH", "").split(os.pathsep)
+    os.environ["PATH"] = os.pathsep.join(path + [d for d in ("/usr/sbin", "/sbin") if d not in path])
     missing = [b for b in BINARIES if shutil.which(b) is None]
     if missing:
         print(f"FAIL: {' '.join(missing)} not found: scripts/deps.sh installs them "
@@ -294,6 +306,7 @@ def main():
         # SlurmUser=root and slurmd launching tasks need root (CI runs as root).
         print("FAIL: the Slurm test runs as root (it starts slurmctld and slurmd)", file=sys.stderr)
         return 1
+    signal.signal(signal.SIGTERM, on_sigterm)
     tmp = tempfile.mkdtemp(prefix="perfdx-slurm-")
     os.chmod(tmp, 0o700)  # munged refuses a socket dir others can write
     cluster = Cluster(tmp)
@@ -315,7 +328,8 @@ def main():
         p = subprocess.run(
             ["sbatch", "--wait", f"--array=0-{n - 1}", "--job-name=perfdx-summarize",
              f"--output={tmp}/task_%a.out", f"--chdir={REPO}", script],
-            env=cluster.env, capture_output=True, text=True, timeout=ARRAY_TIMEOUT_S)
+            env=cluster.env, capture_output=True, text=True, timeout=ARRAY_TIMEOUT_S,
+            preexec_fn=die_with_parent)
         task_logs = "".join(f"--- task {i}\n{tail(os.path.join(tmp, f'task_{i}.out'))}" for i in range(n))
         if p.returncode != 0:
             raise Failure(f"sbatch --wait --array=0-{n - 1} exited {p.returncode}: "
