@@ -21,6 +21,10 @@ packages=(
   # The HTML report's browser test (tests/report/html_browser_test.py):
   # headless Chromium opens the pages.
   chromium
+  # perfdx summarize on a cluster (issue #12, docs/cluster.md): the test
+  # slurm_array starts a one-node Slurm on localhost (slurmctld, slurmd) with
+  # munge authentication and runs a job array over the shared rank traces.
+  slurm-wlm munge
 )
 missing=()
 for p in "${packages[@]}"; do
