@@ -223,6 +223,17 @@ def thresholds_seeds(out, perfdx):
     return 3
 
 
+def rank_summary_seeds(out, perfdx):
+    inputs = {"ascend_rank0": SHARED / "ascend/torch_npu_2rank_text_level1/rank0_ascend_pt",
+              "ascend_db_rank1": SHARED / "ascend/torch_npu_2rank_db_level1/rank1_ascend_pt",
+              "kineto_rank0": SHARED / "kineto/hta/trace_filter/sampled_rank-0.json.gz"}
+    for name, path in inputs.items():
+        summary = subprocess.run([perfdx, "summarize", str(path)], check=True,
+                                 capture_output=True).stdout
+        write(out, f"{name}.summary", summary)
+    return len(inputs)
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
@@ -241,6 +252,7 @@ def main():
         "step_log_fuzzer": step_log_seeds(out / "step_log_fuzzer"),
         "analyze_report_fuzzer": analyze_report_seeds(out / "analyze_report_fuzzer", perfdx),
         "thresholds_toml_fuzzer": thresholds_seeds(out / "thresholds_toml_fuzzer", perfdx),
+        "rank_summary_fuzzer": rank_summary_seeds(out / "rank_summary_fuzzer", perfdx),
     }
     for target, n in counts.items():
         size = sum(p.stat().st_size for p in (out / target).iterdir())

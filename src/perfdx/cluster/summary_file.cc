@@ -45,7 +45,7 @@ class Reader {
     if (v.is_null()) return std::nullopt;
     double d = 0;
     if (v.get_double().get(d) != simdjson::SUCCESS) return Bad(key), std::nullopt;
-    return d;
+    return d == 0 ? 0.0 : d;  // -0 writes as "-0" but reads back as the integer 0
   }
   std::string String(element e, const char* key) {
     std::string_view s;
