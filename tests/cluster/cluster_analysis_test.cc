@@ -218,6 +218,10 @@ TEST(ClusterAnalysisTest, AscendClockOffsetIsTheMedianEndDifference) {
   EXPECT_EQ(first.name, "hcom_allReduce__586_0_1");
   EXPECT_EQ(job.cluster->ranks[first.last_member].rank, 1);
   EXPECT_GT(first.skew_ns, 5'000'000);
+  // One group: both ranks ran its four collectives.
+  ASSERT_EQ(job.cluster->groups.size(), 1u);
+  EXPECT_EQ(job.cluster->groups[0].members, (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(job.cluster->groups[0].collectives, 4u);
 }
 
 // The two sampled ranks of HTA's trace_filter: one job, a clock offset for

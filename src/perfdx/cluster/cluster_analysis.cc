@@ -175,6 +175,18 @@ ClusterAnalysis AnalyzeCluster(const std::vector<const RankSummary*>& ranks) {
     out.ranks.push_back(std::move(r));
     out.links.insert(out.links.end(), s.links.begin(), s.links.end());
   }
+  std::map<std::string, ClusterGroup> groups;
+  for (const ClusterCollective& c : out.collectives) {
+    ClusterGroup& g = groups[c.group];
+    g.name = c.group;
+    ++g.collectives;
+    for (const CollectiveRankTiming& t : c.ranks) g.members.push_back(t.member);
+  }
+  for (auto& [name, g] : groups) {
+    std::sort(g.members.begin(), g.members.end());
+    g.members.erase(std::unique(g.members.begin(), g.members.end()), g.members.end());
+    out.groups.push_back(std::move(g));
+  }
   std::stable_sort(out.links.begin(), out.links.end(),
                    [](const ClusterLink& a, const ClusterLink& b) {
                      return std::tie(a.group, a.src_rank, a.dst_rank) <

@@ -92,10 +92,21 @@ struct ClusterCollective {
   std::optional<double> busbw_gbps;
 };
 
+// A communication group as the collectives show it: the group track's name
+// and the ranks that ran collectives on it. The parallel role (dp, tp, pp)
+// is not known from the traces alone (torch_npu's parallel_group_info keys
+// groups by a hash the trace's tracks do not carry).
+struct ClusterGroup {
+  std::string name;
+  std::vector<size_t> members;  // indices into the job's ranks, ascending
+  size_t collectives = 0;       // instances matched across ranks
+};
+
 struct ClusterAnalysis {
   std::vector<ClusterRank> ranks;              // in the job's order
   std::vector<ClusterCollective> collectives;  // by the first rank's start
   std::vector<ClusterLink> links;              // by (group, src, dst)
+  std::vector<ClusterGroup> groups;            // by name
   // Instances seen on one rank only (not matched).
   size_t unmatched_collectives = 0;
 };

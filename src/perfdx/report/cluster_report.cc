@@ -106,6 +106,18 @@ void WriteClusterSection(const cluster::ClusterAnalysis& c, ValueSink& w) {
     w.EndObject();
   }
   w.EndArray();
+  w.Key("groups").BeginArray();
+  for (const cluster::ClusterGroup& g : c.groups) {
+    w.BeginObject();
+    w.Key("name").String(g.name);
+    w.Key("role").Null();
+    w.Key("ranks").BeginArray();
+    for (size_t m : g.members) WriteRankId(c, m, w);
+    w.EndArray();
+    w.Key("collectives").Uint(g.collectives);
+    w.EndObject();
+  }
+  w.EndArray();
   w.Key("clock_offsets_ns").BeginObject();
   for (const cluster::ClusterRank& r : c.ranks) {
     w.Key(RankName(c, r.member)).Int(r.clock_offset_ns);

@@ -18,7 +18,8 @@ namespace perfdx::report {
 // "step", "ranks": [{"rank", "start_ns", "end_ns", "wait_ns", "transit_ns"}],
 // "skew_ns", "last_rank", "bytes", "algbw_gbps", "busbw_gbps"}], "links":
 // [{"group", "src_rank", "dst_rank", "transport", "bytes", "transit_ns",
-// "bandwidth_gbps"}], "clock_offsets_ns": {rank: ns}, "unmatched_collectives"}
+// "bandwidth_gbps"}], "groups": [{"name", "role" (null: not known), "ranks",
+// "collectives"}], "clock_offsets_ns": {rank: ns}, "unmatched_collectives"}
 void WriteClusterSection(const cluster::ClusterAnalysis& cluster, ValueSink& out);
 
 // The text lines (per-rank table, clock offsets, the most skewed
