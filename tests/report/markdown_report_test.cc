@@ -12,6 +12,7 @@
 #include "perfdx/report/html_text.h"
 #include "perfdx/report/markdown.h"
 #include "perfdx/report/text_layout.h"
+#include "perfdx/report/units.h"
 #include "test_support.h"
 
 namespace perfdx::report {
@@ -131,6 +132,33 @@ TEST_F(MarkdownReportTest, StaysUnderGitHubsCommentLimit) {
   EXPECT_LE(tiny.size(), 1000u);
   EXPECT_EQ(Count(tiny, "<details>"), Count(tiny, "</details>")) << tiny;
   EXPECT_NE(tiny.find("Cut here to fit GitHub's comment limit"), std::string::npos) << tiny;
+}
+
+}  // namespace
+}  // namespace perfdx::report
+
+namespace perfdx::report {
+namespace {
+
+// A job of two ranks: the cluster section's table, one row per rank and step,
+// each rank's wait and transit as the cluster section has them.
+TEST(MarkdownClusterTest, JobOfTwoRanksHasTheWaitTransitTable) {
+  ASSERT_TRUE(perfdx::testing::HaveShared()) << perfdx::testing::MissingSharedMessage();
+  pipeline::AnalyzeRequest request;
+  request.paths = {perfdx::testing::SharedPath("traces/ascend/torch_npu_2rank_text_level1")};
+  auto r = pipeline::BuildAnalyzeReport(request);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->jobs.size(), 1u);
+  ASSERT_TRUE(r->jobs[0].cluster.has_value());
+  const std::string md = RenderAnalyzeMarkdown(*r);
+  EXPECT_NE(md.find("| rank | step | time | computing | comm exposed | wait | transit |"),
+            std::string::npos);
+  for (const cluster::ClusterRank& rank : r->jobs[0].cluster->ranks) {
+    ASSERT_EQ(rank.steps.size(), 1u);
+    const std::string row =
+        fmt::format("| {} | 50 | {} |", *rank.rank, FormatDuration(rank.steps[0].step_ns));
+    EXPECT_NE(md.find(row), std::string::npos) << row;
+  }
 }
 
 }  // namespace

@@ -183,6 +183,32 @@ std::string FeatureList(const model::RuntimeFeatures& f) {
   return out;
 }
 
+// The cluster section's per-rank table and clock offsets (cluster_report.h
+// has the rest, in the text and JSON reports).
+void RenderCluster(std::string& out, const cluster::ClusterAnalysis& c, const Limits& limits) {
+  auto name = [&](size_t member) {
+    const cluster::ClusterRank& r = c.ranks[member];
+    return r.rank ? fmt::format("{}", *r.rank) : MdCode(r.path);
+  };
+  out +=
+      "<details><summary>Per rank and step: wait vs transit</summary>\n\n"
+      "| rank | step | time | computing | comm exposed | wait | transit | free | clock offset |\n"
+      "|---|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+  size_t rows = 0;
+  for (const cluster::ClusterRank& r : c.ranks) {
+    for (const cluster::ClusterStep& s : r.steps) {
+      if (rows++ == limits.rows * c.ranks.size()) break;
+      out += fmt::format(
+          "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name(r.member), s.id,
+          FormatDuration(s.step_ns), FormatDuration(s.computing_ns),
+          FormatDuration(s.communication_not_overlapped_ns), FormatDuration(s.wait_ns),
+          FormatDuration(s.transit_ns), FormatDuration(s.free_ns),
+          r.clock_matches > 0 || r.member == 0 ? FormatDuration(r.clock_offset_ns) : "not aligned");
+    }
+  }
+  out += "\n</details>\n\n";
+}
+
 void RenderRank(std::string& out, const AnalyzeRank& entry, const Limits& limits) {
   const RankAnalysis& a = entry.analysis;
   const model::RankInfo& info = a.info();
@@ -255,9 +281,11 @@ std::string Render(const AnalyzeReport& report, const Limits& limits, bool cut) 
   }
   for (const AnalyzeRank& r : report.ranks) RenderRank(out, r, limits);
   for (const AnalyzeJob& job : report.jobs) {
-    if (job.members.size() < 2) continue;
-    out += fmt::format("#### Across the {} ranks of one job\n\n", job.members.size());
+    const size_t ranks = job.cluster ? job.cluster->ranks.size() : job.members.size();
+    if (ranks < 2) continue;
+    out += fmt::format("#### Across the {} ranks of one job\n\n", ranks);
     RenderFindings(out, job.findings, limits);
+    if (job.cluster) RenderCluster(out, *job.cluster, limits);
   }
   out += "<sub>perfdx analyze; gains are upper bounds on the measured timeline.</sub>\n";
   return out;
