@@ -385,5 +385,39 @@ TEST(HtmlTextTest, DistinctNamesStayDistinct) {
   EXPECT_EQ(shown[3], "short");  // the same name twice stays one name
 }
 
+// A job with its cluster section: the wait vs transit table, one row per
+// rank and step, the rank's path escaped when it has no rank id.
+TEST(HtmlReportTest, JobWithClusterHasTheWaitTransitTable) {
+  auto f = MakeReport(/*two_ranks=*/true);
+  cluster::ClusterAnalysis c;
+  for (int64_t rank : {0, 1}) {
+    cluster::ClusterRank r;
+    r.member = static_cast<size_t>(rank);
+    r.rank = rank;
+    r.path = "runs/rank.json";
+    for (int64_t id : {5, 6}) {
+      cluster::ClusterStep st;
+      st.id = id;
+      st.step_ns = 10'000'000;
+      st.wait_ns = 3'000'000;
+      st.transit_ns = 1'000'000;
+      r.steps.push_back(st);
+    }
+    c.ranks.push_back(r);
+  }
+  c.ranks[1].rank.reset();
+  c.ranks[1].path = "runs/<i>x</i>.json";
+  f->report.jobs[0].cluster = c;
+  const std::string html = RenderAnalyzeHtml(f->report);
+  EXPECT_NE(html.find("<h3>Wait vs transit per rank and step</h3>"), std::string::npos);
+  size_t rows = 0;
+  for (size_t at = html.find("<tr><td>rank 0</td>"); at != std::string::npos;
+       at = html.find("<tr><td>rank 0</td>", at + 1))
+    ++rows;
+  EXPECT_EQ(rows, 2u);
+  EXPECT_NE(html.find("<tr><td>runs/&lt;i&gt;x&lt;/i&gt;.json</td>"), std::string::npos);
+  EXPECT_EQ(html.find("<i>x</i>"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace perfdx::report

@@ -999,9 +999,28 @@ std::string JobSection(const AnalyzeReport& report, const AnalyzeJob& job, size_
       svg::HBarChart(fmt::format("rank-step-time-{}", j), "Step time per rank", times, DurAxis),
       svg::Legend(times.layers),
       "Median and p90 step time per rank: a rank slower than the others holds the job "
-      "back at every collective. The report holds no rank × rank traffic matrix, so no "
-      "communication heat map is drawn.");
+      "back at every collective. The links between ranks are in the JSON report's cluster "
+      "section; no communication heat map is drawn.");
   out += "<h3>Device time per step, rank by rank</h3>\n" + RankDeviceTimeChart(report, job, j);
+  if (job.cluster) {
+    // The cluster section (cluster_report.h): wait vs transit and the clock.
+    out += "<h3>Wait vs transit per rank and step</h3>\n";
+    out += "<div class=\"tablewrap\"><table class=\"sortable\">";
+    out += Head({"rank", "#step", "#time", "#computing", "#comm exposed", "#wait", "#transit",
+                 "#free", "#bubble", "#clock offset"});
+    out += "<tbody>";
+    for (const cluster::ClusterRank& r : job.cluster->ranks) {
+      const std::string label = r.rank ? fmt::format("rank {}", *r.rank) : r.path;
+      for (const cluster::ClusterStep& st : r.steps) {
+        out += fmt::format("<tr><td>{}</td>", H(label)) +
+               NumCell(static_cast<double>(st.id), fmt::format("{}", st.id)) + DurCell(st.step_ns) +
+               DurCell(st.computing_ns) + DurCell(st.communication_not_overlapped_ns) +
+               DurCell(st.wait_ns) + DurCell(st.transit_ns) + DurCell(st.free_ns) +
+               DurCell(st.bubble_ns) + DurCell(r.clock_offset_ns) + "</tr>\n";
+      }
+    }
+    out += "</tbody></table></div>\n";
+  }
   out += "<h3>Findings across ranks</h3>\n";
   const int64_t origin =
       job.members.empty() ? 0 : Origin(report.ranks[job.members.front()].analysis);
