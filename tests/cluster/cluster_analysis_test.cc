@@ -8,6 +8,8 @@
 // tasks (the profiler's own files are cross-check data only).
 #include "perfdx/cluster/cluster_analysis.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -210,6 +212,11 @@ TEST(ClusterAnalysisTest, AscendClockOffsetIsTheMedianEndDifference) {
   ASSERT_NE(r1, nullptr);
   EXPECT_EQ(r1->clock_matches, 4u);
   EXPECT_NEAR(static_cast<double>(r1->clock_offset_ns), expected_ns, 2.0);
+  // The residual: the median distance of the four differences from it.
+  std::vector<double> left;
+  for (double d : diffs) left.push_back(std::fabs(d * 1e3 - expected_ns));
+  std::sort(left.begin(), left.end());
+  EXPECT_NEAR(static_cast<double>(r1->clock_residual_ns), (left[1] + left[2]) / 2, 2.0);
   EXPECT_EQ(RankOf(*job.cluster, 0)->clock_offset_ns, 0);
   // Every op matched on both ranks; the first one's skew is rank 1's late
   // arrival (rank 1 started it 5.6 ms after rank 0, on rank 0's clock).
@@ -361,6 +368,15 @@ TEST(ClusterSummaryTest, BadSummariesAreInputErrorsNamingTheFile) {
   r = pipeline::BuildAnalyzeReport(mixed);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("not a rank summary"), std::string::npos);
+  // A named pipe called *.summary is refused, never read (it would block).
+  const std::string fifo = dir.path() + "/pipe.summary";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  pipeline::AnalyzeRequest pipe;
+  pipe.paths = {fifo};
+  r = pipeline::BuildAnalyzeReport(pipe);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("pipe.summary"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("named pipe"), std::string::npos) << r.status().message();
 }
 
 }  // namespace

@@ -22,9 +22,8 @@ struct AnalyzeOptions {
   InputOptions input;
   std::string format = "text";
   std::string output;
-  std::string steps;
+  WindowOptions window;
   std::vector<int64_t> ranks;
-  std::string window = "steps";
   bool include_incomplete = false;
   double min_gap_us = 100;
   std::string fail_on;
@@ -57,12 +56,8 @@ int RunAnalyze(const AnalyzeOptions& options) {
   analysis::AnalysisOptions analysis_options;
   analysis_options.include_incomplete = options.include_incomplete;
   analysis_options.min_gap_ns = static_cast<int64_t>(options.min_gap_us * 1000);
-  analysis_options.window =
-      pipeline::ParseAnalysisWindow(options.window).value_or(analysis::AnalysisWindow::kSteps);
-  if (!options.steps.empty()) {
-    auto range = pipeline::ParseStepRange(options.steps);
-    if (!range.ok()) return ReportError(range.status());
-    analysis_options.step_range = *range;
+  if (Status st = ApplyWindowOptions(options.window, &analysis_options); !st.ok()) {
+    return ReportError(st);
   }
 
   // Before loading traces: a bad config file should fail in a moment, not
@@ -101,16 +96,9 @@ void RegisterAnalyzeCommand(CLI::App& app, int* exit_code) {
   AddFormatOptions(command, &options->format, {"text", "json", "md", "html"},
                    "text, json, md (Markdown) or html (one self-contained page: -o report.html)");
   AddOutputOption(command, &options->output);
-  command->add_option("--steps", options->steps,
-                      "analyse only these step ids: A..B (inclusive), A.., ..B or N");
+  AddWindowOptions(command, &options->window);
   command->add_option("--rank", options->ranks, "analyse only these ranks")
       ->check(WholeNumber("--rank", 0, kMaxRank));
-  command
-      ->add_option(
-          "--window", options->window,
-          "analysis window: steps (the complete steps), all (the whole trace), hta (HTA's window)")
-      ->check(CLI::IsMember({"steps", "all", "hta"}))
-      ->capture_default_str();
   command->add_flag("--include-incomplete", options->include_incomplete,
                     "keep a last step that looks truncated");
   command->add_option("--min-gap-us", options->min_gap_us, "shortest idle gap reported, in µs")

@@ -13,8 +13,7 @@ namespace {
 struct AnnotateOptions {
   InputOptions input;
   std::string output;
-  std::string steps;
-  std::string window = "steps";
+  WindowOptions window;
   double min_gap_us = 100;
   std::string config;
 };
@@ -23,13 +22,9 @@ int RunAnnotate(const AnnotateOptions& options) {
   pipeline::AnnotateRequest request;
   request.analyze.paths = options.input.paths;
   request.analyze.load = options.input.ToLoadOptions();
-  request.analyze.analysis.window =
-      pipeline::ParseAnalysisWindow(options.window).value_or(analysis::AnalysisWindow::kSteps);
   request.analyze.analysis.min_gap_ns = static_cast<int64_t>(options.min_gap_us * 1000);
-  if (!options.steps.empty()) {
-    auto range = pipeline::ParseStepRange(options.steps);
-    if (!range.ok()) return ReportError(range.status());
-    request.analyze.analysis.step_range = *range;
+  if (Status st = ApplyWindowOptions(options.window, &request.analyze.analysis); !st.ok()) {
+    return ReportError(st);
   }
   auto thresholds = advisor::ResolveThresholds(options.config);
   if (!thresholds.ok()) return ReportError(thresholds.status());
@@ -57,13 +52,7 @@ void RegisterAnnotateCommand(CLI::App& app, int* exit_code) {
   AddInputOptions(command, &options->input);
   command->add_option("-o,--output", options->output,
                       "the annotated trace (gzip'd when the name ends in .gz; default: stdout)");
-  command->add_option("--steps", options->steps,
-                      "analyse only these step ids: A..B (inclusive), A.., ..B or N");
-  command
-      ->add_option("--window", options->window,
-                   "analysis window: steps (the complete steps), all (the whole trace), hta")
-      ->check(CLI::IsMember({"steps", "all", "hta"}))
-      ->capture_default_str();
+  AddWindowOptions(command, &options->window);
   command->add_option("--min-gap-us", options->min_gap_us, "shortest idle gap marked, in µs")
       ->check(FiniteNumber("--min-gap-us", 0, kMaxMinGapUs, /*min_exclusive=*/true))
       ->capture_default_str();

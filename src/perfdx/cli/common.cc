@@ -15,6 +15,8 @@
 
 #include <fmt/format.h>
 
+#include "perfdx/pipeline/analyze.h"
+
 namespace perfdx::cli {
 
 formats::LoadOptions InputOptions::ToLoadOptions() const {
@@ -247,6 +249,27 @@ int ReportException(const std::exception& e) {
   }
   // Library code returns errors as values: an exception that gets this far is a bug.
   return ReportError(Internal(fmt::format("unexpected exception: {}", e.what())));
+}
+
+void AddWindowOptions(CLI::App* command, WindowOptions* options) {
+  command->add_option("--steps", options->steps,
+                      "analyse only these step ids: A..B (inclusive), A.., ..B or N");
+  command
+      ->add_option(
+          "--window", options->window,
+          "analysis window: steps (the complete steps), all (the whole trace), hta (HTA's window)")
+      ->check(CLI::IsMember({"steps", "all", "hta"}))
+      ->capture_default_str();
+}
+
+Status ApplyWindowOptions(const WindowOptions& options, analysis::AnalysisOptions* analysis) {
+  analysis->window =
+      pipeline::ParseAnalysisWindow(options.window).value_or(analysis::AnalysisWindow::kSteps);
+  if (options.steps.empty()) return Status::Ok();
+  auto range = pipeline::ParseStepRange(options.steps);
+  if (!range.ok()) return range.status();
+  analysis->step_range = *range;
+  return Status::Ok();
 }
 
 }  // namespace perfdx::cli

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "perfdx/analysis/rank_analysis.h"
 #include "perfdx/base/status.h"
 #include "perfdx/formats/trace_loader.h"
 #include "perfdx/pipeline/limits.h"
@@ -53,6 +54,15 @@ CLI::Validator FiniteNumber(const std::string& flag, double min, double max,
                             bool min_exclusive = false);
 CLI::Validator WholeNumber(const std::string& flag, int64_t min, int64_t max);
 CLI::Validator UnsignedSize(const std::string& flag);
+
+// --steps and --window, as every command that analyses traces takes them.
+struct WindowOptions {
+  std::string steps;  // "" every step
+  std::string window = "steps";
+};
+void AddWindowOptions(CLI::App* command, WindowOptions* options);
+// Sets `analysis`'s window and step range; a bad --steps is the error.
+Status ApplyWindowOptions(const WindowOptions& options, analysis::AnalysisOptions* analysis);
 
 // Adds PATH... and the reading limits to a subcommand.
 void AddInputOptions(CLI::App* command, InputOptions* options);

@@ -15,8 +15,7 @@ namespace {
 struct SummarizeOptions {
   InputOptions input;
   std::string output;
-  std::string steps;
-  std::string window = "steps";
+  WindowOptions window;
   std::vector<int64_t> ranks;
 };
 
@@ -25,12 +24,8 @@ int RunSummarize(const SummarizeOptions& options) {
   request.paths = options.input.paths;
   request.load = options.input.ToLoadOptions();
   request.ranks = options.ranks;
-  request.analysis.window =
-      pipeline::ParseAnalysisWindow(options.window).value_or(analysis::AnalysisWindow::kSteps);
-  if (!options.steps.empty()) {
-    auto range = pipeline::ParseStepRange(options.steps);
-    if (!range.ok()) return ReportError(range.status());
-    request.analysis.step_range = *range;
+  if (Status st = ApplyWindowOptions(options.window, &request.analysis); !st.ok()) {
+    return ReportError(st);
   }
   auto summaries = pipeline::SummarizeRanks(request);
   if (!summaries.ok()) return ReportError(summaries.status());
@@ -57,13 +52,7 @@ void RegisterSummarizeCommand(CLI::App& app, int* exit_code) {
       "scheduler's array); perfdx analyze *.summary merges them (docs/cluster.md)");
   AddInputOptions(command, &options->input);
   command->add_option("-o,--output", options->output, "the summary file (default: stdout)");
-  command->add_option("--steps", options->steps,
-                      "analyse only these step ids: A..B (inclusive), A.., ..B or N");
-  command
-      ->add_option("--window", options->window,
-                   "analysis window: steps (the complete steps), all (the whole trace), hta")
-      ->check(CLI::IsMember({"steps", "all", "hta"}))
-      ->capture_default_str();
+  AddWindowOptions(command, &options->window);
   command->add_option("--rank", options->ranks, "summarize this rank of a folder of several")
       ->check(WholeNumber("--rank", 0, kMaxRank));
   command->callback([options, exit_code] { *exit_code = RunSummarize(*options); });

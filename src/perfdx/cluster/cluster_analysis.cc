@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "perfdx/base/statistics.h"
@@ -29,16 +30,8 @@ std::vector<ClusterStep> StepsOf(const RankSummary& r, const std::vector<int64_t
   std::vector<ClusterStep> out;
   std::map<int64_t, size_t> index;
   for (const SummaryStep& s : r.steps) {
-    ClusterStep row;
-    row.id = s.id;
-    row.step_ns = s.step_ns;
-    row.computing_ns = s.computing_ns;
-    row.communication_ns = s.communication_ns;
-    row.communication_not_overlapped_ns = s.communication_not_overlapped_ns;
-    row.free_ns = s.free_ns;
-    row.preparing_ns = s.preparing_ns;
-    index.emplace(row.id, out.size());
-    out.push_back(row);
+    index.emplace(s.id, out.size());
+    out.push_back({s});
   }
   for (size_t k = 0; k < r.collectives.size(); ++k) {
     const SummaryCollective& c = r.collectives[k];
@@ -103,11 +96,10 @@ ClusterAnalysis AnalyzeCluster(const std::vector<const RankSummary*>& ranks) {
     }
   }
   // Every instance seen on two ranks or more, from the first rank that ran it.
-  std::map<InstanceKey, bool> done;
+  std::set<InstanceKey> done;
   for (size_t m = 0; m < n; ++m) {
     for (const auto& [key, k0] : instances[m]) {
-      if (done.contains(key)) continue;
-      done.emplace(key, true);
+      if (!done.insert(key).second) continue;
       ClusterCollective c;
       const SummaryCollective& own = ranks[m]->collectives[k0];
       c.name = own.name;
@@ -117,11 +109,13 @@ ClusterAnalysis AnalyzeCluster(const std::vector<const RankSummary*>& ranks) {
       c.bytes = own.bytes;
       c.algbw_gbps = own.algbw_gbps;
       c.busbw_gbps = own.busbw_gbps;
+      std::vector<size_t> index;  // per c.ranks entry: the collective's index on its rank
       for (size_t r = m; r < n; ++r) {
         auto it = instances[r].find(key);
         if (it == instances[r].end()) continue;
         const SummaryCollective& x = ranks[r]->collectives[it->second];
         c.ranks.push_back({r, x.start_ns + offset[r], x.start_ns + x.dur_ns + offset[r], 0, 0});
+        index.push_back(it->second);
       }
       if (c.ranks.size() < 2) {
         ++out.unmatched_collectives;
@@ -135,8 +129,9 @@ ClusterAnalysis AnalyzeCluster(const std::vector<const RankSummary*>& ranks) {
         if (t.start_ns > last_arrival) last_arrival = t.start_ns, c.last_member = t.member;
       }
       c.skew_ns = last_arrival - first_arrival;
-      for (CollectiveRankTiming& t : c.ranks) {
-        const size_t k = instances[t.member].at(key);
+      for (size_t i = 0; i < c.ranks.size(); ++i) {
+        CollectiveRankTiming& t = c.ranks[i];
+        const size_t k = index[i];
         const SummaryCollective& x = ranks[t.member]->collectives[k];
         if (x.transit_ns < 0) {  // no tasks: the wait is the time to the last arrival
           wait[t.member][k] = std::min(last_arrival - t.start_ns, x.dur_ns);

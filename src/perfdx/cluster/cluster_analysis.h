@@ -40,16 +40,11 @@
 
 namespace perfdx::cluster {
 
-struct ClusterStep {
-  int64_t id = 0;
-  int64_t step_ns = 0;
-  int64_t computing_ns = 0;
-  int64_t communication_ns = 0;
-  int64_t communication_not_overlapped_ns = 0;
+// A rank's step: its device times (SummaryStep) and what the other ranks
+// decide of it.
+struct ClusterStep : SummaryStep {
   int64_t wait_ns = 0;     // Σ over the step's collectives
   int64_t transit_ns = 0;  // Σ over the step's collectives
-  int64_t free_ns = 0;
-  int64_t preparing_ns = 0;
   // Pipeline receive wait: Σ durations of the step's receive collectives
   // (step_trace_time.csv "Bubble": hcom_receive*).
   int64_t bubble_ns = 0;
@@ -69,6 +64,8 @@ struct ClusterRank {
   int64_t clock_offset_ns = 0;  // added to its times to put them on the first rank's clock
   int64_t clock_residual_ns = 0;
   size_t clock_matches = 0;  // instances the offset stands on (0: no offset known)
+  // On the first rank's clock: the first rank itself, or an offset known.
+  bool clock_aligned() const { return member == 0 || clock_matches > 0; }
 };
 
 struct CollectiveRankTiming {

@@ -12,6 +12,7 @@
 //    "transport", "bytes", "transit_ns"}]}
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -23,6 +24,9 @@ namespace perfdx::cluster {
 inline constexpr int kRankSummarySchemaVersion = 1;
 // The suffix `perfdx analyze` reads as a summary.
 inline constexpr std::string_view kSummarySuffix = ".summary";
+// A summary is a few KB to a few MB (an entry per collective); a file larger
+// than this is not one.
+inline constexpr uint64_t kMaxRankSummaryBytes = uint64_t{256} << 20;
 
 std::string WriteRankSummary(const RankSummary& summary);
 

@@ -17,6 +17,7 @@
 #include "perfdx/analysis/trace_summary.h"
 #include "perfdx/cluster/cluster_analysis.h"
 #include "perfdx/cluster/summary_file.h"
+#include "perfdx/io/byte_source.h"
 
 namespace perfdx::pipeline {
 namespace {
@@ -69,11 +70,11 @@ Result<report::AnalyzeReport> MergeSummaries(const AnalyzeRequest& request) {
           "{}: not a rank summary; give either traces or {} files (perfdx summarize), not both",
           path, cluster::kSummarySuffix));
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return NotFound(fmt::format("{}: cannot open the rank summary", path));
-    std::stringstream bytes;
-    bytes << in.rdbuf();
-    PERFDX_ASSIGN_OR_RETURN(cluster::RankSummary s, cluster::ParseRankSummary(bytes.str(), path));
+    // Through the one reader of every input: regular files only (a pipe
+    // named *.summary never blocks), gzip/zstd by content, bounded.
+    PERFDX_ASSIGN_OR_RETURN(auto source, io::OpenByteSource(path, request.load.limits));
+    PERFDX_ASSIGN_OR_RETURN(std::string bytes, io::ReadAll(*source, cluster::kMaxRankSummaryBytes));
+    PERFDX_ASSIGN_OR_RETURN(cluster::RankSummary s, cluster::ParseRankSummary(bytes, path));
     if (!request.ranks.empty() && std::find(request.ranks.begin(), request.ranks.end(),
                                             s.rank.value_or(-1)) == request.ranks.end()) {
       continue;

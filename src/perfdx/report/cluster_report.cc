@@ -1,14 +1,6 @@
 #include "perfdx/report/cluster_report.h"
 
-#include <algorithm>
-#include <string_view>
-#include <vector>
-
 #include <fmt/format.h>
-
-#include "perfdx/report/text_layout.h"
-#include "perfdx/report/text_table.h"
-#include "perfdx/report/units.h"
 
 namespace perfdx::report {
 namespace {
@@ -125,88 +117,6 @@ void WriteClusterSection(const cluster::ClusterAnalysis& c, ValueSink& w) {
   w.EndObject();
   w.Key("unmatched_collectives").Uint(c.unmatched_collectives);
   w.EndObject();
-}
-
-std::string RenderClusterText(const cluster::ClusterAnalysis& c, size_t width, size_t top) {
-  std::string out;
-  auto say = [&](std::string_view text) {
-    AppendLines(out, Wrap(Printable(text), width, "  ", 4));
-  };
-  auto table_lines = [&](const TextTable& t) {
-    AppendLines(out, t.Render(width, 2));
-    if (t.dropped().empty()) return;
-    std::string names;
-    for (const std::string& d : t.dropped()) names += (names.empty() ? "" : ", ") + d;
-    say(fmt::format("(columns left out at this width: {})", names));
-  };
-  say("per rank and step: computing, communication (exposed), wait vs transit");
-  TextTable table({{.header = "rank", .shrink = true},
-                   {.header = "step", .right = true},
-                   {.header = "time", .right = true},
-                   {.header = "computing", .right = true},
-                   {.header = "comm", .right = true, .drop = 4},
-                   {.header = "exposed", .right = true},
-                   {.header = "wait", .right = true},
-                   {.header = "transit", .right = true},
-                   {.header = "free", .right = true, .drop = 3},
-                   {.header = "preparing", .right = true, .drop = 2},
-                   {.header = "bubble", .right = true, .drop = 1}});
-  for (const cluster::ClusterRank& r : c.ranks) {
-    for (const cluster::ClusterStep& s : r.steps) {
-      table.AddRow({RankName(c, r.member), fmt::format("{}", s.id), FormatDuration(s.step_ns),
-                    FormatDuration(s.computing_ns), FormatDuration(s.communication_ns),
-                    FormatDuration(s.communication_not_overlapped_ns), FormatDuration(s.wait_ns),
-                    FormatDuration(s.transit_ns), FormatDuration(s.free_ns),
-                    FormatDuration(s.preparing_ns), FormatDuration(s.bubble_ns)});
-    }
-  }
-  table_lines(table);
-  for (const cluster::ClusterRank& r : c.ranks) {
-    if (r.member == 0) continue;
-    say(r.clock_matches == 0
-            ? fmt::format("rank {}: no collective in common with rank {}: clock not aligned",
-                          RankName(c, r.member), RankName(c, 0))
-            : fmt::format("rank {}: clock offset {} to rank {} (residual {}, from {} "
-                          "collectives)",
-                          RankName(c, r.member), FormatDuration(r.clock_offset_ns), RankName(c, 0),
-                          FormatDuration(r.clock_residual_ns), r.clock_matches));
-  }
-  std::vector<const cluster::ClusterCollective*> skewed;
-  for (const cluster::ClusterCollective& x : c.collectives) skewed.push_back(&x);
-  std::stable_sort(skewed.begin(), skewed.end(),
-                   [](const auto* a, const auto* b) { return a->skew_ns > b->skew_ns; });
-  if (skewed.size() > top) skewed.resize(top);
-  if (!skewed.empty()) {
-    say(fmt::format("collectives matched across ranks: {} (most arrival skew first)",
-                    c.collectives.size()));
-    TextTable t({{.header = "collective", .shrink = true},
-                 {.header = "step", .right = true, .drop = 2},
-                 {.header = "skew", .right = true},
-                 {.header = "last", .right = true},
-                 {.header = "bytes", .right = true, .drop = 1}});
-    for (const cluster::ClusterCollective* x : skewed) {
-      t.AddRow({x->name, x->step ? fmt::format("{}", *x->step) : "", FormatDuration(x->skew_ns),
-                RankName(c, x->last_member), x->bytes >= 0 ? FormatBytes(x->bytes) : ""});
-    }
-    table_lines(t);
-  }
-  if (!c.links.empty()) {
-    say("links (bytes each rank sent, by group and local rank)");
-    TextTable t({{.header = "group", .shrink = true},
-                 {.header = "src", .right = true},
-                 {.header = "dst", .right = true},
-                 {.header = "transport"},
-                 {.header = "bytes", .right = true},
-                 {.header = "time", .right = true, .drop = 1},
-                 {.header = "GB/s", .right = true}});
-    for (const cluster::ClusterLink& l : c.links) {
-      t.AddRow({l.group, fmt::format("{}", l.src_rank), fmt::format("{}", l.dst_rank), l.transport,
-                FormatBytes(l.bytes), FormatDuration(l.transit_ns),
-                fmt::format("{:.1f}", l.bandwidth_gbps())});
-    }
-    table_lines(t);
-  }
-  return out;
 }
 
 }  // namespace perfdx::report

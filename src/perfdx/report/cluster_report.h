@@ -1,9 +1,6 @@
-// The cluster section of `perfdx analyze` (cluster/cluster_analysis.h), in
-// the JSON contract and in the text report.
+// The cluster section of `perfdx analyze` (cluster/cluster_analysis.h) in
+// the JSON contract (the text, Markdown and HTML renderers show it too).
 #pragma once
-
-#include <cstddef>
-#include <string>
 
 #include "perfdx/base/value_sink.h"
 #include "perfdx/cluster/cluster_analysis.h"
@@ -21,9 +18,5 @@ namespace perfdx::report {
 // "bandwidth_gbps"}], "groups": [{"name", "role" (null: not known), "ranks",
 // "collectives"}], "clock_offsets_ns": {rank: ns}, "unmatched_collectives"}
 void WriteClusterSection(const cluster::ClusterAnalysis& cluster, ValueSink& out);
-
-// The text lines (per-rank table, clock offsets, the most skewed
-// collectives, links), `width` columns wide.
-std::string RenderClusterText(const cluster::ClusterAnalysis& cluster, size_t width, size_t top);
 
 }  // namespace perfdx::report

@@ -1016,7 +1016,9 @@ std::string JobSection(const AnalyzeReport& report, const AnalyzeJob& job, size_
                NumCell(static_cast<double>(st.id), fmt::format("{}", st.id)) + DurCell(st.step_ns) +
                DurCell(st.computing_ns) + DurCell(st.communication_not_overlapped_ns) +
                DurCell(st.wait_ns) + DurCell(st.transit_ns) + DurCell(st.free_ns) +
-               DurCell(st.bubble_ns) + DurCell(r.clock_offset_ns) + "</tr>\n";
+               DurCell(st.bubble_ns) +
+               (r.clock_aligned() ? DurCell(r.clock_offset_ns) : "<td>not aligned</td>") +
+               "</tr>\n";
       }
     }
     out += "</tbody></table></div>\n";

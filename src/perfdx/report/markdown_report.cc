@@ -194,16 +194,16 @@ void RenderCluster(std::string& out, const cluster::ClusterAnalysis& c, const Li
       "<details><summary>Per rank and step: wait vs transit</summary>\n\n"
       "| rank | step | time | computing | comm exposed | wait | transit | free | clock offset |\n"
       "|---|--:|--:|--:|--:|--:|--:|--:|--:|\n";
-  size_t rows = 0;
+  // At most limits.rows steps of each rank (the JSON report has them all).
   for (const cluster::ClusterRank& r : c.ranks) {
-    for (const cluster::ClusterStep& s : r.steps) {
-      if (rows++ == limits.rows * c.ranks.size()) break;
-      out += fmt::format(
-          "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name(r.member), s.id,
-          FormatDuration(s.step_ns), FormatDuration(s.computing_ns),
-          FormatDuration(s.communication_not_overlapped_ns), FormatDuration(s.wait_ns),
-          FormatDuration(s.transit_ns), FormatDuration(s.free_ns),
-          r.clock_matches > 0 || r.member == 0 ? FormatDuration(r.clock_offset_ns) : "not aligned");
+    for (size_t i = 0; i < std::min(r.steps.size(), limits.rows); ++i) {
+      const cluster::ClusterStep& s = r.steps[i];
+      out +=
+          fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name(r.member), s.id,
+                      FormatDuration(s.step_ns), FormatDuration(s.computing_ns),
+                      FormatDuration(s.communication_not_overlapped_ns), FormatDuration(s.wait_ns),
+                      FormatDuration(s.transit_ns), FormatDuration(s.free_ns),
+                      r.clock_aligned() ? FormatDuration(r.clock_offset_ns) : "not aligned");
     }
   }
   out += "\n</details>\n\n";

@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include "perfdx/report/cluster_report.h"
 #include "perfdx/report/text_layout.h"
 #include "perfdx/report/text_table.h"
 #include "perfdx/report/units.h"
@@ -370,6 +369,88 @@ void RenderRank(std::string& out, const Layout& l, const AnalyzeRank& entry) {
   out += '\n';
 }
 
+// The job's cluster section (cluster/cluster_analysis.h): the per-rank
+// table, clock offsets, the most skewed collectives, the links.
+void RenderCluster(std::string& out, const Layout& l, const cluster::ClusterAnalysis& c) {
+  auto name = [&](size_t member) {
+    const cluster::ClusterRank& r = c.ranks[member];
+    return r.rank ? fmt::format("{}", *r.rank) : r.path;
+  };
+  auto table_lines = [&](const TextTable& t) {
+    AppendLines(out, t.Render(l.width, 2));
+    SayDropped(out, l, t, 2);
+  };
+  Say(out, l, "per rank and step: computing, communication (exposed), wait vs transit");
+  TextTable table({{.header = "rank", .shrink = true},
+                   {.header = "step", .right = true},
+                   {.header = "time", .right = true},
+                   {.header = "computing", .right = true},
+                   {.header = "comm", .right = true, .drop = 4},
+                   {.header = "exposed", .right = true},
+                   {.header = "wait", .right = true},
+                   {.header = "transit", .right = true},
+                   {.header = "free", .right = true, .drop = 3},
+                   {.header = "preparing", .right = true, .drop = 2},
+                   {.header = "bubble", .right = true, .drop = 1}});
+  for (const cluster::ClusterRank& r : c.ranks) {
+    for (const cluster::ClusterStep& s : r.steps) {
+      table.AddRow({name(r.member), fmt::format("{}", s.id), FormatDuration(s.step_ns),
+                    FormatDuration(s.computing_ns), FormatDuration(s.communication_ns),
+                    FormatDuration(s.communication_not_overlapped_ns), FormatDuration(s.wait_ns),
+                    FormatDuration(s.transit_ns), FormatDuration(s.free_ns),
+                    FormatDuration(s.preparing_ns), FormatDuration(s.bubble_ns)});
+    }
+  }
+  table_lines(table);
+  for (const cluster::ClusterRank& r : c.ranks) {
+    if (r.member == 0) continue;
+    Say(out, l,
+        !r.clock_aligned()
+            ? fmt::format("rank {}: no collective in common with rank {}: clock not aligned",
+                          name(r.member), name(0))
+            : fmt::format("rank {}: clock offset {} to rank {} (residual {}, from {} "
+                          "collectives)",
+                          name(r.member), FormatDuration(r.clock_offset_ns), name(0),
+                          FormatDuration(r.clock_residual_ns), r.clock_matches));
+  }
+  std::vector<const cluster::ClusterCollective*> skewed;
+  for (const cluster::ClusterCollective& x : c.collectives) skewed.push_back(&x);
+  std::stable_sort(skewed.begin(), skewed.end(),
+                   [](const auto* a, const auto* b) { return a->skew_ns > b->skew_ns; });
+  if (skewed.size() > l.top) skewed.resize(l.top);
+  if (!skewed.empty()) {
+    Say(out, l,
+        fmt::format("collectives matched across ranks: {} (most arrival skew first)",
+                    c.collectives.size()));
+    TextTable t({{.header = "collective", .shrink = true},
+                 {.header = "step", .right = true, .drop = 2},
+                 {.header = "skew", .right = true},
+                 {.header = "last", .right = true},
+                 {.header = "bytes", .right = true, .drop = 1}});
+    for (const cluster::ClusterCollective* x : skewed) {
+      t.AddRow({x->name, x->step ? fmt::format("{}", *x->step) : "", FormatDuration(x->skew_ns),
+                name(x->last_member), x->bytes >= 0 ? FormatBytes(x->bytes) : ""});
+    }
+    table_lines(t);
+  }
+  if (!c.links.empty()) {
+    Say(out, l, "links (bytes each rank sent, by group and local rank)");
+    TextTable t({{.header = "group", .shrink = true},
+                 {.header = "src", .right = true},
+                 {.header = "dst", .right = true},
+                 {.header = "transport"},
+                 {.header = "bytes", .right = true},
+                 {.header = "time", .right = true, .drop = 1},
+                 {.header = "GB/s", .right = true}});
+    for (const cluster::ClusterLink& link : c.links) {
+      t.AddRow({link.group, fmt::format("{}", link.src_rank), fmt::format("{}", link.dst_rank),
+                link.transport, FormatBytes(link.bytes), FormatDuration(link.transit_ns),
+                fmt::format("{:.1f}", link.bandwidth_gbps())});
+    }
+    table_lines(t);
+  }
+}
+
 }  // namespace
 
 std::string RenderAnalyzeText(const AnalyzeReport& report, const TextOptions& options) {
@@ -391,7 +472,7 @@ std::string RenderAnalyzeText(const AnalyzeReport& report, const TextOptions& op
     RenderFindings(out, l, job.findings);
     if (job.cluster) {
       Heading(out, l, "CLUSTER — the ranks side by side");
-      out += RenderClusterText(*job.cluster, l.width, l.top);
+      RenderCluster(out, l, *job.cluster);
     }
     out += '\n';
   }
