@@ -25,6 +25,9 @@ packages=(
   # slurm_array starts a one-node Slurm on localhost (slurmctld, slurmd) with
   # munge authentication and runs a job array over the shared rank traces.
   slurm-wlm munge
+  # bench/cluster_scale.py (and its test cluster_scale_detection) measures
+  # each command's peak RSS under GNU time.
+  time
 )
 missing=()
 for p in "${packages[@]}"; do

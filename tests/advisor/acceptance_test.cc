@@ -18,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include "advisor/rule_test_support.h"
 #include "perfdx/advisor/advisor.h"
 #include "perfdx/advisor/cluster_advisor.h"
 #include "perfdx/advisor/fix_targets.h"
@@ -28,6 +29,8 @@
 
 namespace perfdx::advisor {
 namespace {
+
+using testing::JobFindings;
 
 namespace fs = std::filesystem;
 using model::Framework;
@@ -197,7 +200,7 @@ TEST(AcceptanceTest, EveryTraceGetsOnlyItsFrameworksFixesAndHonestGains) {
       if (job.members.size() < 2) continue;
       std::vector<const analysis::RankAnalysis*> members;
       for (size_t m : job.members) members.push_back(analyses[m]);
-      for (Finding& f : RunClusterAdvisor(members, thresholds)) cluster.push_back(std::move(f));
+      for (Finding& f : JobFindings(members, thresholds)) cluster.push_back(std::move(f));
     }
     for (const Finding& f : cluster) {
       for (const Loaded* l : ranks) {

@@ -36,6 +36,7 @@ using perfdx::advisor::testing::Analysed;
 using perfdx::advisor::testing::AnalyseJson;
 using perfdx::advisor::testing::Detail;
 using perfdx::advisor::testing::FindRule;
+using perfdx::advisor::testing::JobFindings;
 using namespace perfdx::testing::ascend;  // NOLINT: the fixture builders
 using perfdx::testing::ImportString;
 using perfdx::testing::SharedPath;
@@ -693,7 +694,7 @@ TEST(ClusterRulesTest, MsttClusterStepTraceGapsRideOnLateRank) {
   for (const model::Trace& t : traces) analyses.push_back(analysis::AnalyzeRank(t, {}));
   std::vector<const analysis::RankAnalysis*> ptrs;
   for (const auto& a : analyses) ptrs.push_back(&a);
-  const std::vector<Finding> findings = RunClusterAdvisor(ptrs, Thresholds{});
+  const std::vector<Finding> findings = JobFindings(ptrs, Thresholds{});
   const Finding* late = FindRule(findings, "late_rank");
   ASSERT_NE(late, nullptr);
   EXPECT_EQ(late->rank, 1);
@@ -715,7 +716,7 @@ TEST(ClusterRulesTest, SlowRankWithoutLateRank) {
   const model::Trace r1 = ClusterRank(1, 10'000, 2000, 8000);
   const analysis::RankAnalysis a0 = analysis::AnalyzeRank(r0, {});
   const analysis::RankAnalysis a1 = analysis::AnalyzeRank(r1, {});
-  const std::vector<Finding> findings = RunClusterAdvisor({&a0, &a1}, Thresholds{});
+  const std::vector<Finding> findings = JobFindings({&a0, &a1}, Thresholds{});
   EXPECT_EQ(FindRule(findings, "late_rank"), nullptr);
   const Finding* f = FindRule(findings, "slow_rank");
   ASSERT_NE(f, nullptr);
@@ -729,7 +730,7 @@ TEST(ClusterRulesTest, SlowRankWithoutLateRank) {
   // 0.5 ms apart (2.5%): nothing.
   const model::Trace b1 = ClusterRank(1, 8500, 2000, 9500);
   const analysis::RankAnalysis c1 = analysis::AnalyzeRank(b1, {});
-  EXPECT_TRUE(RunClusterAdvisor({&a0, &c1}, Thresholds{}).empty());
+  EXPECT_TRUE(JobFindings({&a0, &c1}, Thresholds{}).empty());
 }
 
 TEST(ClusterRulesTest, SlowLinkFromSdmaBandwidth) {
@@ -751,7 +752,7 @@ TEST(ClusterRulesTest, SlowLinkFromSdmaBandwidth) {
   const model::Trace r1 = rank_trace(1, 100);
   const analysis::RankAnalysis a0 = analysis::AnalyzeRank(r0, {});
   const analysis::RankAnalysis a1 = analysis::AnalyzeRank(r1, {});
-  const std::vector<Finding> findings = RunClusterAdvisor({&a0, &a1}, Thresholds{});
+  const std::vector<Finding> findings = JobFindings({&a0, &a1}, Thresholds{});
   const Finding* f = FindRule(findings, "slow_link");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->rank, 1);
@@ -764,7 +765,7 @@ TEST(ClusterRulesTest, SlowLinkFromSdmaBandwidth) {
   // 1 MB in 100 and 98 us: 2% apart -> nothing.
   const model::Trace b0 = rank_trace(0, 98);
   const analysis::RankAnalysis c0 = analysis::AnalyzeRank(b0, {});
-  EXPECT_EQ(FindRule(RunClusterAdvisor({&c0, &a1}, Thresholds{}), "slow_link"), nullptr);
+  EXPECT_EQ(FindRule(JobFindings({&c0, &a1}, Thresholds{}), "slow_link"), nullptr);
 }
 
 // ============================================================================
@@ -971,7 +972,7 @@ TEST(AscendRealSamplesTest, TwoRankProfilesHaveNoSlowRankOrLink) {
     ASSERT_EQ(ranks.size(), 2u);
     const std::vector<const analysis::RankAnalysis*> ptrs = {&ranks[0]->analysis,
                                                              &ranks[1]->analysis};
-    const std::vector<Finding> findings = RunClusterAdvisor(ptrs, Thresholds{});
+    const std::vector<Finding> findings = JobFindings(ptrs, Thresholds{});
     for (const char* rule : {"late_rank", "slow_rank", "slow_link"}) {
       EXPECT_EQ(FindRule(findings, rule), nullptr) << rule;
     }
@@ -980,7 +981,7 @@ TEST(AscendRealSamplesTest, TwoRankProfilesHaveNoSlowRankOrLink) {
     Thresholds low;
     low.slow_rank_gap_ratio = 0.001;
     low.slow_link_gap_ratio = 0.001;
-    const std::vector<Finding> all = RunClusterAdvisor(ptrs, low);
+    const std::vector<Finding> all = JobFindings(ptrs, low);
     const Finding* slow = FindRule(all, "slow_rank");
     ASSERT_NE(slow, nullptr);
     const double mean = (e.c0 + e.m0 + e.f0 + e.c1 + e.m1 + e.f1) / 2;

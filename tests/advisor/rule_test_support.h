@@ -11,12 +11,27 @@
 #include <gtest/gtest.h>
 
 #include "perfdx/advisor/advisor.h"
+#include "perfdx/advisor/cluster_advisor.h"
 #include "perfdx/advisor/finding.h"
 #include "perfdx/advisor/thresholds.h"
 #include "perfdx/analysis/rank_analysis.h"
+#include "perfdx/cluster/cluster_analysis.h"
+#include "perfdx/cluster/rank_summary.h"
 #include "test_support.h"
 
 namespace perfdx::advisor::testing {
+
+// The job rules over these ranks as `perfdx analyze` runs them: through
+// the ranks' summaries and the job's cluster analysis.
+inline std::vector<Finding> JobFindings(const std::vector<const analysis::RankAnalysis*>& ranks,
+                                        const Thresholds& thresholds) {
+  std::vector<cluster::RankSummary> summaries;
+  for (const analysis::RankAnalysis* a : ranks) summaries.push_back(cluster::SummarizeRank(*a));
+  std::vector<const cluster::RankSummary*> members;
+  for (const cluster::RankSummary& s : summaries) members.push_back(&s);
+  const cluster::ClusterAnalysis job = cluster::AnalyzeCluster(members);
+  return RunClusterAdvisor(job, members, thresholds);
+}
 
 // Keeps the trace alive next to the analysis that points into it.
 struct Analysed {

@@ -330,24 +330,68 @@ TEST(ClusterSummaryTest, BadSummariesAreInputErrorsNamingTheFile) {
   RankSummary good;
   good.rank = 3;
   good.path = "rank3.json";
-  good.steps.push_back({7, 100, 40, 30, 20, 10, 5});
+  good.runtime.framework = model::Framework::kTorchNpu;
+  good.runtime.platform = model::Platform::kAscend;
+  good.runtime.features.ddp = true;
+  good.distributed_backend = "hccl";
+  good.gain_step_ns = 100;
+  good.complete_steps = true;
+  good.dataloader_stall_share = 0.25;
+  good.stalled_launch_steps = 2;
+  good.steps.push_back({7, 100, 40, 30, 20, 10, 5, 4});
+  good.kernels.push_back({"MatMulV2", 12, 3456});
+  SummaryCollective col;
+  col.group = "g";
+  col.name = "hcom_allReduce__1_0_1";
+  col.transports.push_back({"SDMA", 1000, 50});
+  good.collectives.push_back(col);
   const std::string text = WriteRankSummary(good);
   auto back = ParseRankSummary(text, "good.summary");
   ASSERT_TRUE(back.ok()) << back.status().message();
   EXPECT_EQ(back->rank, 3);
   ASSERT_EQ(back->steps.size(), 1u);
   EXPECT_EQ(back->steps[0].free_ns, 10);
+  EXPECT_EQ(back->steps[0].dataloader_ns, 4);
+  // Everything the job rules read comes back: the fix filter's framework,
+  // platform, features and backend, the gain's step, the host evidence.
+  EXPECT_EQ(back->runtime.framework, model::Framework::kTorchNpu);
+  EXPECT_EQ(back->runtime.platform, model::Platform::kAscend);
+  EXPECT_TRUE(back->runtime.features.ddp);
+  EXPECT_FALSE(back->runtime.features.fsdp);
+  EXPECT_EQ(back->distributed_backend, "hccl");
+  EXPECT_EQ(back->gain_step_ns, 100);
+  EXPECT_TRUE(back->complete_steps);
+  EXPECT_EQ(back->dataloader_stall_share, 0.25);
+  EXPECT_EQ(back->stalled_launch_steps, 2);
+  ASSERT_EQ(back->kernels.size(), 1u);
+  EXPECT_EQ(back->kernels[0].name, "MatMulV2");
+  EXPECT_EQ(back->kernels[0].count, 12);
+  EXPECT_EQ(back->kernels[0].total_ns, 3456);
+  ASSERT_EQ(back->collectives.size(), 1u);
+  ASSERT_EQ(back->collectives[0].transports.size(), 1u);
+  EXPECT_EQ(back->collectives[0].transports[0], col.transports[0]);
+  std::string no_step_ns = text;
+  const size_t key = no_step_ns.find("\"step_ns\"");
+  ASSERT_NE(key, std::string::npos);
+  no_step_ns.replace(key, 9, "\"other\"");
+  std::string bad_framework = text;
+  const size_t fw = bad_framework.find("\"torch_npu\"");
+  ASSERT_NE(fw, std::string::npos) << text;
+  bad_framework.replace(fw, 11, "\"tensorflow\"");
 
   struct Case {
     std::string bytes, message;
   } cases[] = {
       {"{\"report\": ", "x.summary: not a perfdx rank summary: "},
       {"{\"report\": \"analyze\", \"schema_version\": 1}", "x.summary: not a perfdx rank summary"},
-      {"{\"report\": \"rank_summary\", \"schema_version\": 2}",
-       "x.summary: rank summary of schema 2"},
+      {"{\"report\": \"rank_summary\", \"schema_version\": 3}",
+       "x.summary: rank summary of schema 3"},
+      // The first schema lacks what the job rules read: summarize again.
       {"{\"report\": \"rank_summary\", \"schema_version\": 1, \"rank\": 0, \"path\": \"p\", "
-       "\"comm_comp_overlap\": null, \"steps\": [{\"id\": 1}], \"collectives\": [], \"links\": []}",
-       "x.summary: rank summary: \"step_ns\" is missing"},
+       "\"comm_comp_overlap\": null, \"steps\": [], \"collectives\": [], \"links\": []}",
+       "x.summary: rank summary of schema 1; this perfdx reads schema 2"},
+      {no_step_ns, "x.summary: rank summary: \"step_ns\" is missing"},
+      {bad_framework, "x.summary: rank summary: \"framework\" is missing"},
   };
   for (const Case& c : cases) {
     auto r = ParseRankSummary(c.bytes, "x.summary");
@@ -377,6 +421,43 @@ TEST(ClusterSummaryTest, BadSummariesAreInputErrorsNamingTheFile) {
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("pipe.summary"), std::string::npos) << r.status().message();
   EXPECT_NE(r.status().message().find("named pipe"), std::string::npos) << r.status().message();
+}
+
+// The parallel role from a process group's description: PyTorch's default
+// group and DeviceMesh's per-dimension groups (torch/distributed/
+// device_mesh.py names them "mesh_<dim name>", or "mesh_dim_<i>" without
+// names); anything else is unknown.
+TEST(GroupRoleTest, EachDescriptionPyTorchWrites) {
+  EXPECT_EQ(GroupRole("default_pg"), "world");
+  EXPECT_EQ(GroupRole("mesh_dp"), "dp");
+  EXPECT_EQ(GroupRole("mesh_tp"), "tp");
+  EXPECT_EQ(GroupRole("mesh_pp"), "pp");
+  EXPECT_EQ(GroupRole("mesh_replicate"), "replicate");
+  EXPECT_EQ(GroupRole("mesh_dim_0"), "");
+  EXPECT_EQ(GroupRole("mesh_"), "");
+  EXPECT_EQ(GroupRole("undefined"), "");
+  EXPECT_EQ(GroupRole(""), "");
+}
+
+// HTA's nccl_data sample: its 21 NCCL kernels (15 AllReduce, 6 Broadcast)
+// carry "Process Group Name" 0 and "Process Group Description" default_pg,
+// as do the 21 record_param_comms ops that launch them (counted from the
+// trace with python3: events whose args hold "Process Group Name", by cat
+// and name), so each collective is of group "process group 0", role world.
+TEST(GroupRoleTest, KinetoCollectivesAreGroupedByTheirProcessGroup) {
+  pipeline::AnalyzeRequest request;
+  request.paths = {SharedPath("traces/kineto/hta/nccl_parser_config/nccl_data.json.gz")};
+  auto summaries = pipeline::SummarizeRanks(request);
+  ASSERT_TRUE(summaries.ok()) << summaries.status().message();
+  ASSERT_EQ(summaries->size(), 1u);
+  size_t in_pg0 = 0;
+  for (const SummaryCollective& c : summaries->front().collectives) {
+    if (c.group == "process group 0") {
+      ++in_pg0;
+      EXPECT_EQ(c.role, "world") << c.name;
+    }
+  }
+  EXPECT_EQ(in_pg0, 21u);
 }
 
 }  // namespace

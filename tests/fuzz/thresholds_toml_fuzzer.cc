@@ -9,12 +9,14 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "fuzz_support.h"
 #include "perfdx/advisor/advisor.h"
 #include "perfdx/advisor/cluster_advisor.h"
 #include "perfdx/advisor/config.h"
 #include "perfdx/advisor/health_table.h"
+#include "perfdx/cluster/rank_summary.h"
 
 namespace {
 
@@ -46,12 +48,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   perfdx::Result<perfdx::advisor::Thresholds> again =
       perfdx::advisor::ParseThresholdsToml(printed, "printed.toml");
   if (!again.ok() || perfdx::advisor::ConfigToml(*again) != printed) abort();
-  std::vector<const perfdx::analysis::RankAnalysis*> ranks;
   for (const perfdx::report::AnalyzeRank& rank : Analysed().ranks) {
     (void)perfdx::advisor::BuildHealthTable(rank.analysis, *loaded);
     (void)perfdx::advisor::RunAdvisor(rank.analysis, *loaded);
-    ranks.push_back(&rank.analysis);
   }
-  (void)perfdx::advisor::RunClusterAdvisor(ranks, *loaded);
+  for (const perfdx::report::AnalyzeJob& job : Analysed().jobs) {
+    if (!job.cluster) continue;
+    std::vector<perfdx::cluster::RankSummary> summaries;
+    for (size_t m : job.members)
+      summaries.push_back(perfdx::cluster::SummarizeRank(Analysed().ranks[m].analysis));
+    std::vector<const perfdx::cluster::RankSummary*> members;
+    for (const perfdx::cluster::RankSummary& s : summaries) members.push_back(&s);
+    (void)perfdx::advisor::RunClusterAdvisor(*job.cluster, members, *loaded);
+  }
   return 0;
 }

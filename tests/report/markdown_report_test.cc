@@ -161,5 +161,32 @@ TEST(MarkdownClusterTest, JobOfTwoRanksHasTheWaitTransitTable) {
   }
 }
 
+// A job of 30 ranks: the first --top ranks and the slow one are listed, the
+// rest counted (the JSON report has them all).
+TEST(MarkdownClusterTest, LargeJobListsTheFirstAndTheSlowRanks) {
+  cluster::ClusterAnalysis c;
+  for (size_t m = 0; m < 30; ++m) {
+    cluster::ClusterRank rank;
+    rank.member = m;
+    rank.rank = static_cast<int64_t>(m);
+    cluster::ClusterStep st;
+    st.id = 1;
+    rank.steps.push_back(st);
+    c.ranks.push_back(rank);
+  }
+  c.slow_ranks = {27};
+  AnalyzeReport report;
+  AnalyzeJob job;
+  job.cluster = c;
+  report.jobs.push_back(std::move(job));
+  MarkdownOptions options;
+  options.top = 3;
+  const std::string md = RenderAnalyzeMarkdown(report, options);
+  EXPECT_NE(md.find("| 2 | 1 |"), std::string::npos) << md;
+  EXPECT_EQ(md.find("| 3 | 1 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 27 | 1 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("26 more ranks in the JSON report"), std::string::npos) << md;
+}
+
 }  // namespace
 }  // namespace perfdx::report

@@ -166,5 +166,61 @@ TEST_F(TextReportTest, KernelNamesReadDifferently) {
   }
 }
 
+// A job of 40 ranks: the per-rank table shows the first --top ranks and the
+// slow one, says how many more the JSON holds, and names the slow rank's
+// phase and kernel and the slow link; with 100 links only those below
+// their transport's median are listed.
+TEST(TextClusterTest, LargeJobShowsTheSlowRankAndLinkAndCountsTheRest) {
+  cluster::ClusterAnalysis c;
+  for (size_t m = 0; m < 40; ++m) {
+    cluster::ClusterRank r;
+    r.member = m;
+    r.rank = static_cast<int64_t>(m);
+    cluster::ClusterStep st;
+    st.id = 1;
+    st.step_ns = 10'000'000;
+    r.steps.push_back(st);
+    r.clock_matches = m > 0 ? 4 : 0;
+    c.ranks.push_back(r);
+  }
+  cluster::RankStanding& s = c.ranks[33].standing;
+  s.member = 33;
+  s.steps = 1;
+  s.late_steps = 1;
+  s.wait_caused_ns = 2'500'000;
+  for (cluster::StepPhase p : cluster::kStepPhases)
+    s.phases.push_back({p, p == cluster::StepPhase::kCompute ? 6'000'000 : 0,
+                        p == cluster::StepPhase::kCompute ? 5'000'000 : 0});
+  s.phase = cluster::StepPhase::kCompute;
+  s.kernel = cluster::KernelExcess{"MatMulV2", 3'000'000, 2'000'000, 4, 4};
+  c.slow_ranks = {33};
+  for (int64_t k = 0; k < 100; ++k)
+    c.links.push_back({"g", k, k + 1, "HCCS", 1'000'000, k == 7 ? 100'000 : 50'000});
+  c.slow_links = {{7, 10, 20, 100}};
+  AnalyzeReport report;
+  AnalyzeJob job;
+  job.cluster = c;
+  report.jobs.push_back(std::move(job));
+  TextOptions options;
+  options.width = 200;
+  options.top = 5;
+  const std::string text = RenderAnalyzeText(report, options);
+  EXPECT_NE(text.find("  33       1"), std::string::npos) << text;
+  EXPECT_EQ(text.find("  5        1"), std::string::npos) << text;  // rank 5: beyond --top
+  EXPECT_NE(text.find("34 more ranks in the JSON report"), std::string::npos) << text;
+  EXPECT_NE(text.find("rank 33 is last to the collectives in 1 of 1 steps; the others wait up "
+                      "to 2.5 ms per step for it; its compute takes 6 ms vs the others' median "
+                      "5 ms (most in MatMulV2: 3 ms vs 2 ms)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("34 more clock offsets"), std::string::npos) << text;
+  EXPECT_NE(text.find("links below their transport's median (1 of 100 links"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("slow link: g 7 -> 8 (HCCS) at 10.0 GB/s, 50% below the median 20.0 GB/s "
+                      "of 100 HCCS links"),
+            std::string::npos)
+      << text;
+}
+
 }  // namespace
 }  // namespace perfdx::report

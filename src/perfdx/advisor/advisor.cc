@@ -16,18 +16,12 @@ constexpr double kCriticalGainShare = 0.05;
 constexpr double kWarningGainShare = 0.01;
 // Names quoted in a title are cut to this many characters (kernel names run
 // to hundreds).
-constexpr size_t kMaxNameChars = 80;
 constexpr size_t kNamedContributors = 3;
 
 void ReplaceAll(std::string* s, std::string_view from, std::string_view to) {
   for (size_t at = s->find(from); at != std::string::npos; at = s->find(from, at + to.size())) {
     s->replace(at, from.size(), to);
   }
-}
-
-std::string ShortName(const std::string& name) {
-  if (name.size() <= kMaxNameChars) return name;
-  return name.substr(0, kMaxNameChars - 3) + "...";
 }
 
 // A per-step gain needs complete steps; without them the numbers the rules
@@ -122,12 +116,16 @@ Severity SeverityFor(const Band& band, double value, double gain_share) {
   return Severity::kInfo;
 }
 
-void FinishClusterFinding(const analysis::RankAnalysis& analysis, Finding* f) {
-  const model::RankInfo& info = analysis.info();
+void FinishClusterFinding(const cluster::RankSummary& rank, Finding* f) {
+  model::RankInfo info;
+  info.rank = rank.rank;
+  info.path = rank.path;
+  info.runtime = rank.runtime;
+  info.distributed_backend = rank.distributed_backend;
   if (f->path.empty()) f->path = info.path;
   KeepFixesFor(TargetsFor(info.runtime), RankTags(info), f);
-  ClampGain(GainStepNs(analysis), f);
-  if (!analysis.complete_steps) NoPerStepGain(static_cast<int64_t>(analysis.steps.size()), f);
+  ClampGain(rank.gain_step_ns, f);
+  if (!rank.complete_steps) NoPerStepGain(static_cast<int64_t>(rank.steps.size()), f);
 }
 
 void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>* findings) {

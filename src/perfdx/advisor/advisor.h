@@ -7,6 +7,7 @@
 #include "perfdx/advisor/finding.h"
 #include "perfdx/advisor/thresholds.h"
 #include "perfdx/analysis/rank_analysis.h"
+#include "perfdx/cluster/rank_summary.h"
 
 namespace perfdx::advisor {
 
@@ -23,7 +24,7 @@ void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>
 
 // The same for a cross-rank finding, with the rank it names: its fixes,
 // the clamp to its step time, no per-step gain without its complete steps.
-void FinishClusterFinding(const analysis::RankAnalysis& analysis, Finding* finding);
+void FinishClusterFinding(const cluster::RankSummary& rank, Finding* finding);
 
 // The severity a rule gives its finding: critical when the metric is past the
 // band's abnormal limit and the gain is at least 5% of the step (the

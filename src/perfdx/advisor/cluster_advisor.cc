@@ -3,39 +3,28 @@
 #include <vector>
 
 #include "perfdx/advisor/advisor.h"
-#include "perfdx/advisor/fix_targets.h"
 #include "perfdx/advisor/rule.h"
-#include "perfdx/advisor/rules/rule_util.h"
 
 namespace perfdx::advisor {
 
-std::vector<Finding> RunClusterAdvisor(const std::vector<const analysis::RankAnalysis*>& ranks,
+std::vector<Finding> RunClusterAdvisor(const cluster::ClusterAnalysis& cluster,
+                                       const std::vector<const cluster::RankSummary*>& ranks,
                                        const Thresholds& thresholds) {
   std::vector<Finding> out;
-  if (ranks.size() < 2) return out;
-  const JobRuleContext context{ranks, thresholds};
+  if (ranks.size() < 2 || cluster.ranks.size() != ranks.size()) return out;
+  const JobRuleContext context{cluster, ranks, thresholds};
   for (const JobRule* rule : AllJobRules()) rule->Evaluate(context, &out);
-  // The same filter as a rank's findings, with the evidence of the rank the
-  // finding names: its data-loading stalls and its stalled launches.
+  // The same filter as a rank's findings, for the rank the finding names.
   for (Finding& f : out) {
-    const analysis::RankAnalysis* named = nullptr;
-    for (const analysis::RankAnalysis* r : ranks) {
-      if (r->info().rank == f.rank) named = r;
+    const cluster::RankSummary* named = nullptr;
+    for (const cluster::RankSummary* r : ranks) {
+      if (r->rank == f.rank && (f.rank || r->path == f.path)) named = r;
     }
     if (named == nullptr) {  // no rank to read the framework from: no fix
       f.recommendations.clear();
       continue;
     }
-    if (f.rule == "late_rank" || f.rule == "slow_rank") {
-      f.host_cause = true;
-      if (advisor::Evaluate(thresholds.dataloader_stall_share,
-                            named->summary.dataloader_stall_share) != HealthStatus::kHealthy) {
-        AddTag(&f, "data_loader_wait");
-      }
-      if (named->gaps.stalled_launch_steps.size() >= 2) AddTag(&f, "host_contention");
-    }
     FinishClusterFinding(*named, &f);
-    if (f.path.empty()) f.path = named->info().path;
   }
   return out;
 }

@@ -12,24 +12,13 @@
 #include "perfdx/advisor/finding.h"
 #include "perfdx/advisor/thresholds.h"
 #include "perfdx/analysis/rank_analysis.h"
+#include "perfdx/cluster/cluster_analysis.h"
 
 namespace perfdx::advisor {
 
-// The steps a per-step gain is spread over: those of the analysis window.
-// With `--window hta` that is every step but the last (the window's
-// metrics cover only those), otherwise the analysed steps.
-inline size_t GainStepCount(const analysis::RankAnalysis& a) {
-  if (a.window == analysis::AnalysisWindow::kHta && !a.window_steps.empty())
-    return a.window_steps.size();
-  return a.steps.empty() ? 1 : a.steps.size();
-}
-
-// Mean step time of that window; the denominator of every gain share.
-inline int64_t GainStepNs(const analysis::RankAnalysis& a) {
-  if (a.window == analysis::AnalysisWindow::kHta && !a.window_steps.empty())
-    return a.window_ns / static_cast<int64_t>(a.window_steps.size());
-  return a.step_time.mean_ns > 0 ? a.step_time.mean_ns : a.window_ns;
-}
+// The denominators of every gain (analysis/rank_analysis.h).
+using analysis::GainStepCount;
+using analysis::GainStepNs;
 
 struct RuleContext {
   const analysis::RankAnalysis& analysis;
@@ -49,9 +38,12 @@ class Rule {
 };
 
 // A rule over the ranks of one job at once (late, slow rank, slow link):
-// it reads their analyses only, like a rank's rule.
+// it reads the job's cluster analysis and the ranks' summaries only, so
+// that traces analysed together and summaries merged (`perfdx analyze
+// *.summary`) give the same findings.
 struct JobRuleContext {
-  const std::vector<const analysis::RankAnalysis*>& ranks;
+  const cluster::ClusterAnalysis& cluster;
+  const std::vector<const cluster::RankSummary*>& ranks;  // cluster.ranks[m] is ranks[m]'s
   const Thresholds& thresholds;
 };
 

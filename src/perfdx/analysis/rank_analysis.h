@@ -99,6 +99,21 @@ struct RankAnalysis {
 
 RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& options);
 
+// The steps a per-step gain is spread over: those of the analysis window.
+// With `--window hta` that is every step but the last (the window's
+// metrics cover only those), otherwise the analysed steps.
+inline size_t GainStepCount(const RankAnalysis& a) {
+  if (a.window == AnalysisWindow::kHta && !a.window_steps.empty()) return a.window_steps.size();
+  return a.steps.empty() ? 1 : a.steps.size();
+}
+
+// Mean step time of that window; the denominator of every gain share.
+inline int64_t GainStepNs(const RankAnalysis& a) {
+  if (a.window == AnalysisWindow::kHta && !a.window_steps.empty())
+    return a.window_ns / static_cast<int64_t>(a.window_steps.size());
+  return a.step_time.mean_ns > 0 ? a.step_time.mean_ns : a.window_ns;
+}
+
 // From the first to the last instant of any slice, the profiler's own
 // bookkeeping left out (the window of --window all); empty for no slices.
 IntervalSet TraceSpan(const model::Trace& trace);

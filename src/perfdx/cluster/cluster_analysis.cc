@@ -104,6 +104,7 @@ ClusterAnalysis AnalyzeCluster(const std::vector<const RankSummary*>& ranks) {
       const SummaryCollective& own = ranks[m]->collectives[k0];
       c.name = own.name;
       c.group = own.group;
+      c.role = own.role;
       c.type = own.type;
       c.step = own.step;
       c.bytes = own.bytes;
@@ -170,10 +171,25 @@ ClusterAnalysis AnalyzeCluster(const std::vector<const RankSummary*>& ranks) {
     out.ranks.push_back(std::move(r));
     out.links.insert(out.links.end(), s.links.begin(), s.links.end());
   }
+  std::vector<std::vector<int64_t>> transit_per_step(n);
+  for (size_t m = 0; m < n; ++m) {
+    for (const ClusterStep& s : out.ranks[m].steps) transit_per_step[m].push_back(s.transit_ns);
+  }
+  std::vector<RankStanding> standings = StandingsOf(ranks, transit_per_step);
+  for (size_t m = 0; m < n; ++m) {
+    out.ranks[m].standing = std::move(standings[m]);
+    if (out.ranks[m].standing.late_steps > 0 && out.ranks[m].standing.wait_caused_ns > 0)
+      out.slow_ranks.push_back(m);
+  }
+  std::stable_sort(out.slow_ranks.begin(), out.slow_ranks.end(), [&](size_t a, size_t b) {
+    return out.ranks[a].standing.wait_caused_ns > out.ranks[b].standing.wait_caused_ns;
+  });
+  if (out.slow_ranks.size() > kNamedRanks) out.slow_ranks.resize(kNamedRanks);
   std::map<std::string, ClusterGroup> groups;
   for (const ClusterCollective& c : out.collectives) {
     ClusterGroup& g = groups[c.group];
     g.name = c.group;
+    if (g.role.empty()) g.role = c.role;
     ++g.collectives;
     for (const CollectiveRankTiming& t : c.ranks) g.members.push_back(t.member);
   }
@@ -187,6 +203,8 @@ ClusterAnalysis AnalyzeCluster(const std::vector<const RankSummary*>& ranks) {
                      return std::tie(a.group, a.src_rank, a.dst_rank) <
                             std::tie(b.group, b.src_rank, b.dst_rank);
                    });
+  out.slow_links = SlowLinksOf(out.links);
+  if (out.slow_links.size() > kListedSlowLinks) out.slow_links.resize(kListedSlowLinks);
   return out;
 }
 

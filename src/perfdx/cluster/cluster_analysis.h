@@ -37,6 +37,7 @@
 
 #include "perfdx/analysis/collectives.h"
 #include "perfdx/cluster/rank_summary.h"
+#include "perfdx/cluster/stragglers.h"
 
 namespace perfdx::cluster {
 
@@ -64,6 +65,9 @@ struct ClusterRank {
   int64_t clock_offset_ns = 0;  // added to its times to put them on the first rank's clock
   int64_t clock_residual_ns = 0;
   size_t clock_matches = 0;  // instances the offset stands on (0: no offset known)
+  // Against the other ranks: late steps, the wait it caused, its phases
+  // (stragglers.h).
+  RankStanding standing;
   // On the first rank's clock: the first rank itself, or an offset known.
   bool clock_aligned() const { return member == 0 || clock_matches > 0; }
 };
@@ -78,7 +82,8 @@ struct CollectiveRankTiming {
 
 struct ClusterCollective {
   std::string name;
-  std::string group;  // the communication group track's name
+  std::string group;  // the communication group (SummaryCollective's)
+  std::string role;   // the group's parallel role; empty: unknown
   analysis::CollectiveType type = analysis::CollectiveType::kUnknown;
   std::optional<int64_t> step;  // the step of the first rank's instance
   std::vector<CollectiveRankTiming> ranks;
@@ -89,12 +94,14 @@ struct ClusterCollective {
   std::optional<double> busbw_gbps;
 };
 
-// A communication group as the collectives show it: the group track's name
-// and the ranks that ran collectives on it. The parallel role (dp, tp, pp)
-// is not known from the traces alone (torch_npu's parallel_group_info keys
-// groups by a hash the trace's tracks do not carry).
+// A communication group as the collectives show it (SummaryCollective's
+// group) and the ranks that ran collectives on it. The parallel role where
+// the trace names it (rank_summary.h GroupRole: Kineto process groups);
+// HCCL groups have none (torch_npu's parallel_group_info keys groups by a
+// hash the trace's tracks do not carry).
 struct ClusterGroup {
   std::string name;
+  std::string role;             // empty: unknown
   std::vector<size_t> members;  // indices into the job's ranks, ascending
   size_t collectives = 0;       // instances matched across ranks
 };
@@ -106,6 +113,12 @@ struct ClusterAnalysis {
   std::vector<ClusterGroup> groups;            // by name
   // Instances seen on one rank only (not matched).
   size_t unmatched_collectives = 0;
+  // The ranks the others waited for (late in at least one step), the most
+  // wait caused first, at most kNamedRanks: members.
+  std::vector<size_t> slow_ranks;
+  // Links below their transport's median (stragglers.h), the largest
+  // shortfall first, at most kListedSlowLinks.
+  std::vector<SlowLink> slow_links;
 };
 
 // From the ranks' summaries (rank_summary.h), in the job's order.

@@ -11,6 +11,8 @@ namespace {
 constexpr int64_t kNoPeerRank = 4294967295;
 
 std::string GroupOf(const model::Trace& trace, const analysis::CollectiveStats& c) {
+  if (auto pg = trace.ArgString(c.slice, model::ArgKey::kProcessGroupName))
+    return "process group " + std::string(*pg);
   return std::string(trace.strings.Get(trace.tracks[c.track].thread_name));
 }
 
@@ -58,18 +60,39 @@ std::vector<ClusterLink> LinksOf(const analysis::RankAnalysis& a) {
 
 }  // namespace
 
+std::string GroupRole(std::string_view desc) {
+  if (desc == "default_pg") return "world";
+  constexpr std::string_view kMesh = "mesh_";
+  if (!desc.starts_with(kMesh)) return "";
+  const std::string_view name = desc.substr(kMesh.size());
+  if (name.empty() || name.starts_with("dim_")) return "";
+  return std::string(name);
+}
+
 RankSummary SummarizeRank(const analysis::RankAnalysis& a) {
   RankSummary out;
   out.rank = a.info().rank;
   out.path = a.info().path;
+  out.runtime = a.info().runtime;
+  out.distributed_backend = a.info().distributed_backend;
+  out.gain_step_ns = analysis::GainStepNs(a);
+  out.complete_steps = a.complete_steps;
+  out.dataloader_stall_share = a.summary.dataloader_stall_share;
+  out.stalled_launch_steps = static_cast<int64_t>(a.gaps.stalled_launch_steps.size());
   for (const analysis::StepAnalysis& s : a.steps) {
     out.steps.push_back({s.window.id, s.window.dur_ns(), s.device.computing_ns,
                          s.device.communication_ns, s.device.communication_not_overlapped_ns,
-                         s.device.free_ns, s.device.preparing_ns});
+                         s.device.free_ns, s.device.preparing_ns, s.breakdown.dataloader_ns});
+  }
+  for (const analysis::KernelStat& k : a.kernels.kernels) {
+    if (out.kernels.size() == kSummaryKernels) break;
+    if (k.kind != model::EventKind::kComputeKernel) continue;
+    out.kernels.push_back({k.name, static_cast<int64_t>(k.count), k.total_ns});
   }
   for (const analysis::CollectiveStats& c : a.collectives.collectives) {
     SummaryCollective x;
     x.group = GroupOf(*a.trace, c);
+    x.role = GroupRole(a.trace->ArgString(c.slice, model::ArgKey::kProcessGroupDesc).value_or(""));
     x.name = c.name;
     x.type = c.type;
     x.step = c.step_id;
@@ -82,6 +105,8 @@ RankSummary SummarizeRank(const analysis::RankAnalysis& a) {
       x.transit_ns = c.transit_ns;
       x.wait_ns = std::max<int64_t>(c.wait_ns, 0);
     }
+    for (const analysis::TransportTransit& t : c.transports)
+      x.transports.push_back({t.transport, t.transit_bytes, t.transit_ns});
     out.collectives.push_back(std::move(x));
   }
   out.links = LinksOf(a);

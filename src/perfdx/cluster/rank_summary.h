@@ -14,6 +14,7 @@
 
 #include "perfdx/analysis/collectives.h"
 #include "perfdx/analysis/rank_analysis.h"
+#include "perfdx/model/framework.h"
 
 namespace perfdx::cluster {
 
@@ -25,10 +26,37 @@ struct SummaryStep {
   int64_t communication_not_overlapped_ns = 0;
   int64_t free_ns = 0;
   int64_t preparing_ns = 0;
+  // The host waiting for input with the device idle (the step breakdown's
+  // DataLoader category, step_breakdown.h).
+  int64_t dataloader_ns = 0;
+};
+
+// What a collective's transfers moved over one transport (SDMA, RDMA), from
+// its HCCL tasks (analysis/collectives.h TransportTransit).
+struct SummaryTransport {
+  std::string transport;
+  int64_t bytes = 0;
+  int64_t transit_ns = 0;
+  bool operator==(const SummaryTransport&) const = default;
+};
+
+// A kernel (device task) name's time over the analysed window
+// (analysis/kernel_stats.h): what a slow rank's compute is compared by.
+struct SummaryKernel {
+  std::string name;
+  int64_t count = 0;
+  int64_t total_ns = 0;
 };
 
 struct SummaryCollective {
-  std::string group;  // the communication group track's name
+  // The communication group: Kineto's process group ("process group 3",
+  // from the kernel's "Process Group Name"), else the group track's name
+  // (HCCL's "Group 0 Communication", a CUDA stream).
+  std::string group;
+  // The group's parallel role where the trace names it (GroupRole): "world"
+  // for PyTorch's default group, a DeviceMesh dimension's name ("dp",
+  // "tp", ...); empty when unknown.
+  std::string role;
   std::string name;
   analysis::CollectiveType type = analysis::CollectiveType::kUnknown;
   std::optional<int64_t> step;
@@ -40,6 +68,7 @@ struct SummaryCollective {
   // From the collective's own tasks (Ascend); -1 when the trace has none.
   int64_t wait_ns = -1;
   int64_t transit_ns = -1;
+  std::vector<SummaryTransport> transports;  // Ascend only
 };
 
 // The bytes a rank sent over one link of one group (Ascend: its sized
@@ -58,9 +87,26 @@ struct ClusterLink {
   bool operator==(const ClusterLink&) const = default;
 };
 
+// The kernels a summary keeps: the most time-consuming of the window. A
+// slow rank's compute excess is named by its kernels; the rest of the
+// tail is too small to name.
+inline constexpr size_t kSummaryKernels = 64;
+
 struct RankSummary {
   std::optional<int64_t> rank;
   std::string path;
+  // What the advisor's fix filter reads of the rank (fix_targets.h): its
+  // framework, platform, features and distributed backend.
+  model::FrameworkInfo runtime;
+  std::string distributed_backend;
+  // The step time every gain share of the rank is a share of
+  // (advisor/rule.h GainStepNs), over the analysed steps.
+  int64_t gain_step_ns = 0;
+  bool complete_steps = false;
+  // Host-side evidence on the rank (analysis/health.h, gaps.h).
+  double dataloader_stall_share = 0;
+  int64_t stalled_launch_steps = 0;
+  std::vector<SummaryKernel> kernels;  // by total time, at most kSummaryKernels
   std::vector<SummaryStep> steps;
   std::vector<SummaryCollective> collectives;  // by start
   std::vector<ClusterLink> links;              // by (group, src, dst)
@@ -68,5 +114,11 @@ struct RankSummary {
 };
 
 RankSummary SummarizeRank(const analysis::RankAnalysis& analysis);
+
+// The role a process group's description ("Process Group Description")
+// gives it: "default_pg" (the default group of all ranks) -> "world";
+// "mesh_<name>" (torch.distributed.device_mesh names each dimension's group
+// so) -> <name>, unless it is "dim_<n>" (a mesh without names); else empty.
+std::string GroupRole(std::string_view process_group_desc);
 
 }  // namespace perfdx::cluster

@@ -47,6 +47,16 @@ class Reader {
     if (v.get_double().get(d) != simdjson::SUCCESS) return Bad(key), std::nullopt;
     return d == 0 ? 0.0 : d;  // -0 writes as "-0" but reads back as the integer 0
   }
+  bool Bool(element e, const char* key) {
+    bool v = false;
+    if (e[key].get_bool().get(v) != simdjson::SUCCESS) Bad(key);
+    return v;
+  }
+  double Double(element e, const char* key) {
+    double d = 0;
+    if (e[key].get_double().get(d) != simdjson::SUCCESS) Bad(key);
+    return d == 0 ? 0.0 : d;
+  }
   std::string String(element e, const char* key) {
     std::string_view s;
     if (e[key].get_string().get(s) != simdjson::SUCCESS) Bad(key);
@@ -70,6 +80,19 @@ class Reader {
   std::string* bad_key_;
 };
 
+// The rank's execution features (model/framework.h), by their keys.
+struct Feature {
+  const char* key;
+  bool model::RuntimeFeatures::*member;
+};
+constexpr Feature kFeatures[] = {
+    {"compiled", &model::RuntimeFeatures::compiled},
+    {"triton", &model::RuntimeFeatures::triton},
+    {"cuda_graphs", &model::RuntimeFeatures::cuda_graphs},
+    {"ddp", &model::RuntimeFeatures::ddp},
+    {"fsdp", &model::RuntimeFeatures::fsdp},
+};
+
 void OptInt(JsonWriter& w, const char* key, std::optional<int64_t> v) {
   w.Key(key);
   v ? w.Int(*v) : w.Null();
@@ -89,6 +112,17 @@ std::string WriteRankSummary(const RankSummary& s) {
   w.Key("perfdx_version").String(PERFDX_VERSION);
   OptInt(w, "rank", s.rank);
   w.Key("path").String(s.path);
+  w.Key("framework").String(model::FrameworkName(s.runtime.framework));
+  w.Key("platform").String(model::PlatformName(s.runtime.platform));
+  w.Key("features").BeginObject();
+  for (const Feature& f : kFeatures) w.Key(f.key).Bool(s.runtime.features.*f.member);
+  w.EndObject();
+  w.Key("detected_from").String(s.runtime.detected_from);
+  w.Key("distributed_backend").String(s.distributed_backend);
+  w.Key("gain_step_ns").Int(s.gain_step_ns);
+  w.Key("complete_steps").Bool(s.complete_steps);
+  w.Key("dataloader_stall_share").Double(s.dataloader_stall_share);
+  w.Key("stalled_launch_steps").Int(s.stalled_launch_steps);
   OptDouble(w, "comm_comp_overlap", s.comm_comp_overlap);
   w.Key("steps").BeginArray();
   for (const SummaryStep& x : s.steps) {
@@ -100,6 +134,7 @@ std::string WriteRankSummary(const RankSummary& s) {
     w.Key("communication_not_overlapped_ns").Int(x.communication_not_overlapped_ns);
     w.Key("free_ns").Int(x.free_ns);
     w.Key("preparing_ns").Int(x.preparing_ns);
+    w.Key("dataloader_ns").Int(x.dataloader_ns);
     w.EndObject();
   }
   w.EndArray();
@@ -107,6 +142,7 @@ std::string WriteRankSummary(const RankSummary& s) {
   for (const SummaryCollective& c : s.collectives) {
     w.BeginObject();
     w.Key("group").String(c.group);
+    w.Key("role").String(c.role);
     w.Key("name").String(c.name);
     w.Key("type").String(analysis::CollectiveTypeName(c.type));
     OptInt(w, "step", c.step);
@@ -117,6 +153,24 @@ std::string WriteRankSummary(const RankSummary& s) {
     OptDouble(w, "busbw_gbps", c.busbw_gbps);
     w.Key("wait_ns").Int(c.wait_ns);
     w.Key("transit_ns").Int(c.transit_ns);
+    w.Key("transports").BeginArray();
+    for (const SummaryTransport& t : c.transports) {
+      w.BeginObject();
+      w.Key("transport").String(t.transport);
+      w.Key("bytes").Int(t.bytes);
+      w.Key("transit_ns").Int(t.transit_ns);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("kernels").BeginArray();
+  for (const SummaryKernel& k : s.kernels) {
+    w.BeginObject();
+    w.Key("name").String(k.name);
+    w.Key("count").Int(k.count);
+    w.Key("total_ns").Int(k.total_ns);
     w.EndObject();
   }
   w.EndArray();
@@ -149,8 +203,8 @@ Result<RankSummary> ParseRankSummary(std::string_view json, const std::string& d
         "{}: not a perfdx rank summary (no \"report\": \"rank_summary\")", display_name));
   }
   int64_t schema = 0;
-  if (doc["schema_version"].get_int64().get(schema) != simdjson::SUCCESS || schema < 1 ||
-      schema > kRankSummarySchemaVersion) {
+  if (doc["schema_version"].get_int64().get(schema) != simdjson::SUCCESS ||
+      schema != kRankSummarySchemaVersion) {
     return InvalidInput(fmt::format(
         "{}: rank summary of schema {}; this perfdx reads schema {} (summarize again with it)",
         display_name, schema, kRankSummarySchemaVersion));
@@ -160,15 +214,40 @@ Result<RankSummary> ParseRankSummary(std::string_view json, const std::string& d
   RankSummary s;
   s.rank = r.OptInt(doc, "rank");
   s.path = r.String(doc, "path");
+  const std::string framework = r.String(doc, "framework");
+  const std::string platform = r.String(doc, "platform");
+  if (auto f = model::ParseFramework(framework)) {
+    s.runtime.framework = *f;
+  } else if (bad_key.empty()) {
+    bad_key = "framework";
+  }
+  if (auto p = model::ParsePlatform(platform)) {
+    s.runtime.platform = *p;
+  } else if (bad_key.empty()) {
+    bad_key = "platform";
+  }
+  element features;
+  if (doc["features"].get(features) == simdjson::SUCCESS) {
+    for (const Feature& f : kFeatures) s.runtime.features.*f.member = r.Bool(features, f.key);
+  } else if (bad_key.empty()) {
+    bad_key = "features";
+  }
+  s.runtime.detected_from = r.String(doc, "detected_from");
+  s.distributed_backend = r.String(doc, "distributed_backend");
+  s.gain_step_ns = r.Int(doc, "gain_step_ns");
+  s.complete_steps = r.Bool(doc, "complete_steps");
+  s.dataloader_stall_share = r.Double(doc, "dataloader_stall_share");
+  s.stalled_launch_steps = r.Int(doc, "stalled_launch_steps");
   s.comm_comp_overlap = r.OptDouble(doc, "comm_comp_overlap");
   for (element e : r.Array(doc, "steps")) {
     s.steps.push_back({r.Int(e, "id"), r.Int(e, "step_ns"), r.Int(e, "computing_ns"),
                        r.Int(e, "communication_ns"), r.Int(e, "communication_not_overlapped_ns"),
-                       r.Int(e, "free_ns"), r.Int(e, "preparing_ns")});
+                       r.Int(e, "free_ns"), r.Int(e, "preparing_ns"), r.Int(e, "dataloader_ns")});
   }
   for (element e : r.Array(doc, "collectives")) {
     SummaryCollective c;
     c.group = r.String(e, "group");
+    c.role = r.String(e, "role");
     c.name = r.String(e, "name");
     c.type = TypeNamed(r.String(e, "type"));
     c.step = r.OptInt(e, "step");
@@ -179,7 +258,13 @@ Result<RankSummary> ParseRankSummary(std::string_view json, const std::string& d
     c.busbw_gbps = r.OptDouble(e, "busbw_gbps");
     c.wait_ns = r.Int(e, "wait_ns");
     c.transit_ns = r.Int(e, "transit_ns");
+    for (element t : r.Array(e, "transports")) {
+      c.transports.push_back({r.String(t, "transport"), r.Int(t, "bytes"), r.Int(t, "transit_ns")});
+    }
     s.collectives.push_back(std::move(c));
+  }
+  for (element e : r.Array(doc, "kernels")) {
+    s.kernels.push_back({r.String(e, "name"), r.Int(e, "count"), r.Int(e, "total_ns")});
   }
   for (element e : r.Array(doc, "links")) {
     ClusterLink l;

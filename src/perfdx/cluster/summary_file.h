@@ -3,13 +3,21 @@
 // round-trip form), so that `perfdx analyze *.summary` gives the cluster
 // section analysing the traces together gives.
 //
-//   {"schema_version": 1, "report": "rank_summary", "perfdx_version",
-//    "rank", "path", "comm_comp_overlap", "steps": [{"id", "step_ns",
-//    "computing_ns", "communication_ns", "communication_not_overlapped_ns",
-//    "free_ns", "preparing_ns"}], "collectives": [{"group", "name", "type",
-//    "step", "start_ns", "dur_ns", "bytes", "algbw_gbps", "busbw_gbps",
-//    "wait_ns", "transit_ns"}], "links": [{"group", "src_rank", "dst_rank",
-//    "transport", "bytes", "transit_ns"}]}
+//   {"schema_version": 2, "report": "rank_summary", "perfdx_version",
+//    "rank", "path", "framework", "platform", "features": {"compiled",
+//    "triton", "cuda_graphs", "ddp", "fsdp"}, "detected_from",
+//    "distributed_backend", "gain_step_ns", "complete_steps",
+//    "dataloader_stall_share", "stalled_launch_steps", "comm_comp_overlap",
+//    "steps": [{"id", "step_ns", "computing_ns", "communication_ns",
+//    "communication_not_overlapped_ns", "free_ns", "preparing_ns",
+//    "dataloader_ns"}], "collectives": [{"group", "role", "name", "type", "step",
+//    "start_ns", "dur_ns", "bytes", "algbw_gbps", "busbw_gbps", "wait_ns",
+//    "transit_ns", "transports": [{"transport", "bytes", "transit_ns"}]}],
+//    "kernels": [{"name", "count", "total_ns"}], "links": [{"group",
+//    "src_rank", "dst_rank", "transport", "bytes", "transit_ns"}]}
+//
+// A perfdx reads the one schema it writes: summaries of another version are
+// refused, naming the version (summarize again; they are cheap to remake).
 #pragma once
 
 #include <cstdint>
@@ -21,7 +29,7 @@
 
 namespace perfdx::cluster {
 
-inline constexpr int kRankSummarySchemaVersion = 1;
+inline constexpr int kRankSummarySchemaVersion = 2;
 // The suffix `perfdx analyze` reads as a summary.
 inline constexpr std::string_view kSummarySuffix = ".summary";
 // A summary is a few KB to a few MB (an entry per collective); a file larger

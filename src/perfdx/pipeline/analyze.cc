@@ -57,6 +57,18 @@ std::optional<analysis::AnalysisWindow> ParseAnalysisWindow(std::string_view tex
 
 namespace {
 
+// A job of two ranks or more, from its ranks' summaries: the cluster
+// analysis and the rules over the job read the summaries only.
+report::AnalyzeJob ClusterJob(const std::vector<cluster::RankSummary>& summaries,
+                              const advisor::Thresholds& thresholds) {
+  report::AnalyzeJob job;
+  std::vector<const cluster::RankSummary*> members;
+  for (const cluster::RankSummary& s : summaries) members.push_back(&s);
+  job.cluster = cluster::AnalyzeCluster(members);
+  job.findings = advisor::RunClusterAdvisor(*job.cluster, members, thresholds);
+  return job;
+}
+
 bool IsSummaryPath(std::string_view path) {
   return path.ends_with(cluster::kSummarySuffix);
 }
@@ -93,11 +105,7 @@ Result<report::AnalyzeReport> MergeSummaries(const AnalyzeRequest& request) {
     return a.rank.value_or(INT64_MAX) < b.rank.value_or(INT64_MAX);
   });
   report::AnalyzeReport out;
-  report::AnalyzeJob job;
-  std::vector<const cluster::RankSummary*> members;
-  for (const cluster::RankSummary& s : summaries) members.push_back(&s);
-  job.cluster = cluster::AnalyzeCluster(members);
-  out.jobs.push_back(std::move(job));
+  out.jobs.push_back(ClusterJob(summaries, request.thresholds));
   return out;
 }
 
@@ -151,19 +159,13 @@ Result<report::AnalyzeReport> BuildAnalyzeReport(const AnalyzeRequest& request) 
   for (std::string& reason : grouping.reasons) out.warnings.push_back(std::move(reason));
   for (const analysis::Job& job : grouping.jobs) {
     report::AnalyzeJob entry;
-    entry.members = job.members;
     if (job.members.size() > 1) {
-      std::vector<const analysis::RankAnalysis*> members;
-      for (size_t m : job.members) members.push_back(analyses[m]);
-      entry.findings = advisor::RunClusterAdvisor(members, request.thresholds);
       // Through the ranks' summaries, as `perfdx analyze *.summary` merges them.
       std::vector<cluster::RankSummary> summaries;
-      for (const analysis::RankAnalysis* a : members)
-        summaries.push_back(cluster::SummarizeRank(*a));
-      std::vector<const cluster::RankSummary*> inputs;
-      for (const cluster::RankSummary& s : summaries) inputs.push_back(&s);
-      entry.cluster = cluster::AnalyzeCluster(inputs);
+      for (size_t m : job.members) summaries.push_back(cluster::SummarizeRank(*analyses[m]));
+      entry = ClusterJob(summaries, request.thresholds);
     }
+    entry.members = job.members;
     out.jobs.push_back(std::move(entry));
   }
   return out;

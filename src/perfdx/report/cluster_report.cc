@@ -15,7 +15,53 @@ void WriteRankId(const cluster::ClusterAnalysis& c, size_t member, ValueSink& w)
   r.rank ? w.Int(*r.rank) : w.Null();
 }
 
+// What names a link: its group, ends and transport.
+void WriteLinkKey(const cluster::ClusterLink& l, ValueSink& w) {
+  w.Key("group").String(l.group);
+  w.Key("src_rank").Int(l.src_rank);
+  w.Key("dst_rank").Int(l.dst_rank);
+  w.Key("transport").String(l.transport);
+}
+
+void WriteStanding(const cluster::RankStanding& s, ValueSink& w) {
+  w.BeginObject();
+  w.Key("steps").Int(s.steps);
+  w.Key("late_steps").Int(s.late_steps);
+  w.Key("wait_caused_ns").Int(s.wait_caused_ns);
+  w.Key("phase");
+  s.phase ? w.String(cluster::StepPhaseName(*s.phase)) : w.Null();
+  w.Key("phases").BeginArray();
+  for (const cluster::PhaseTime& p : s.phases) {
+    w.BeginObject();
+    w.Key("phase").String(cluster::StepPhaseName(p.phase));
+    w.Key("ns").Int(p.rank_ns);
+    w.Key("others_median_ns").Int(p.others_ns);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("kernel");
+  if (s.kernel) {
+    w.BeginObject();
+    w.Key("name").String(s.kernel->name);
+    w.Key("ns").Int(s.kernel->rank_ns);
+    w.Key("others_median_ns").Int(s.kernel->others_ns);
+    w.Key("launches").Double(s.kernel->rank_count);
+    w.Key("others_median_launches").Double(s.kernel->others_count);
+    w.EndObject();
+  } else {
+    w.Null();
+  }
+  w.EndObject();
+}
+
 }  // namespace
+
+std::vector<bool> ShownRanks(const cluster::ClusterAnalysis& c, size_t top) {
+  std::vector<bool> shown(c.ranks.size(), c.ranks.size() <= kAllRanksShown);
+  for (size_t m = 0; m < c.ranks.size() && m < top; ++m) shown[m] = true;
+  for (size_t m : c.slow_ranks) shown[m] = true;
+  return shown;
+}
 
 void WriteClusterSection(const cluster::ClusterAnalysis& c, ValueSink& w) {
   w.BeginObject();
@@ -34,6 +80,8 @@ void WriteClusterSection(const cluster::ClusterAnalysis& c, ValueSink& w) {
     r.transit_ns >= 0 ? w.Int(r.transit_ns) : w.Null();
     w.Key("comm_comp_overlap");
     r.comm_comp_overlap ? w.Double(*r.comm_comp_overlap) : w.Null();
+    w.Key("standing");
+    WriteStanding(r.standing, w);
     w.Key("steps").BeginArray();
     for (const cluster::ClusterStep& s : r.steps) {
       w.BeginObject();
@@ -88,10 +136,7 @@ void WriteClusterSection(const cluster::ClusterAnalysis& c, ValueSink& w) {
   w.Key("links").BeginArray();
   for (const cluster::ClusterLink& l : c.links) {
     w.BeginObject();
-    w.Key("group").String(l.group);
-    w.Key("src_rank").Int(l.src_rank);
-    w.Key("dst_rank").Int(l.dst_rank);
-    w.Key("transport").String(l.transport);
+    WriteLinkKey(l, w);
     w.Key("bytes").Int(l.bytes);
     w.Key("transit_ns").Int(l.transit_ns);
     w.Key("bandwidth_gbps").Double(l.bandwidth_gbps());
@@ -102,7 +147,8 @@ void WriteClusterSection(const cluster::ClusterAnalysis& c, ValueSink& w) {
   for (const cluster::ClusterGroup& g : c.groups) {
     w.BeginObject();
     w.Key("name").String(g.name);
-    w.Key("role").Null();
+    w.Key("role");
+    g.role.empty() ? w.Null() : w.String(g.role);
     w.Key("ranks").BeginArray();
     for (size_t m : g.members) WriteRankId(c, m, w);
     w.EndArray();
@@ -116,6 +162,34 @@ void WriteClusterSection(const cluster::ClusterAnalysis& c, ValueSink& w) {
   }
   w.EndObject();
   w.Key("unmatched_collectives").Uint(c.unmatched_collectives);
+  // The ranks the others waited for and the links below their transport's
+  // median (cluster/stragglers.h); whether they matter is the findings'.
+  w.Key("slow_ranks").BeginArray();
+  for (size_t m : c.slow_ranks) {
+    const cluster::RankStanding& s = c.ranks[m].standing;
+    w.BeginObject();
+    w.Key("rank");
+    WriteRankId(c, m, w);
+    w.Key("late_steps").Int(s.late_steps);
+    w.Key("steps").Int(s.steps);
+    w.Key("wait_caused_ns").Int(s.wait_caused_ns);
+    w.Key("phase");
+    s.phase ? w.String(cluster::StepPhaseName(*s.phase)) : w.Null();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("slow_links").BeginArray();
+  for (const cluster::SlowLink& x : c.slow_links) {
+    const cluster::ClusterLink& l = c.links[x.link];
+    w.BeginObject();
+    WriteLinkKey(l, w);
+    w.Key("bandwidth_gbps").Double(x.bandwidth_gbps);
+    w.Key("transport_median_gbps").Double(x.transport_median_gbps);
+    w.Key("transport_links").Uint(x.transport_links);
+    w.Key("shortfall").Double(x.shortfall());
+    w.EndObject();
+  }
+  w.EndArray();
   w.EndObject();
 }
 

@@ -2,6 +2,9 @@
 // the JSON contract (the text, Markdown and HTML renderers show it too).
 #pragma once
 
+#include <cstddef>
+#include <vector>
+
 #include "perfdx/base/value_sink.h"
 #include "perfdx/cluster/cluster_analysis.h"
 
@@ -16,7 +19,17 @@ namespace perfdx::report {
 // "skew_ns", "last_rank", "bytes", "algbw_gbps", "busbw_gbps"}], "links":
 // [{"group", "src_rank", "dst_rank", "transport", "bytes", "transit_ns",
 // "bandwidth_gbps"}], "groups": [{"name", "role" (null: not known), "ranks",
-// "collectives"}], "clock_offsets_ns": {rank: ns}, "unmatched_collectives"}
+// "collectives"}], "clock_offsets_ns": {rank: ns}, "unmatched_collectives",
+// "slow_ranks": [{"rank", "late_steps", "steps", "wait_caused_ns",
+// "phase"}], "slow_links": [{"group", "src_rank", "dst_rank", "transport",
+// "bandwidth_gbps", "transport_median_gbps", "transport_links",
+// "shortfall"}]}; each rank also has its "standing" (stragglers.h).
 void WriteClusterSection(const cluster::ClusterAnalysis& cluster, ValueSink& out);
+
+// The ranks the text, Markdown and HTML reports list one by one: every rank
+// of a job of up to kAllRanksShown, else the first `top` and the slow ones
+// (the JSON report has them all).
+inline constexpr size_t kAllRanksShown = 16;
+std::vector<bool> ShownRanks(const cluster::ClusterAnalysis& cluster, size_t top);
 
 }  // namespace perfdx::report

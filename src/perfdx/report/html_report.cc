@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "perfdx/report/cluster_report.h"
 #include "perfdx/report/html_page.h"
 #include "perfdx/report/html_text.h"
 #include "perfdx/report/svg_charts.h"
@@ -25,6 +26,8 @@ constexpr size_t kTableRows = 50;
 constexpr size_t kNameColumns = 72;  // a name cut in the middle beyond this
 constexpr size_t kGapRows = 50;
 constexpr size_t kCollectiveRows = 20;
+// Ranks of a job listed one by one beyond the slow ones (cluster_report.h).
+constexpr size_t kHtmlRanksShown = 16;
 
 std::string H(std::string_view s) {
   return EscapeHtml(s);
@@ -1009,7 +1012,10 @@ std::string JobSection(const AnalyzeReport& report, const AnalyzeJob& job, size_
     out += Head({"rank", "#step", "#time", "#computing", "#comm exposed", "#wait", "#transit",
                  "#free", "#bubble", "#clock offset"});
     out += "<tbody>";
+    // A job of thousands of ranks: the first ones and the slow ones.
+    const std::vector<bool> shown = ShownRanks(*job.cluster, kHtmlRanksShown);
     for (const cluster::ClusterRank& r : job.cluster->ranks) {
+      if (!shown[r.member]) continue;
       const std::string label = r.rank ? fmt::format("rank {}", *r.rank) : r.path;
       for (const cluster::ClusterStep& st : r.steps) {
         out += fmt::format("<tr><td>{}</td>", H(label)) +
@@ -1022,6 +1028,10 @@ std::string JobSection(const AnalyzeReport& report, const AnalyzeJob& job, size_
       }
     }
     out += "</tbody></table></div>\n";
+    const size_t hidden = static_cast<size_t>(std::count(shown.begin(), shown.end(), false));
+    if (hidden > 0)
+      out +=
+          fmt::format("<p>{} more ranks in the JSON report (jobs[].cluster.ranks).</p>\n", hidden);
   }
   out += "<h3>Findings across ranks</h3>\n";
   const int64_t origin =

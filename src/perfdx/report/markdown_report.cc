@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "perfdx/report/cluster_report.h"
 #include "perfdx/report/html_text.h"
 #include "perfdx/report/markdown.h"
 #include "perfdx/report/text_layout.h"
@@ -194,8 +195,11 @@ void RenderCluster(std::string& out, const cluster::ClusterAnalysis& c, const Li
       "<details><summary>Per rank and step: wait vs transit</summary>\n\n"
       "| rank | step | time | computing | comm exposed | wait | transit | free | clock offset |\n"
       "|---|--:|--:|--:|--:|--:|--:|--:|--:|\n";
-  // At most limits.rows steps of each rank (the JSON report has them all).
+  // At most limits.rows steps of each rank shown (the JSON report has them
+  // all).
+  const std::vector<bool> shown = ShownRanks(c, limits.rows);
   for (const cluster::ClusterRank& r : c.ranks) {
+    if (!shown[r.member]) continue;
     for (size_t i = 0; i < std::min(r.steps.size(), limits.rows); ++i) {
       const cluster::ClusterStep& s = r.steps[i];
       out +=
@@ -206,6 +210,9 @@ void RenderCluster(std::string& out, const cluster::ClusterAnalysis& c, const Li
                       r.clock_aligned() ? FormatDuration(r.clock_offset_ns) : "not aligned");
     }
   }
+  const size_t hidden = static_cast<size_t>(std::count(shown.begin(), shown.end(), false));
+  if (hidden > 0)
+    out += fmt::format("\n{} more ranks in the JSON report (`jobs[].cluster.ranks`).\n", hidden);
   out += "\n</details>\n\n";
 }
 

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "perfdx/report/cluster_report.h"
 #include "perfdx/report/text_layout.h"
 #include "perfdx/report/text_table.h"
 #include "perfdx/report/units.h"
@@ -371,6 +372,13 @@ void RenderRank(std::string& out, const Layout& l, const AnalyzeRank& entry) {
 
 // The job's cluster section (cluster/cluster_analysis.h): the per-rank
 // table, clock offsets, the most skewed collectives, the links.
+// A job's ranks and links listed one by one up to these counts.
+constexpr size_t kAllLinksShown = 64;
+// A kernel named in a sentence: at most this many columns.
+constexpr size_t kNameColumns = 60;
+// Slow links said in words from this shortfall (msprof-analyze's 5%).
+constexpr double kSlowLinkShown = 0.05;
+
 void RenderCluster(std::string& out, const Layout& l, const cluster::ClusterAnalysis& c) {
   auto name = [&](size_t member) {
     const cluster::ClusterRank& r = c.ranks[member];
@@ -380,6 +388,10 @@ void RenderCluster(std::string& out, const Layout& l, const cluster::ClusterAnal
     AppendLines(out, t.Render(l.width, 2));
     SayDropped(out, l, t, 2);
   };
+  // A job of thousands of ranks: the slow ranks and the first ones, the
+  // rest in the JSON report.
+  const std::vector<bool> shown = ShownRanks(c, l.top);
+  const size_t hidden = static_cast<size_t>(std::count(shown.begin(), shown.end(), false));
   Say(out, l, "per rank and step: computing, communication (exposed), wait vs transit");
   TextTable table({{.header = "rank", .shrink = true},
                    {.header = "step", .right = true},
@@ -393,6 +405,7 @@ void RenderCluster(std::string& out, const Layout& l, const cluster::ClusterAnal
                    {.header = "preparing", .right = true, .drop = 2},
                    {.header = "bubble", .right = true, .drop = 1}});
   for (const cluster::ClusterRank& r : c.ranks) {
+    if (!shown[r.member]) continue;
     for (const cluster::ClusterStep& s : r.steps) {
       table.AddRow({name(r.member), fmt::format("{}", s.id), FormatDuration(s.step_ns),
                     FormatDuration(s.computing_ns), FormatDuration(s.communication_ns),
@@ -402,8 +415,29 @@ void RenderCluster(std::string& out, const Layout& l, const cluster::ClusterAnal
     }
   }
   table_lines(table);
+  if (hidden > 0)
+    Say(out, l, fmt::format("{} more ranks in the JSON report (jobs[].cluster.ranks)", hidden));
+  for (size_t m : c.slow_ranks) {
+    const cluster::RankStanding& s = c.ranks[m].standing;
+    std::string line = fmt::format(
+        "rank {} is last to the collectives in {} of {} steps; the "
+        "others wait up to {} per step for it",
+        name(m), s.late_steps, s.steps, FormatDuration(s.wait_caused_ns));
+    if (s.phase) {
+      const cluster::PhaseTime& p = s.phases[static_cast<size_t>(*s.phase)];
+      line += fmt::format("; its {} takes {} vs the others' median {}",
+                          cluster::StepPhaseName(*s.phase), FormatDuration(p.rank_ns),
+                          FormatDuration(p.others_ns));
+      if (s.kernel)
+        line += fmt::format(" (most in {}: {} vs {})", ShortenMiddle(s.kernel->name, kNameColumns),
+                            FormatDuration(s.kernel->rank_ns), FormatDuration(s.kernel->others_ns));
+    }
+    Say(out, l, line);
+  }
+  size_t offsets = 0;
   for (const cluster::ClusterRank& r : c.ranks) {
-    if (r.member == 0) continue;
+    if (r.member == 0 || !shown[r.member]) continue;
+    ++offsets;
     Say(out, l,
         !r.clock_aligned()
             ? fmt::format("rank {}: no collective in common with rank {}: clock not aligned",
@@ -412,6 +446,11 @@ void RenderCluster(std::string& out, const Layout& l, const cluster::ClusterAnal
                           "collectives)",
                           name(r.member), FormatDuration(r.clock_offset_ns), name(0),
                           FormatDuration(r.clock_residual_ns), r.clock_matches));
+  }
+  if (offsets + 1 < c.ranks.size()) {
+    Say(out, l,
+        fmt::format("{} more clock offsets in the JSON report (jobs[].cluster.clock_offsets_ns)",
+                    c.ranks.size() - 1 - offsets));
   }
   std::vector<const cluster::ClusterCollective*> skewed;
   for (const cluster::ClusterCollective& x : c.collectives) skewed.push_back(&x);
@@ -434,7 +473,14 @@ void RenderCluster(std::string& out, const Layout& l, const cluster::ClusterAnal
     table_lines(t);
   }
   if (!c.links.empty()) {
-    Say(out, l, "links (bytes each rank sent, by group and local rank)");
+    // Thousands of ranks send tens of thousands of links: then only those
+    // below their transport's median are listed.
+    const bool all_links = c.links.size() <= kAllLinksShown;
+    Say(out, l,
+        all_links ? std::string("links (bytes each rank sent, by group, src and dst rank)")
+                  : fmt::format("links below their transport's median ({} of {} links; all in "
+                                "the JSON report)",
+                                c.slow_links.size(), c.links.size()));
     TextTable t({{.header = "group", .shrink = true},
                  {.header = "src", .right = true},
                  {.header = "dst", .right = true},
@@ -442,12 +488,27 @@ void RenderCluster(std::string& out, const Layout& l, const cluster::ClusterAnal
                  {.header = "bytes", .right = true},
                  {.header = "time", .right = true, .drop = 1},
                  {.header = "GB/s", .right = true}});
-    for (const cluster::ClusterLink& link : c.links) {
+    auto row = [&](const cluster::ClusterLink& link) {
       t.AddRow({link.group, fmt::format("{}", link.src_rank), fmt::format("{}", link.dst_rank),
                 link.transport, FormatBytes(link.bytes), FormatDuration(link.transit_ns),
                 fmt::format("{:.1f}", link.bandwidth_gbps())});
+    };
+    if (all_links) {
+      for (const cluster::ClusterLink& link : c.links) row(link);
+    } else {
+      for (const cluster::SlowLink& x : c.slow_links) row(c.links[x.link]);
     }
     table_lines(t);
+  }
+  for (const cluster::SlowLink& x : c.slow_links) {
+    if (x.shortfall() < kSlowLinkShown) break;
+    const cluster::ClusterLink& link = c.links[x.link];
+    Say(out, l,
+        fmt::format("slow link: {} {} -> {} ({}) at {:.1f} GB/s, {:.0f}% below the median {:.1f} "
+                    "GB/s of {} {} links",
+                    link.group, link.src_rank, link.dst_rank, link.transport, x.bandwidth_gbps,
+                    100 * x.shortfall(), x.transport_median_gbps, x.transport_links,
+                    link.transport));
   }
 }
 

@@ -4,9 +4,11 @@
 // to arrive, so the late rank shows the *least* communication time and the
 // others show the wait (msprof-analyze's slow-rank analysis reads it the
 // same way: the rank with the shortest communication time is the slow one).
+// Either finding names the phase of the rank's step that is longer than the
+// other ranks' (cluster/stragglers.h) and gives the fix for that phase only.
 #include <algorithm>
+#include <cmath>
 #include <limits>
-#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,35 +23,114 @@
 namespace perfdx::advisor {
 namespace {
 
-// Per step id, each rank's communication time (from device_ns).
-using CommByStep = std::map<int64_t, std::vector<std::pair<size_t, int64_t>>>;
+using cluster::ClusterRank;
+using cluster::RankSummary;
+using cluster::StepPhase;
 
-Finding LateRank(const std::vector<const analysis::RankAnalysis*>& ranks, const CommByStep& by_step,
-                 const Thresholds& t) {
-  // For each step: the rank with the least communication is the one the
-  // others waited for; the wait is everyone else's excess over it.
-  std::vector<int64_t> late_count(ranks.size(), 0);
-  std::vector<int64_t> wait_caused(ranks.size(), 0);
-  int64_t steps = 0;
-  for (const auto& [step, comms] : by_step) {
-    if (comms.size() < 2) continue;
-    ++steps;
-    const auto min = std::min_element(comms.begin(), comms.end(), [](const auto& a, const auto& b) {
-      return a.second < b.second;
-    });
-    int64_t max_wait = 0;
-    for (const auto& [rank, comm] : comms) max_wait = std::max(max_wait, comm - min->second);
-    ++late_count[min->first];
-    wait_caused[min->first] += max_wait;
+// The ranks listed one by one in a finding's contributors; beyond, only the
+// rank named (a 2,048-rank job lists one line, not 2,048).
+constexpr size_t kListedRanks = 16;
+
+// What the rank's longer phase says, the fixes for it and the evidence.
+void AddPhase(const ClusterRank& rank, const RankSummary& summary, Finding* f) {
+  const cluster::RankStanding& s = rank.standing;
+  for (const cluster::PhaseTime& p : s.phases) {
+    const std::string name(cluster::StepPhaseName(p.phase));
+    f->evidence.details.emplace_back("phase_" + name + "_ns", static_cast<double>(p.rank_ns));
+    f->evidence.details.emplace_back("phase_" + name + "_others_median_ns",
+                                     static_cast<double>(p.others_ns));
   }
+  if (!s.phase) {
+    f->title +=
+        "; none of its phases (data loading, host, compute, transit) is longer than the "
+        "other ranks'";
+    return;
+  }
+  const cluster::PhaseTime& p = s.phases[static_cast<size_t>(*s.phase)];
+  const std::string more = Ms(p.excess_ns());
+  switch (*s.phase) {
+    case StepPhase::kDataLoading:
+      f->title += fmt::format(
+          "; its data loading takes {} more per step than the other ranks' median ({} vs {})", more,
+          Ms(p.rank_ns), Ms(p.others_ns));
+      f->category = Category::kDataPipeline;
+      f->host_cause = true;
+      AddTag(f, "data_loader_wait");
+      AppendFixes(&f->recommendations, {"dataloader_parallel"});
+      break;
+    case StepPhase::kHost:
+      // Device idle that is not data loading: the host launches late.
+      f->title += fmt::format(
+          "; its device idles {} longer per step than the other ranks' median ({} vs {}) while "
+          "its host launches the work",
+          more, Ms(p.rank_ns), Ms(p.others_ns));
+      f->category = Category::kScheduling;
+      f->host_cause = true;
+      if (summary.stalled_launch_steps >= 2) {
+        AddTag(f, "host_contention");
+        AppendFixes(&f->recommendations, {"cpu_binding", "host_tuning"});
+      }
+      break;
+    case StepPhase::kCompute:
+      f->title += fmt::format(
+          "; its device computes {} more per step than the other ranks' median ({} vs {})", more,
+          Ms(p.rank_ns), Ms(p.others_ns));
+      if (s.kernel) {
+        const cluster::KernelExcess& k = *s.kernel;
+        f->evidence.details.emplace_back("kernel_ns", static_cast<double>(k.rank_ns));
+        f->evidence.details.emplace_back("kernel_others_median_ns",
+                                         static_cast<double>(k.others_ns));
+        f->evidence.details.emplace_back("kernel_launches", k.rank_count);
+        f->evidence.details.emplace_back("kernel_others_median_launches", k.others_count);
+        // More launches is more work given to this rank. The same launches
+        // taking longer is either the device or larger inputs per launch
+        // (uneven shards): the trace does not tell which.
+        const bool same_launches = std::abs(k.rank_count - k.others_count) <= 0.01 * k.others_count;
+        f->title += fmt::format(
+            ", most in {} ({} vs {} per step, {:.0f} vs {:.0f} launches): {}", ShortName(k.name),
+            Ms(k.rank_ns), Ms(k.others_ns), k.rank_count, k.others_count,
+            same_launches
+                ? "as many launches take longer; compare the inputs' shapes across ranks "
+                  "(record_shapes) and, if they match, this device's clocks and temperature"
+                : "this rank launches more of it: it is given more work (uneven input across "
+                  "ranks)");
+        f->evidence.details.emplace_back("kernel_same_launches", same_launches ? 1.0 : 0.0);
+        f->rests_on.push_back("kernel:" + k.name);
+      }
+      f->category = Category::kComputeUtilization;
+      break;
+    case StepPhase::kTransit:
+      f->title += fmt::format(
+          "; its transfers take {} longer per step than the other ranks' median ({} vs {}): see "
+          "its links",
+          more, Ms(p.rank_ns), Ms(p.others_ns));
+      break;
+  }
+}
+
+// Each rank's mean per-step value of `member` (all ranks, or the named one
+// alone in a large job).
+template <typename Member>
+void AddContributors(const std::vector<const RankSummary*>& ranks, size_t named, Member member,
+                     Finding* f) {
+  for (size_t r = 0; r < ranks.size(); ++r) {
+    if (ranks.size() > kListedRanks && r != named) continue;
+    int64_t v = 0;
+    int64_t n = 0;
+    for (const cluster::SummaryStep& s : ranks[r]->steps) v += s.*member, ++n;
+    f->evidence.contributors.push_back({RankLabel(*ranks[r]), n ? v / n : 0, 0});
+  }
+}
+
+Finding LateRank(const JobRuleContext& c) {
   Finding f;
-  if (steps == 0) return f;
-  const size_t late = static_cast<size_t>(std::max_element(wait_caused.begin(), wait_caused.end()) -
-                                          wait_caused.begin());
-  const analysis::RankAnalysis& a = *ranks[late];
-  const int64_t wait_per_step = wait_caused[late] / steps;
-  const double share = ShareOf(wait_per_step, GainStepNs(a));
-  const Band& band = t.late_rank_wait_share;
+  if (c.cluster.slow_ranks.empty()) return f;
+  const size_t late = c.cluster.slow_ranks.front();
+  const ClusterRank& rank = c.cluster.ranks[late];
+  const RankSummary& a = *c.ranks[late];
+  const int64_t wait_per_step = rank.standing.wait_caused_ns;
+  const double share = ShareOf(wait_per_step, a.gain_step_ns);
+  const Band& band = c.thresholds.late_rank_wait_share;
   if (advisor::Evaluate(band, share) == HealthStatus::kHealthy) return f;
 
   f.rule = "late_rank";
@@ -57,25 +138,19 @@ Finding LateRank(const std::vector<const analysis::RankAnalysis*>& ranks, const 
   f.gain = {wait_per_step, share};
   f.severity = SeverityFor(band, share, share);
   std::string name = RankLabel(a);
-  if (a.info().rank) name[0] = 'R';  // starts the title
+  if (a.rank) name[0] = 'R';  // starts the title
   f.title = fmt::format(
       "{} is late to collectives in {} of {} steps: the other ranks wait up to {} per step for it "
       "({} of step time)",
-      name, late_count[late], steps, Ms(wait_per_step), Pct(share));
+      name, rank.standing.late_steps, rank.standing.steps, Ms(wait_per_step), Pct(share));
   f.evidence.metric = "collective_wait_share";
   f.evidence.value = share;
   f.evidence.threshold = band.healthy;
   f.evidence.unit = "share";
-  for (size_t r = 0; r < ranks.size(); ++r) {
-    int64_t comm = 0;
-    int64_t n = 0;
-    for (const analysis::StepAnalysis& s : ranks[r]->steps) comm += s.device.communication_ns, ++n;
-    f.evidence.contributors.push_back({RankLabel(*ranks[r]), n ? comm / n : 0, 0});
-  }
-  // A late rank does more work before the collective, or does it slower:
-  // uneven input, its own data loading, a busy or unpinned host.
-  AppendFixes(&f.recommendations, {"dataloader_parallel", "cpu_binding", "host_tuning"});
-  f.rank = a.info().rank;
+  AddContributors(c.ranks, late, &cluster::SummaryStep::communication_ns, &f);
+  AddPhase(rank, a, &f);
+  f.rank = a.rank;
+  f.path = a.path;
   return f;
 }
 
@@ -89,13 +164,13 @@ struct Dimension {
   std::string_view name;   // msprof's
   std::string_view key;    // in the evidence details
   std::string_view label;  // in titles
-  int64_t analysis::DeviceTime::*member;
+  int64_t cluster::SummaryStep::*member;
 };
 constexpr Dimension kDimensions[] = {
-    {"Computing", "computing", "computing", &analysis::DeviceTime::computing_ns},
+    {"Computing", "computing", "computing", &cluster::SummaryStep::computing_ns},
     {"Communication", "communication", "exposed communication",
-     &analysis::DeviceTime::communication_not_overlapped_ns},
-    {"Free", "free", "free", &analysis::DeviceTime::free_ns},
+     &cluster::SummaryStep::communication_not_overlapped_ns},
+    {"Free", "free", "free", &cluster::SummaryStep::free_ns},
 };
 
 struct DimensionGap {
@@ -109,7 +184,7 @@ struct SlowRankGaps {
   bool valid = false;
 };
 
-SlowRankGaps SlowRankGapsOf(const std::vector<const analysis::RankAnalysis*>& ranks) {
+SlowRankGaps SlowRankGapsOf(const std::vector<const RankSummary*>& ranks) {
   SlowRankGaps g;
   double total = 0;
   size_t entries = 0;
@@ -118,10 +193,10 @@ SlowRankGaps SlowRankGapsOf(const std::vector<const analysis::RankAnalysis*>& ra
     g.dims[d].min_ns = std::numeric_limits<int64_t>::max();
   }
   for (size_t r = 0; r < ranks.size(); ++r) {
-    for (const analysis::StepAnalysis& s : ranks[r]->steps) {
+    for (const cluster::SummaryStep& s : ranks[r]->steps) {
       ++entries;
       for (size_t d = 0; d < 3; ++d) {
-        const int64_t v = s.device.*(kDimensions[d].member);
+        const int64_t v = s.*(kDimensions[d].member);
         total += static_cast<double>(v);
         DimensionGap& dim = g.dims[d];
         if (v > dim.max_ns) dim.max_ns = v, dim.max_rank = r;
@@ -153,26 +228,26 @@ void AddGapDetails(const SlowRankGaps& g, Finding* f) {
 // the least, the one the others wait for). Gain: the gap of the worst
 // dimension — the what-if in which the slowest (step, rank) took as long in
 // it as the fastest; an upper bound on what the synchronized step saves.
-Finding SlowRank(const std::vector<const analysis::RankAnalysis*>& ranks, const SlowRankGaps& g,
-                 const Thresholds& t) {
+Finding SlowRank(const JobRuleContext& c, const SlowRankGaps& g) {
   Finding f;
   size_t worst = 0;
   for (size_t d = 1; d < 3; ++d) {
     if (g.dims[d].ratio > g.dims[worst].ratio) worst = d;
   }
   // msprof: an issue when the ratio exceeds the threshold.
-  if (!g.valid || g.dims[worst].ratio <= t.slow_rank_gap_ratio) return f;
+  if (!g.valid || g.dims[worst].ratio <= c.thresholds.slow_rank_gap_ratio) return f;
   const DimensionGap& dim = g.dims[worst];
   const bool communication = kDimensions[worst].name == "Communication";
-  const analysis::RankAnalysis& a = *ranks[communication ? dim.min_rank : dim.max_rank];
+  const size_t named = communication ? dim.min_rank : dim.max_rank;
+  const RankSummary& a = *c.ranks[named];
   f.rule = "slow_rank";
   f.category = Category::kCommunication;
   f.gain.ns_per_step = dim.max_ns - dim.min_ns;
   f.gain.share = dim.ratio;
-  f.severity = SeverityFor(t.late_rank_wait_share, dim.ratio, dim.ratio);
+  f.severity = SeverityFor(c.thresholds.late_rank_wait_share, dim.ratio, dim.ratio);
   std::string dims;
   for (size_t d = 0; d < 3; ++d) {
-    if (g.dims[d].ratio <= t.slow_rank_gap_ratio) continue;
+    if (g.dims[d].ratio <= c.thresholds.slow_rank_gap_ratio) continue;
     if (!dims.empty()) dims += ", ";
     dims += fmt::format("{} by {} ({})", kDimensions[d].name,
                         Ms(g.dims[d].max_ns - g.dims[d].min_ns), Pct(g.dims[d].ratio));
@@ -181,21 +256,13 @@ Finding SlowRank(const std::vector<const analysis::RankAnalysis*>& ranks, const 
                         RankLabel(a), communication ? "least" : "most", kDimensions[worst].label);
   f.evidence.metric = "slow_rank_gap_ratio";
   f.evidence.value = dim.ratio;
-  f.evidence.threshold = t.slow_rank_gap_ratio;
+  f.evidence.threshold = c.thresholds.slow_rank_gap_ratio;
   f.evidence.unit = "share";
   AddGapDetails(g, &f);
-  for (const analysis::RankAnalysis* r : ranks) {
-    int64_t v = 0;
-    int64_t n = 0;
-    for (const analysis::StepAnalysis& s : r->steps) {
-      v += s.device.*(kDimensions[worst].member);
-      ++n;
-    }
-    f.evidence.contributors.push_back({RankLabel(*r), n ? v / n : 0, 0});
-  }
-  if (!communication)
-    AppendFixes(&f.recommendations, {"dataloader_parallel", "cpu_binding", "host_tuning"});
-  f.rank = a.info().rank;
+  AddContributors(c.ranks, named, kDimensions[worst].member, &f);
+  AddPhase(c.cluster.ranks[named], a, &f);
+  f.rank = a.rank;
+  f.path = a.path;
   return f;
 }
 
@@ -208,22 +275,14 @@ class LateOrSlowRankRule final : public JobRule {
   std::string_view id() const override { return "late_rank"; }
 
   void Evaluate(const JobRuleContext& c, std::vector<Finding>* out) const override {
-    const std::vector<const analysis::RankAnalysis*>& ranks = c.ranks;
-    if (ranks.size() < 2) return;
-    CommByStep by_step;
-    for (size_t r = 0; r < ranks.size(); ++r) {
-      for (const analysis::StepAnalysis& s : ranks[r]->steps) {
-        if (s.device.communication_ns > 0)
-          by_step[s.window.id].emplace_back(r, s.device.communication_ns);
-      }
-    }
-    const SlowRankGaps gaps = SlowRankGapsOf(ranks);
-    Finding late = LateRank(ranks, by_step, c.thresholds);
+    if (c.ranks.size() < 2) return;
+    const SlowRankGaps gaps = SlowRankGapsOf(c.ranks);
+    Finding late = LateRank(c);
     if (!late.rule.empty()) {
       if (gaps.valid) AddGapDetails(gaps, &late);
       out->push_back(std::move(late));
     } else {
-      Finding slow = SlowRank(ranks, gaps, c.thresholds);
+      Finding slow = SlowRank(c, gaps);
       if (!slow.rule.empty()) out->push_back(std::move(slow));
     }
   }

@@ -42,6 +42,16 @@ std::string RankLabel(const analysis::RankAnalysis& a) {
   return info.rank ? fmt::format("rank {}", *info.rank) : info.path;
 }
 
+std::string RankLabel(const cluster::RankSummary& s) {
+  return s.rank ? fmt::format("rank {}", *s.rank) : s.path;
+}
+
+std::string ShortName(const std::string& name) {
+  constexpr size_t kMaxNameChars = 80;
+  if (name.size() <= kMaxNameChars) return name;
+  return name.substr(0, kMaxNameChars - 3) + "...";
+}
+
 void KeepLargest(std::vector<Contributor>* contributors, size_t max) {
   std::sort(contributors->begin(), contributors->end(),
             [](const Contributor& a, const Contributor& b) {

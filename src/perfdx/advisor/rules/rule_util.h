@@ -43,6 +43,11 @@ bool AllReduceDominates(const analysis::CollectiveSummary& collectives);
 
 // "rank 3", or the trace's path when it names no rank.
 std::string RankLabel(const analysis::RankAnalysis& a);
+std::string RankLabel(const cluster::RankSummary& s);
+
+// A kernel or operator name as a title quotes it: at most 80 characters
+// (C++ template kernels run to thousands); the evidence keeps it whole.
+std::string ShortName(const std::string& name);
 
 // Keeps the `max` contributors with the most time (ties: larger share, then
 // name, so the order never depends on the input's), largest first.

@@ -1,5 +1,6 @@
 // msprof-analyze's slow link (slow_link): per-rank SDMA / RDMA bandwidths
-// more than 5% apart.
+// more than 5% apart; and a link slower than the job's other links of its
+// transport by as much (cluster/stragglers.h SlowLink).
 #include <algorithm>
 #include <map>
 #include <string>
@@ -23,7 +24,7 @@ namespace {
 // min / max) — the what-if in which it moved its bytes at the fastest
 // rank's bandwidth; an upper bound (not all transit time is exposed). No
 // fix from the catalogue: a slow link is a hardware or network matter.
-Finding SlowLinkOf(const std::vector<const analysis::RankAnalysis*>& ranks, const Thresholds& t) {
+Finding SlowLinkOf(const std::vector<const cluster::RankSummary*>& ranks, const Thresholds& t) {
   Finding f;
   struct Entry {
     size_t rank = 0;
@@ -38,14 +39,15 @@ Finding SlowLinkOf(const std::vector<const analysis::RankAnalysis*>& ranks, cons
   for (std::string_view link : {"SDMA", "RDMA"}) {
     std::map<std::pair<int64_t, size_t>, Entry> entries;  // (step, rank)
     for (size_t r = 0; r < ranks.size(); ++r) {
-      for (const analysis::CollectiveStats& col : ranks[r]->collectives.collectives) {
-        const analysis::TransportTransit* tr = col.Transport(link);
-        if (tr == nullptr || tr->transit_ns <= 0) continue;
-        Entry& e = entries[{col.step_id.value_or(-1), r}];
-        e.rank = r;
-        e.step = col.step_id.value_or(-1);
-        e.bytes += tr->transit_bytes;
-        e.ns += tr->transit_ns;
+      for (const cluster::SummaryCollective& col : ranks[r]->collectives) {
+        for (const cluster::SummaryTransport& tr : col.transports) {
+          if (tr.transport != link || tr.transit_ns <= 0) continue;
+          Entry& e = entries[{col.step.value_or(-1), r}];
+          e.rank = r;
+          e.step = col.step.value_or(-1);
+          e.bytes += tr.bytes;
+          e.ns += tr.transit_ns;
+        }
       }
     }
     if (entries.size() < 2) continue;
@@ -72,14 +74,15 @@ Finding SlowLinkOf(const std::vector<const analysis::RankAnalysis*>& ranks, cons
         link, lo->gbps(), RankLabel(*ranks[lo->rank]), hi->gbps(), mean, Pct(ratio));
     if (ratio > worst_ratio) {
       worst_ratio = ratio;
-      const analysis::RankAnalysis& a = *ranks[lo->rank];
+      const cluster::RankSummary& a = *ranks[lo->rank];
       // An entry is one step's transit, or the whole trace's without steps.
       const int64_t steps =
           lo->step >= 0 ? 1 : std::max<int64_t>(1, static_cast<int64_t>(a.steps.size()));
       const double saved = static_cast<double>(lo->ns) * (1.0 - lo->gbps() / hi->gbps());
       f.gain.ns_per_step = static_cast<int64_t>(saved) / steps;
-      f.gain.share = ShareOf(f.gain.ns_per_step, GainStepNs(a));
-      f.rank = a.info().rank;
+      f.gain.share = ShareOf(f.gain.ns_per_step, a.gain_step_ns);
+      f.rank = a.rank;
+      f.path = a.path;
     }
   }
   if (worst_ratio <= 0) return Finding{};
@@ -94,6 +97,61 @@ Finding SlowLinkOf(const std::vector<const analysis::RankAnalysis*>& ranks, cons
   return f;
 }
 
+// The link of one (group, src, dst) slower than the median of the job's
+// links of its transport by at least slow_link_gap_ratio (the per-rank
+// test's ratio, applied to one link against its peers). Gain: its transit
+// per step x the shortfall, the what-if in which it moved its bytes at the
+// median; an upper bound, as above.
+void AddLinkShortfall(const JobRuleContext& c, Finding* f) {
+  const cluster::SlowLink* worst = nullptr;
+  for (const cluster::SlowLink& s : c.cluster.slow_links) {
+    if (s.shortfall() >= c.thresholds.slow_link_gap_ratio &&
+        (worst == nullptr || s.shortfall() > worst->shortfall()))
+      worst = &s;
+  }
+  if (worst == nullptr) return;
+  const cluster::ClusterLink& link = c.cluster.links[worst->link];
+  // The rank whose transfers the link carries: its sender.
+  const cluster::RankSummary* sender = nullptr;
+  for (const cluster::RankSummary* r : c.ranks) {
+    for (const cluster::ClusterLink& l : r->links) {
+      if (l == link) sender = r;
+    }
+  }
+  const std::string line = fmt::format(
+      "the {} link {} -> {} of group {} runs at {:.1f} GB/s, {} below the median {:.1f} GB/s of "
+      "the job's {} {} links",
+      link.transport, link.src_rank, link.dst_rank, link.group, worst->bandwidth_gbps,
+      Pct(worst->shortfall()), worst->transport_median_gbps, worst->transport_links,
+      link.transport);
+  f->evidence.details.emplace_back("link_bandwidth_gbps", worst->bandwidth_gbps);
+  f->evidence.details.emplace_back("link_transport_median_gbps", worst->transport_median_gbps);
+  f->evidence.details.emplace_back("link_shortfall", worst->shortfall());
+  f->evidence.details.emplace_back("link_src_rank", static_cast<double>(link.src_rank));
+  f->evidence.details.emplace_back("link_dst_rank", static_cast<double>(link.dst_rank));
+  if (f->rule.empty()) {
+    f->rule = "slow_link";
+    f->category = Category::kCommunication;
+    f->title = line;
+    f->title[0] = 'T';
+    f->evidence.metric = "link_bandwidth_shortfall";
+    f->evidence.value = worst->shortfall();
+    f->evidence.threshold = c.thresholds.slow_link_gap_ratio;
+    f->evidence.unit = "share";
+    if (sender != nullptr) {
+      const int64_t steps = std::max<int64_t>(1, static_cast<int64_t>(sender->steps.size()));
+      f->gain.ns_per_step =
+          static_cast<int64_t>(static_cast<double>(link.transit_ns) * worst->shortfall()) / steps;
+      f->gain.share = ShareOf(f->gain.ns_per_step, sender->gain_step_ns);
+      f->rank = sender->rank;
+      f->path = sender->path;
+    }
+    f->severity = PrioritySeverity(f->gain.share);
+  } else {
+    f->title += "; " + line;
+  }
+}
+
 class SlowLinkRule final : public JobRule {
  public:
   std::string_view id() const override { return "slow_link"; }
@@ -101,6 +159,7 @@ class SlowLinkRule final : public JobRule {
   void Evaluate(const JobRuleContext& c, std::vector<Finding>* out) const override {
     if (c.ranks.size() < 2) return;
     Finding f = SlowLinkOf(c.ranks, c.thresholds);
+    AddLinkShortfall(c, &f);
     if (!f.rule.empty()) out->push_back(std::move(f));
   }
 };
