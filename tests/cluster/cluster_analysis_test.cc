@@ -336,7 +336,6 @@ TEST(ClusterSummaryTest, BadSummariesAreInputErrorsNamingTheFile) {
   good.distributed_backend = "hccl";
   good.gain_step_ns = 100;
   good.complete_steps = true;
-  good.dataloader_stall_share = 0.25;
   good.stalled_launch_steps = 2;
   good.steps.push_back({7, 100, 40, 30, 20, 10, 5, 4});
   good.kernels.push_back({"MatMulV2", 12, 3456});
@@ -361,7 +360,6 @@ TEST(ClusterSummaryTest, BadSummariesAreInputErrorsNamingTheFile) {
   EXPECT_EQ(back->distributed_backend, "hccl");
   EXPECT_EQ(back->gain_step_ns, 100);
   EXPECT_TRUE(back->complete_steps);
-  EXPECT_EQ(back->dataloader_stall_share, 0.25);
   EXPECT_EQ(back->stalled_launch_steps, 2);
   ASSERT_EQ(back->kernels.size(), 1u);
   EXPECT_EQ(back->kernels[0].name, "MatMulV2");

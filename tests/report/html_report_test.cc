@@ -419,5 +419,28 @@ TEST(HtmlReportTest, JobWithClusterHasTheWaitTransitTable) {
   EXPECT_EQ(html.find("<i>x</i>"), std::string::npos);
 }
 
+// A job of 40 ranks: the table lists the first 16 and the slow one, and
+// counts the rest (cluster_report.h ShownRanks, as the text and Markdown).
+TEST(HtmlReportTest, LargeJobListsTheFirstAndTheSlowRanks) {
+  auto f = MakeReport(/*two_ranks=*/true);
+  cluster::ClusterAnalysis c;
+  for (size_t m = 0; m < 40; ++m) {
+    cluster::ClusterRank r;
+    r.member = m;
+    r.rank = static_cast<int64_t>(m);
+    cluster::ClusterStep st;
+    st.id = 1;
+    r.steps.push_back(st);
+    c.ranks.push_back(r);
+  }
+  c.slow_ranks = {33};
+  f->report.jobs[0].cluster = c;
+  const std::string html = RenderAnalyzeHtml(f->report);
+  EXPECT_NE(html.find("<tr><td>rank 15</td>"), std::string::npos);
+  EXPECT_EQ(html.find("<tr><td>rank 16</td>"), std::string::npos);
+  EXPECT_NE(html.find("<tr><td>rank 33</td>"), std::string::npos);
+  EXPECT_NE(html.find("<p>23 more ranks in the JSON report"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace perfdx::report

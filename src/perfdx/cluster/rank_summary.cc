@@ -77,7 +77,6 @@ RankSummary SummarizeRank(const analysis::RankAnalysis& a) {
   out.distributed_backend = a.info().distributed_backend;
   out.gain_step_ns = analysis::GainStepNs(a);
   out.complete_steps = a.complete_steps;
-  out.dataloader_stall_share = a.summary.dataloader_stall_share;
   out.stalled_launch_steps = static_cast<int64_t>(a.gaps.stalled_launch_steps.size());
   for (const analysis::StepAnalysis& s : a.steps) {
     out.steps.push_back({s.window.id, s.window.dur_ns(), s.device.computing_ns,

@@ -100,11 +100,11 @@ struct RankSummary {
   model::FrameworkInfo runtime;
   std::string distributed_backend;
   // The step time every gain share of the rank is a share of
-  // (advisor/rule.h GainStepNs), over the analysed steps.
+  // (analysis/rank_analysis.h GainStepNs), over the analysed steps.
   int64_t gain_step_ns = 0;
   bool complete_steps = false;
-  // Host-side evidence on the rank (analysis/health.h, gaps.h).
-  double dataloader_stall_share = 0;
+  // Steps whose launches stalled (analysis/gaps.h): the evidence of a busy
+  // host the host fixes require.
   int64_t stalled_launch_steps = 0;
   std::vector<SummaryKernel> kernels;  // by total time, at most kSummaryKernels
   std::vector<SummaryStep> steps;

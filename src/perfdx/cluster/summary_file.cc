@@ -52,11 +52,6 @@ class Reader {
     if (e[key].get_bool().get(v) != simdjson::SUCCESS) Bad(key);
     return v;
   }
-  double Double(element e, const char* key) {
-    double d = 0;
-    if (e[key].get_double().get(d) != simdjson::SUCCESS) Bad(key);
-    return d == 0 ? 0.0 : d;
-  }
   std::string String(element e, const char* key) {
     std::string_view s;
     if (e[key].get_string().get(s) != simdjson::SUCCESS) Bad(key);
@@ -121,7 +116,6 @@ std::string WriteRankSummary(const RankSummary& s) {
   w.Key("distributed_backend").String(s.distributed_backend);
   w.Key("gain_step_ns").Int(s.gain_step_ns);
   w.Key("complete_steps").Bool(s.complete_steps);
-  w.Key("dataloader_stall_share").Double(s.dataloader_stall_share);
   w.Key("stalled_launch_steps").Int(s.stalled_launch_steps);
   OptDouble(w, "comm_comp_overlap", s.comm_comp_overlap);
   w.Key("steps").BeginArray();
@@ -236,7 +230,6 @@ Result<RankSummary> ParseRankSummary(std::string_view json, const std::string& d
   s.distributed_backend = r.String(doc, "distributed_backend");
   s.gain_step_ns = r.Int(doc, "gain_step_ns");
   s.complete_steps = r.Bool(doc, "complete_steps");
-  s.dataloader_stall_share = r.Double(doc, "dataloader_stall_share");
   s.stalled_launch_steps = r.Int(doc, "stalled_launch_steps");
   s.comm_comp_overlap = r.OptDouble(doc, "comm_comp_overlap");
   for (element e : r.Array(doc, "steps")) {

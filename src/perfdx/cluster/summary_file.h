@@ -7,7 +7,7 @@
 //    "rank", "path", "framework", "platform", "features": {"compiled",
 //    "triton", "cuda_graphs", "ddp", "fsdp"}, "detected_from",
 //    "distributed_backend", "gain_step_ns", "complete_steps",
-//    "dataloader_stall_share", "stalled_launch_steps", "comm_comp_overlap",
+//    "stalled_launch_steps", "comm_comp_overlap",
 //    "steps": [{"id", "step_ns", "computing_ns", "communication_ns",
 //    "communication_not_overlapped_ns", "free_ns", "preparing_ns",
 //    "dataloader_ns"}], "collectives": [{"group", "role", "name", "type", "step",
