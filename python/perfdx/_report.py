@@ -158,7 +158,9 @@ class Report(_Document):
         """For each job of more than one rank: one row per rank and step of its
         cluster section, jobs[].cluster.ranks[].steps[] (step_ns, computing_ns,
         wait_ns, transit_ns, bubble_ns, ...), with a `job` column (the index
-        into jobs[]) and the rank's `clock_offset_ns`."""
+        into jobs[]), the rank's `clock_offset_ns` and its standing against
+        the other ranks (`late_steps`, `wait_caused_ns`, `phase`: the phase of
+        its step longer than the others', None when none is)."""
         rows = []
         for index, job in enumerate(self._tree.jobs):
             cluster = job.get("cluster")
@@ -166,8 +168,12 @@ class Report(_Document):
                 continue
             for rank in cluster["ranks"]:
                 for step in rank["steps"]:
+                    standing = rank["standing"]
                     rows.append({"job": index, "rank": rank["rank"], "path": rank["path"],
-                                 "clock_offset_ns": rank["clock_offset_ns"], **_flatten(step)})
+                                 "clock_offset_ns": rank["clock_offset_ns"],
+                                 "late_steps": standing["late_steps"],
+                                 "wait_caused_ns": standing["wait_caused_ns"],
+                                 "phase": standing["phase"], **_flatten(step)})
         return self._frame(rows)
 
 

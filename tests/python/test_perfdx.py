@@ -137,8 +137,12 @@ def test_a_job_of_several_ranks(path):
         assert len(job["cluster"]["ranks"]) == len(job["ranks"])
         for rank in job["cluster"]["ranks"]:
             for step in rank["steps"]:
+                standing = rank["standing"]
                 expected.append({"job": index, "rank": rank["rank"], "path": rank["path"],
-                                 "clock_offset_ns": rank["clock_offset_ns"], **step})
+                                 "clock_offset_ns": rank["clock_offset_ns"],
+                                 "late_steps": standing["late_steps"],
+                                 "wait_caused_ns": standing["wait_caused_ns"],
+                                 "phase": standing["phase"], **step})
     assert len(members) >= 2
     assert_frame_is(cluster, expected, f"{path} cluster_df")
 
