@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config python3 zstd
   libsimdjson-dev libfmt-dev libcli11-dev zlib1g-dev libzstd-dev libtomlplusplus-dev
+  libisal-dev  # gzip reading (ISA-L igzip, src/perfdx/io/byte_source.cc)
   libgtest-dev libgmock-dev libbenchmark-dev
   libhwloc-dev  # perfdx bind: the live topology (src/perfdx/host/hwloc_topology.cc)
   libsqlite3-dev  # Ascend DB exports (ascend_*_profiler_{rank}.db)

@@ -11,6 +11,7 @@ msprof) get "NAME\\n" + bytes, as fuzz_support.h's SplitNamed reads them.
 Usage: make_seeds.py OUT PERFDX   (run from the repository root; PERFDX is a
 built perfdx binary, used for `perfdx config`)
 """
+import gzip
 import json
 import shutil
 import sqlite3
@@ -48,10 +49,18 @@ def profile_files():
 
 
 def chrome_seeds(out):
-    """Well-formed traces to mutate (tests/data/bad holds the malformed ones)."""
+    """Well-formed traces to mutate (tests/data/bad holds the malformed ones),
+    plain and gzipped (the gzip reader, ISA-L's inflate, is fuzzed through
+    them; one of two members)."""
+    n = 0
     for path in (Path("tests/data/healthy_gpu_trace.json"), Path("tests/data/golden/small_cuda_trace.json")):
-        write(out, path.name, path.read_bytes())
-    return 2
+        data = path.read_bytes()
+        write(out, path.name, data)
+        write(out, path.name + ".gz", gzip.compress(data, mtime=0))
+        n += 2
+    half = len(data) // 2
+    write(out, "two_members.json.gz", gzip.compress(data[:half], mtime=0) + gzip.compress(data[half:], mtime=0))
+    return n + 1
 
 
 def csv_seeds(out):
