@@ -214,10 +214,18 @@ class GzipSource final : public LimitedSource {
         state_.next_out = next_out;
         state_.avail_out = avail_out;
       }
-      const int rc = isal_inflate(&state_);
+      const uint32_t in_before = state_.avail_in;
+      const uint32_t out_before = state_.avail_out;
+      int rc = isal_inflate(&state_);
       if (rc == ISAL_DECOMP_OK || rc == ISAL_END_INPUT || rc == ISAL_OUT_OVERFLOW) {
-        if (state_.block_state == ISAL_BLOCK_FINISH) at_member_boundary_ = true;
-        continue;
+        if (state_.block_state == ISAL_BLOCK_FINISH) {
+          at_member_boundary_ = true;
+          continue;
+        }
+        // Never loop without progress, whatever the input (a hang is worse
+        // than an error).
+        if (state_.avail_in != in_before || state_.avail_out != out_before) continue;
+        rc = ISAL_INVALID_BLOCK;
       }
       const uint64_t at = bytes_in_ - state_.avail_in;
       const size_t produced = capacity - state_.avail_out;
