@@ -1,5 +1,7 @@
 #include "perfdx/report/cluster_report.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace perfdx::report {
@@ -56,11 +58,13 @@ void WriteStanding(const cluster::RankStanding& s, ValueSink& w) {
 
 }  // namespace
 
-std::vector<bool> ShownRanks(const cluster::ClusterAnalysis& c, size_t top) {
-  std::vector<bool> shown(c.ranks.size(), c.ranks.size() <= kAllRanksShown);
-  for (size_t m = 0; m < c.ranks.size() && m < top; ++m) shown[m] = true;
-  for (size_t m : c.slow_ranks) shown[m] = true;
-  return shown;
+RankListing ShownRanks(const cluster::ClusterAnalysis& c, size_t top) {
+  RankListing out;
+  out.shown.assign(c.ranks.size(), c.ranks.size() <= kAllRanksShown);
+  for (size_t m = 0; m < c.ranks.size() && m < top; ++m) out.shown[m] = true;
+  for (size_t m : c.slow_ranks) out.shown[m] = true;
+  out.hidden = static_cast<size_t>(std::count(out.shown.begin(), out.shown.end(), false));
+  return out;
 }
 
 void WriteClusterSection(const cluster::ClusterAnalysis& c, ValueSink& w) {

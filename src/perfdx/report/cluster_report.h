@@ -30,6 +30,10 @@ void WriteClusterSection(const cluster::ClusterAnalysis& cluster, ValueSink& out
 // of a job of up to kAllRanksShown, else the first `top` and the slow ones
 // (the JSON report has them all).
 inline constexpr size_t kAllRanksShown = 16;
-std::vector<bool> ShownRanks(const cluster::ClusterAnalysis& cluster, size_t top);
+struct RankListing {
+  std::vector<bool> shown;  // per member
+  size_t hidden = 0;        // members not shown
+};
+RankListing ShownRanks(const cluster::ClusterAnalysis& cluster, size_t top);
 
 }  // namespace perfdx::report

@@ -1013,7 +1013,7 @@ std::string JobSection(const AnalyzeReport& report, const AnalyzeJob& job, size_
                  "#free", "#bubble", "#clock offset"});
     out += "<tbody>";
     // A job of thousands of ranks: the first ones and the slow ones.
-    const std::vector<bool> shown = ShownRanks(*job.cluster, kHtmlRanksShown);
+    const auto [shown, hidden] = ShownRanks(*job.cluster, kHtmlRanksShown);
     for (const cluster::ClusterRank& r : job.cluster->ranks) {
       if (!shown[r.member]) continue;
       const std::string label = r.rank ? fmt::format("rank {}", *r.rank) : r.path;
@@ -1028,7 +1028,6 @@ std::string JobSection(const AnalyzeReport& report, const AnalyzeJob& job, size_
       }
     }
     out += "</tbody></table></div>\n";
-    const size_t hidden = static_cast<size_t>(std::count(shown.begin(), shown.end(), false));
     if (hidden > 0)
       out +=
           fmt::format("<p>{} more ranks in the JSON report (jobs[].cluster.ranks).</p>\n", hidden);

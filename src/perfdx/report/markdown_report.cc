@@ -197,7 +197,7 @@ void RenderCluster(std::string& out, const cluster::ClusterAnalysis& c, const Li
       "|---|--:|--:|--:|--:|--:|--:|--:|--:|\n";
   // At most limits.rows steps of each rank shown (the JSON report has them
   // all).
-  const std::vector<bool> shown = ShownRanks(c, limits.rows);
+  const auto [shown, hidden] = ShownRanks(c, limits.rows);
   for (const cluster::ClusterRank& r : c.ranks) {
     if (!shown[r.member]) continue;
     for (size_t i = 0; i < std::min(r.steps.size(), limits.rows); ++i) {
@@ -210,7 +210,6 @@ void RenderCluster(std::string& out, const cluster::ClusterAnalysis& c, const Li
                       r.clock_aligned() ? FormatDuration(r.clock_offset_ns) : "not aligned");
     }
   }
-  const size_t hidden = static_cast<size_t>(std::count(shown.begin(), shown.end(), false));
   if (hidden > 0)
     out += fmt::format("\n{} more ranks in the JSON report (`jobs[].cluster.ranks`).\n", hidden);
   out += "\n</details>\n\n";

@@ -390,8 +390,7 @@ void RenderCluster(std::string& out, const Layout& l, const cluster::ClusterAnal
   };
   // A job of thousands of ranks: the slow ranks and the first ones, the
   // rest in the JSON report.
-  const std::vector<bool> shown = ShownRanks(c, l.top);
-  const size_t hidden = static_cast<size_t>(std::count(shown.begin(), shown.end(), false));
+  const auto [shown, hidden] = ShownRanks(c, l.top);
   Say(out, l, "per rank and step: computing, communication (exposed), wait vs transit");
   TextTable table({{.header = "rank", .shrink = true},
                    {.header = "step", .right = true},
