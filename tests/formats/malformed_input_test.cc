@@ -76,6 +76,7 @@ const std::map<std::string, Expectation>& Corpus() {
       {"trailing_commas.json", {true, 2, 2}},
       {"unknown_phase.json", {true, 3, 1, {{LoadStat::kEventUnknownPhase, 2}}}},
       {"truncated.json.gz", {true, 0, 0, {{LoadStat::kTruncated, 1}}}},  // events: see below
+      {"corrupt_lookback.json.gz", {false, 0, 0, {}, "at compressed byte"}},
       {"gzip_bomb.json.gz", {false, 0, 0, {}, "compression ratio above 200:1"}},
       {"zstd_bomb.json.zst", {false, 0, 0, {}, "compression ratio above 200:1"}},
   };

@@ -109,6 +109,26 @@ TEST(ByteSourceTest, CorruptDataAtTheStartIsAnError) {
       << n.status().message();
 }
 
+// Regression (trace_splice_fuzzer): on this corrupt stream igzip reports an
+// invalid look-back having counted out more bytes than it decoded (what its
+// window held). The corruption was kept as a truncation, with those bytes:
+// the output differed with the heap. Now any read size ends in the error.
+TEST(ByteSourceTest, CorruptGzipIsAnErrorWhateverTheReadSize) {
+  const std::string gz = perfdx::testing::ReadFileOrDie("tests/data/bad/corrupt_lookback.json.gz");
+  for (size_t step : {1, 7, 4096, 1 << 20}) {
+    auto source = OpenMemoryByteSource(gz, "bad.json.gz");
+    ASSERT_TRUE(source.ok());
+    std::string buf(step, '\0');
+    Result<size_t> n = size_t{0};
+    do {
+      n = (*source)->Read(buf.data(), buf.size());
+    } while (n.ok() && *n > 0);
+    ASSERT_FALSE(n.ok()) << step;
+    EXPECT_EQ(n.status().message().rfind("bad.json.gz: at compressed byte ", 0), 0u)
+        << n.status().message();
+  }
+}
+
 TEST(ByteSourceTest, DecompressedSizeLimit) {
   ReadLimits limits;
   limits.max_decompressed_bytes = 1000;

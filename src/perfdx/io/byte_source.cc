@@ -174,11 +174,12 @@ class GzipSource final : public LimitedSource {
           if (!at_member_boundary_) {
             const uint32_t before = state_.avail_out;
             const int rc = isal_inflate(&state_);
-            if (rc >= ISAL_DECOMP_OK && state_.block_state == ISAL_BLOCK_FINISH) {
+            if (rc < ISAL_DECOMP_OK) return Corrupt(rc);
+            if (state_.block_state == ISAL_BLOCK_FINISH) {
               at_member_boundary_ = true;
               continue;
             }
-            if (rc >= ISAL_DECOMP_OK && state_.avail_out < before) continue;
+            if (state_.avail_out < before) continue;
           }
           // A complete member would have finished its block.
           if (!at_member_boundary_) {
@@ -227,15 +228,7 @@ class GzipSource final : public LimitedSource {
         if (state_.avail_in != in_before || state_.avail_out != out_before) continue;
         rc = ISAL_INVALID_BLOCK;
       }
-      const uint64_t at = bytes_in_ - state_.avail_in;
-      const size_t produced = capacity - state_.avail_out;
-      if (bytes_out_ + produced == 0) {
-        return InvalidInput(fmt::format("{}: at compressed byte {}: corrupt gzip data ({})", path_,
-                                        at, IsalError(rc)));
-      }
-      truncation_ = fmt::format("corrupt gzip data at compressed byte {} ({})", at, IsalError(rc));
-      done_ = true;
-      break;
+      return Corrupt(rc);
     }
     const size_t produced = capacity - state_.avail_out;
     bytes_out_ += produced;
@@ -244,6 +237,15 @@ class GzipSource final : public LimitedSource {
   }
 
  private:
+  // Corrupt data is refused whole, not kept as a truncation (as a cut stream
+  // is): on an error igzip may already have counted out bytes it never
+  // decoded (what its window held; the fuzzer found them), so nothing of the
+  // call that failed, or before it, can be told to be the file's.
+  Status Corrupt(int rc) const {
+    return InvalidInput(fmt::format("{}: at compressed byte {}: corrupt gzip data ({})", path_,
+                                    bytes_in_ - state_.avail_in, IsalError(rc)));
+  }
+
   // A fresh state for the next gzip member (header, deflate data, CRC).
   void StartMember() {
     isal_inflate_init(&state_);
@@ -251,7 +253,9 @@ class GzipSource final : public LimitedSource {
     at_member_boundary_ = false;
   }
 
-  inflate_state state_;
+  // Value-initialised: igzip's init leaves its buffers as they were, and what
+  // a source gives must not depend on what the heap held before.
+  inflate_state state_{};
   bool done_ = false;
   bool at_member_boundary_ = false;
   std::vector<char> in_buf_;

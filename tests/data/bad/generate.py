@@ -84,6 +84,13 @@ full = ("[" + ", ".join(GOOD.replace('"ts": 100', '"ts": %d' % (100 + i)) for i 
 gz = gzip.compress(full, mtime=0)
 write("truncated.json.gz", gz[: len(gz) // 2])
 
+# Corrupt gzip (found by trace_splice_fuzzer): a dynamic-Huffman block whose
+# data goes wrong a few bytes in; igzip reports an invalid look-back, with more
+# bytes counted out than it decoded. The whole read is an error.
+write("corrupt_lookback.json.gz", bytes.fromhex(
+    "1f8b0800000000000203b5da3d0e80c75586d1ad44ae53f8bbffe395202184ac241214"
+    "0e16241562efd834889ed3dd99e2ed9eeefce3e2ed9eeefce37ffef0ffffffffffffff"))
+
 # Decompression bombs: 80 MiB of spaces inside a valid array.
 bomb = b"[" + b" " * (80 << 20) + b"]"
 write("gzip_bomb.json.gz", gzip.compress(bomb, compresslevel=9, mtime=0))
