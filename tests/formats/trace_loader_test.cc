@@ -4,6 +4,7 @@
 #include "perfdx/formats/trace_loader.h"
 
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <new>
 #include <stdexcept>
@@ -67,6 +68,57 @@ TEST(TraceLoaderTest, TwoGoodRanksHaveNoWarning) {
   EXPECT_EQ(loaded->traces.size(), 2u);
   EXPECT_TRUE(loaded->failed.empty());
   EXPECT_TRUE(loaded->warnings.empty());
+}
+
+// LoadEachTrace (issue #13): each trace is handed to the consumer, which owns
+// it; what the consumer returns is the input's outcome, and the inputs it
+// took come back in rank order whatever the threads' order.
+class LoadEachTraceTest : public ::testing::TestWithParam<unsigned> {};
+
+TEST_P(LoadEachTraceTest, RankOrderAndAConsumerErrorSkipsItsInput) {
+  perfdx::testing::TempDir dir;
+  const std::string good = perfdx::testing::ReadFileOrDie("tests/data/healthy_gpu_trace.json");
+  // Written out of rank order: discovery sorts by name, the outcome by rank.
+  for (int rank : {3, 1, 2, 0}) dir.Write(fmt::format("run/rank{}.json", rank), good);
+  LoadOptions options;
+  options.threads = GetParam();
+  std::mutex mutex;
+  std::map<size_t, int64_t> rank_of_input;
+  auto outcome = LoadEachTrace({dir.path() + "/run"}, options, [&](size_t i, model::Trace t) {
+    if (t.info.rank == 2) return InvalidInput("rank2.json: refused by the consumer");
+    std::lock_guard<std::mutex> lock(mutex);
+    rank_of_input[i] = t.info.rank.value_or(-1);
+    return Status::Ok();
+  });
+  ASSERT_TRUE(outcome.ok()) << outcome.status().message();
+  std::vector<int64_t> ranks;
+  for (size_t i : outcome->consumed) ranks.push_back(rank_of_input.at(i));
+  EXPECT_EQ(ranks, (std::vector<int64_t>{0, 1, 3}));
+  ASSERT_EQ(outcome->failed.size(), 1u);
+  ASSERT_EQ(outcome->warnings.size(), 1u);
+  EXPECT_EQ(outcome->warnings[0],
+            "rank 2 skipped: rank2.json: refused by the consumer (the other 3 inputs were loaded)");
+}
+
+INSTANTIATE_TEST_SUITE_P(Threads, LoadEachTraceTest, ::testing::Values(1u, 2u),
+                         [](const auto& p) { return "Threads" + std::to_string(p.param); });
+
+// A consumer that throws (the analysis running out of memory on a loader
+// thread) fails the load with a Status; the process is not terminated.
+TEST(LoadEachTraceTest, AConsumerThatThrowsFailsTheLoad) {
+  perfdx::testing::TempDir dir;
+  const std::string good = perfdx::testing::ReadFileOrDie("tests/data/healthy_gpu_trace.json");
+  const std::string path = dir.Write("run/rank0.json", good);
+  dir.Write("run/rank1.json", good);
+  LoadOptions options;
+  options.threads = 2;
+  auto outcome = LoadEachTrace({dir.path() + "/run"}, options, [&](size_t, model::Trace t) {
+    if (t.info.rank == 0) throw std::bad_alloc();
+    return Status::Ok();
+  });
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_EQ(outcome.status().code(), StatusCode::kOutOfMemory);
+  EXPECT_EQ(outcome.status().message(), path + ": an allocation failed while loading it");
 }
 
 // The progress hook (issue #14): bytes of each input as they are read, at

@@ -1,4 +1,4 @@
-// The analyze pipeline as a library call: it owns its traces, groups the
+// The analyze pipeline as a library call: it frees each trace once analysed, groups the
 // ranks into jobs, and runs the cross-rank rules per job only.
 #include "perfdx/pipeline/analyze.h"
 
@@ -105,10 +105,51 @@ TEST(AnalyzePipeline, RankFilter) {
   ASSERT_TRUE(one.ok()) << one.status().message();
   ASSERT_EQ(one->ranks.size(), 1u);
   EXPECT_EQ(one->ranks[0].analysis.info().rank, 1);
-  EXPECT_EQ(one->traces.size(), 1u);
   auto none = Analyze({SharedPath("traces/kineto/hta/trace_filter")}, {7});
   ASSERT_FALSE(none.ok());
   EXPECT_NE(none.status().message().find("--rank"), std::string::npos);
+}
+
+// Issue #13: each trace is freed once its rank is analysed (memory bounded by
+// the ranks in flight); what the report says does not change, nor does it
+// with the number of loader threads.
+TEST(AnalyzePipeline, TracesAreFreedOnceAnalysedUnlessKept) {
+  PERFDX_REQUIRE_SHARED();
+  AnalyzeRequest request;
+  request.paths = {SharedPath("traces/kineto/hta/trace_filter")};
+  request.keep_traces = true;
+  auto kept = BuildAnalyzeReport(request);
+  ASSERT_TRUE(kept.ok()) << kept.status().message();
+  ASSERT_EQ(kept->traces.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(kept->ranks[i].analysis.trace, kept->traces[i].get());
+    EXPECT_EQ(kept->ranks[i].analysis.info().path, kept->traces[i]->info.path);
+    EXPECT_EQ(kept->ranks[i].analysis.info().rank, static_cast<int64_t>(i));
+  }
+  request.keep_traces = false;
+  auto freed = BuildAnalyzeReport(request);
+  ASSERT_TRUE(freed.ok()) << freed.status().message();
+  EXPECT_TRUE(freed->traces.empty());
+  ASSERT_EQ(freed->ranks.size(), 2u);
+  for (const report::AnalyzeRank& r : freed->ranks) EXPECT_EQ(r.analysis.trace, nullptr);
+  EXPECT_EQ(report::RenderAnalyzeJson(*freed), report::RenderAnalyzeJson(*kept));
+}
+
+TEST(AnalyzePipeline, OneLoaderThreadOrTwoGiveTheSameReport) {
+  PERFDX_REQUIRE_SHARED();
+  for (const std::string& path :
+       {std::string("examples/gpu_training/traces"), SharedPath("traces/kineto/hta/trace_filter"),
+        SharedPath("traces/ascend/torch_npu_2rank_text_level1")}) {
+    AnalyzeRequest request;
+    request.paths = {path};
+    request.load.threads = 1;
+    auto one = BuildAnalyzeReport(request);
+    request.load.threads = 2;
+    auto two = BuildAnalyzeReport(request);
+    ASSERT_TRUE(one.ok() && two.ok()) << path;
+    EXPECT_EQ(report::RenderAnalyzeJson(*one), report::RenderAnalyzeJson(*two)) << path;
+    EXPECT_EQ(one->warnings, two->warnings) << path;
+  }
 }
 
 TEST(AnalyzePipeline, FailOnLevels) {

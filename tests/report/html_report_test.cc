@@ -61,6 +61,7 @@ AnalyzeRank MakeRank(const model::Trace* trace) {
   AnalyzeRank r;
   analysis::RankAnalysis& a = r.analysis;
   a.trace = trace;
+  a.rank_info = trace->info;
   analysis::StepAnalysis s5 = Step(5, 1, 11);
   s5.breakdown.kernel_ns = 5 * kMs;
   s5.breakdown.memcpy_ns = 1 * kMs;

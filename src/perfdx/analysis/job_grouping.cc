@@ -76,8 +76,8 @@ std::string WhyNotOneJob(const RankAnalysis& a, const RankAnalysis& b) {
         model::PlatformName(x.runtime.platform), model::FrameworkName(y.runtime.framework),
         model::PlatformName(y.runtime.platform));
   }
-  const IntervalSet sx = TraceSpan(*a.trace);
-  const IntervalSet sy = TraceSpan(*b.trace);
+  const IntervalSet& sx = a.trace_span;
+  const IntervalSet& sy = b.trace_span;
   if (!sx.empty() && !sy.empty()) {
     const Interval ix = sx.intervals().front();
     const Interval iy = sy.intervals().front();

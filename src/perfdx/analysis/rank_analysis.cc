@@ -79,6 +79,8 @@ IntervalSet TraceSpan(const model::Trace& trace) {
 RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& options) {
   RankAnalysis r;
   r.trace = &trace;
+  r.rank_info = trace.info;
+  r.trace_span = TraceSpan(trace);
   r.window = options.window;
   StepOptions step_options;
   step_options.include_incomplete = options.include_incomplete;
@@ -134,8 +136,8 @@ RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& optio
       if (r.window_steps.size() >= 2) r.window_steps.pop_back();
       break;
   }
-  window = r.window_steps.empty() ? TraceSpan(trace) : StepWindows(r.window_steps);
-  if (window.empty()) window = TraceSpan(trace);
+  window = r.window_steps.empty() ? r.trace_span : StepWindows(r.window_steps);
+  if (window.empty()) window = r.trace_span;
   r.window_ns = window.TotalLength();
   r.ops = SummarizeOps(trace, attribution, window);
   r.kernels = SummarizeKernels(trace, attribution, window);

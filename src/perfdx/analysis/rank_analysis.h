@@ -48,11 +48,18 @@ struct StepAnalysis {
 };
 
 struct RankAnalysis {
-  // The trace analysed, owned by the caller (BuildAnalyzeReport). The
-  // advisor reads only info() (tests/architecture/rules_read_analysis_test.py);
-  // the baseline's inventory and the job grouping read the trace itself.
+  // The trace analysed, owned by the caller; null once the caller has freed
+  // it (BuildAnalyzeReport does, unless asked to keep it: everything after
+  // the analysis reads this struct, not the trace). What reads the trace
+  // itself: the rank's summary (cluster/rank_summary.h), the baseline's
+  // inventory and annotate, each while the trace is alive.
   const model::Trace* trace = nullptr;
-  const model::RankInfo& info() const { return trace->info; }
+  // The trace's RankInfo, copied: the advisor reads only this
+  // (tests/architecture/rules_read_analysis_test.py).
+  model::RankInfo rank_info;
+  const model::RankInfo& info() const { return rank_info; }
+  // TraceSpan of the trace (the job grouping compares ranks' spans).
+  IntervalSet trace_span;
   AnalysisWindow window = AnalysisWindow::kSteps;
   bool cpu_only = false;
   StepTimeline timeline;  // after --steps filtering

@@ -4,7 +4,9 @@
 #include <atomic>
 #include <exception>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <thread>
@@ -229,10 +231,14 @@ Result<model::Trace> ImportInput(const io::TraceInput& input, const LoadOptions&
   return trace;
 }
 
-Result<model::Trace> ImportGuarded(const std::string& path,
-                                   const std::function<Result<model::Trace>()>& import) {
+namespace {
+
+// An exception escaping a loader thread would terminate the process: it
+// becomes a Status naming `path` (out of memory, or internal).
+template <typename F>
+auto Guarded(const std::string& path, const F& f) -> decltype(f()) {
   try {
-    return import();
+    return f();
   } catch (const std::bad_alloc&) {
     return OutOfMemory(fmt::format("{}: an allocation failed while loading it", path));
   } catch (const std::exception& e) {
@@ -240,6 +246,13 @@ Result<model::Trace> ImportGuarded(const std::string& path,
   } catch (...) {
     return Internal(fmt::format("{}: unexpected exception while loading it", path));
   }
+}
+
+}  // namespace
+
+Result<model::Trace> ImportGuarded(const std::string& path,
+                                   const std::function<Result<model::Trace>()>& import) {
+  return Guarded(path, import);
 }
 
 namespace {
@@ -252,20 +265,32 @@ bool IsInputError(const Status& status) {
 
 }  // namespace
 
-Result<LoadedTraces> LoadTraces(const std::vector<std::string>& paths, const LoadOptions& options) {
+Result<LoadOutcome> LoadEachTrace(const std::vector<std::string>& paths, const LoadOptions& options,
+                                  const TraceConsumer& consume) {
   PERFDX_ASSIGN_OR_RETURN(io::Discovery discovery, io::DiscoverInputs(paths));
   const size_t n = discovery.inputs.size();
-  std::vector<std::optional<Result<model::Trace>>> results(n);
+  // Per input: how it ended and the rank it said it was (for the order).
+  std::vector<Status> statuses(n);
+  std::vector<std::optional<int64_t>> ranks(n);
   unsigned threads = options.threads != 0 ? options.threads : std::thread::hardware_concurrency();
   threads = std::clamp<unsigned>(threads, 1, static_cast<unsigned>(std::max<size_t>(n, 1)));
 
+  auto load_one = [&](size_t i, const LoadOptions& mine) {
+    const io::TraceInput& input = discovery.inputs[i];
+    Result<model::Trace> trace =
+        ImportGuarded(input.trace_path, [&] { return ImportInput(input, mine); });
+    if (!trace.ok()) {
+      statuses[i] = trace.status();
+      return;
+    }
+    ranks[i] = trace->info.rank;
+    statuses[i] = Guarded(input.trace_path, [&] { return consume(i, std::move(*trace)); });
+  };
   std::atomic<size_t> next{0};
   auto work = [&] {
     for (size_t i = next++; i < n; i = next++) {
-      const io::TraceInput& input = discovery.inputs[i];
       if (!options.progress) {
-        results[i].emplace(
-            ImportGuarded(input.trace_path, [&] { return ImportInput(input, options); }));
+        load_one(i, options);
         continue;
       }
       // The input's own options: its progress calls carry its index.
@@ -276,11 +301,11 @@ Result<LoadedTraces> LoadTraces(const std::vector<std::string>& paths, const Loa
         q.inputs = n;
         options.progress(q);
       };
-      results[i].emplace(ImportGuarded(input.trace_path, [&] { return ImportInput(input, mine); }));
+      load_one(i, mine);
       LoadProgress done;
       done.input = i;
       done.inputs = n;
-      done.path = input.trace_path;
+      done.path = discovery.inputs[i].trace_path;
       done.done = true;
       options.progress(done);
     }
@@ -293,34 +318,46 @@ Result<LoadedTraces> LoadTraces(const std::vector<std::string>& paths, const Loa
     for (auto& t : pool) t.join();
   }
 
-  LoadedTraces loaded;
-  loaded.warnings = std::move(discovery.warnings);
+  LoadOutcome outcome;
+  outcome.warnings = std::move(discovery.warnings);
   std::vector<size_t> failed_inputs;
   for (size_t i = 0; i < n; ++i) {
-    Result<model::Trace>& r = *results[i];
-    if (r.ok()) {
-      loaded.traces.push_back(std::move(*r));
+    if (statuses[i].ok()) {
+      outcome.consumed.push_back(i);
       continue;
     }
-    if (!IsInputError(r.status())) return r.status();
-    loaded.failed.push_back(r.status());
+    if (!IsInputError(statuses[i])) return statuses[i];
+    outcome.failed.push_back(statuses[i]);
     failed_inputs.push_back(i);
   }
-  if (loaded.traces.empty() && !loaded.failed.empty()) return loaded.failed.front();
-  for (size_t k = 0; k < loaded.failed.size(); ++k) {
+  if (outcome.consumed.empty() && !outcome.failed.empty()) return outcome.failed.front();
+  for (size_t k = 0; k < outcome.failed.size(); ++k) {
     const std::optional<int64_t>& rank = discovery.inputs[failed_inputs[k]].rank_hint;
-    loaded.warnings.push_back(fmt::format(
+    outcome.warnings.push_back(fmt::format(
         "{} skipped: {} (the other {} input{} loaded)",
-        rank ? fmt::format("rank {}", *rank) : std::string("input"), loaded.failed[k].message(),
-        loaded.traces.size(), loaded.traces.size() == 1 ? " was" : "s were"));
+        rank ? fmt::format("rank {}", *rank) : std::string("input"), outcome.failed[k].message(),
+        outcome.consumed.size(), outcome.consumed.size() == 1 ? " was" : "s were"));
   }
   // Ranks without a number keep discovery order after the numbered ones.
-  std::stable_sort(loaded.traces.begin(), loaded.traces.end(),
-                   [](const model::Trace& a, const model::Trace& b) {
-                     const int64_t ra = a.info.rank.value_or(INT64_MAX);
-                     const int64_t rb = b.info.rank.value_or(INT64_MAX);
-                     return ra < rb;
-                   });
+  std::stable_sort(outcome.consumed.begin(), outcome.consumed.end(), [&](size_t a, size_t b) {
+    return ranks[a].value_or(INT64_MAX) < ranks[b].value_or(INT64_MAX);
+  });
+  return outcome;
+}
+
+Result<LoadedTraces> LoadTraces(const std::vector<std::string>& paths, const LoadOptions& options) {
+  std::map<size_t, model::Trace> traces;  // by input
+  std::mutex traces_mutex;
+  PERFDX_ASSIGN_OR_RETURN(LoadOutcome outcome,
+                          LoadEachTrace(paths, options, [&](size_t i, model::Trace trace) {
+                            std::lock_guard<std::mutex> lock(traces_mutex);
+                            traces.emplace(i, std::move(trace));
+                            return Status::Ok();
+                          }));
+  LoadedTraces loaded;
+  loaded.warnings = std::move(outcome.warnings);
+  loaded.failed = std::move(outcome.failed);
+  for (size_t i : outcome.consumed) loaded.traces.push_back(std::move(traces.at(i)));
   return loaded;
 }
 

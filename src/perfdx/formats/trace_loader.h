@@ -81,4 +81,20 @@ Result<model::Trace> ImportGuarded(const std::string& path,
 
 Result<LoadedTraces> LoadTraces(const std::vector<std::string>& paths, const LoadOptions& options);
 
+// Loading where each trace is handed on as soon as it is imported, so that
+// memory is bounded by the traces in flight (one per loader thread), not by
+// the inputs: `consume` runs on the loader thread, for several inputs at
+// once, owns the trace and keeps what it needs of it (into a slot of its own
+// per input). A Status it returns is the input's, as an import error is (an
+// input error skips the input with a warning, any other fails the load); an
+// exception it throws becomes a Status, as in ImportGuarded.
+using TraceConsumer = std::function<Status(size_t input, model::Trace trace)>;
+struct LoadOutcome {
+  std::vector<size_t> consumed;       // the inputs handed on, ordered by rank, then discovery order
+  std::vector<std::string> warnings;  // as LoadedTraces::warnings
+  std::vector<Status> failed;         // as LoadedTraces::failed
+};
+Result<LoadOutcome> LoadEachTrace(const std::vector<std::string>& paths, const LoadOptions& options,
+                                  const TraceConsumer& consume);
+
 }  // namespace perfdx::formats

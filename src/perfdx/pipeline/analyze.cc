@@ -4,7 +4,9 @@
 #include <charconv>
 #include <cstdint>
 #include <fstream>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <utility>
 
@@ -119,38 +121,65 @@ Result<std::vector<cluster::RankSummary>> SummarizeRanks(const AnalyzeRequest& r
   }
   PERFDX_ASSIGN_OR_RETURN(report::AnalyzeReport report, BuildAnalyzeReport(request));
   std::vector<cluster::RankSummary> out;
-  for (const report::AnalyzeRank& r : report.ranks)
-    out.push_back(cluster::SummarizeRank(r.analysis));
+  for (report::AnalyzeRank& r : report.ranks) out.push_back(std::move(r.summary));
   return out;
 }
+
+namespace {
+
+// One rank as its loader thread leaves it.
+struct AnalyzedInput {
+  report::AnalyzeRank rank;
+  std::vector<std::string> warnings;          // the trace's load warnings
+  std::unique_ptr<const model::Trace> trace;  // kept only if asked
+};
+
+bool Wanted(const AnalyzeRequest& request, const model::Trace& trace) {
+  return request.ranks.empty() || std::find(request.ranks.begin(), request.ranks.end(),
+                                            trace.info.rank.value_or(-1)) != request.ranks.end();
+}
+
+}  // namespace
 
 Result<report::AnalyzeReport> BuildAnalyzeReport(const AnalyzeRequest& request) {
   if (std::any_of(request.paths.begin(), request.paths.end(),
                   [](const std::string& p) { return IsSummaryPath(p); })) {
     return MergeSummaries(request);
   }
-  PERFDX_ASSIGN_OR_RETURN(formats::LoadedTraces loaded,
-                          formats::LoadTraces(request.paths, request.load));
+  std::map<size_t, AnalyzedInput> analyzed;  // by input
+  std::mutex analyzed_mutex;
+  auto analyze = [&](size_t input, model::Trace loaded) -> Status {
+    if (!Wanted(request, loaded)) return Status::Ok();
+    AnalyzedInput a;
+    a.trace = std::make_unique<const model::Trace>(std::move(loaded));
+    const model::Trace& trace = *a.trace;
+    a.rank.analysis = analysis::AnalyzeRank(trace, request.analysis);
+    a.rank.health = advisor::BuildHealthTable(a.rank.analysis, request.thresholds);
+    a.rank.findings = advisor::RunAdvisor(a.rank.analysis, request.thresholds);
+    a.rank.summary = cluster::SummarizeRank(a.rank.analysis);
+    a.warnings = analysis::LoadWarnings(trace);
+    if (!request.keep_traces) {
+      a.rank.analysis.trace = nullptr;
+      a.trace.reset();
+    }
+    std::lock_guard<std::mutex> lock(analyzed_mutex);
+    analyzed.emplace(input, std::move(a));
+    return Status::Ok();
+  };
+  PERFDX_ASSIGN_OR_RETURN(formats::LoadOutcome loaded,
+                          formats::LoadEachTrace(request.paths, request.load, analyze));
   report::AnalyzeReport out;
   out.warnings = std::move(loaded.warnings);
-  for (model::Trace& trace : loaded.traces) {
-    const int64_t rank = trace.info.rank.value_or(-1);
-    if (!request.ranks.empty() &&
-        std::find(request.ranks.begin(), request.ranks.end(), rank) == request.ranks.end()) {
-      continue;
-    }
-    out.traces.push_back(std::make_unique<const model::Trace>(std::move(trace)));
+  for (size_t input : loaded.consumed) {
+    auto it = analyzed.find(input);
+    if (it == analyzed.end()) continue;  // not a requested rank
+    AnalyzedInput& a = it->second;
+    for (std::string& w : a.warnings) out.warnings.push_back(std::move(w));
+    out.ranks.push_back(std::move(a.rank));
+    if (a.trace) out.traces.push_back(std::move(a.trace));
   }
-  if (out.traces.empty()) {
+  if (out.ranks.empty()) {
     return NotFound("--rank: no loaded trace has the requested rank");
-  }
-  for (const auto& trace : out.traces) {
-    report::AnalyzeRank entry;
-    entry.analysis = analysis::AnalyzeRank(*trace, request.analysis);
-    entry.health = advisor::BuildHealthTable(entry.analysis, request.thresholds);
-    entry.findings = advisor::RunAdvisor(entry.analysis, request.thresholds);
-    for (std::string& w : analysis::LoadWarnings(*trace)) out.warnings.push_back(std::move(w));
-    out.ranks.push_back(std::move(entry));
   }
 
   std::vector<const analysis::RankAnalysis*> analyses;
@@ -162,7 +191,7 @@ Result<report::AnalyzeReport> BuildAnalyzeReport(const AnalyzeRequest& request) 
     if (job.members.size() > 1) {
       // Through the ranks' summaries, as `perfdx analyze *.summary` merges them.
       std::vector<cluster::RankSummary> summaries;
-      for (size_t m : job.members) summaries.push_back(cluster::SummarizeRank(*analyses[m]));
+      for (size_t m : job.members) summaries.push_back(out.ranks[m].summary);
       entry = ClusterJob(summaries, request.thresholds);
     }
     entry.members = job.members;

@@ -27,6 +27,10 @@ struct AnalyzeRequest {
   analysis::AnalysisOptions analysis;
   std::vector<int64_t> ranks;  // --rank: only these (empty: every rank)
   advisor::Thresholds thresholds;
+  // Keep each rank's trace in the report (annotate reads it). Otherwise each
+  // trace is freed as soon as its rank is analysed, on its loader thread:
+  // memory is bounded by the ranks in flight, not by the job.
+  bool keep_traces = false;
 };
 
 // What a user typed for the request's options, as every front end reads it:
@@ -35,10 +39,11 @@ struct AnalyzeRequest {
 Result<std::pair<int64_t, int64_t>> ParseStepRange(std::string_view text);
 std::optional<analysis::AnalysisWindow> ParseAnalysisWindow(std::string_view text);
 
-// The report owns its traces. Paths ending in ".summary" (`perfdx
-// summarize`'s files; all of the paths, then) are merged as the ranks of
-// one job: the report holds that job's cluster section and no rank. Fails on input that cannot be
-// read, and when `ranks` names no loaded rank.
+// Each rank is loaded, analysed and advised on a loader thread (up to
+// load.threads at once); the report keeps its traces only if asked. Paths ending in ".summary"
+// (`perfdx summarize`'s files; all of the paths, then) are merged as the ranks of one job: the
+// report holds that job's cluster section and no rank. Fails on input that cannot be read, and when
+// `ranks` names no loaded rank.
 Result<report::AnalyzeReport> BuildAnalyzeReport(const AnalyzeRequest& request);
 
 // `perfdx summarize`: the summaries (cluster/rank_summary.h) of the ranks

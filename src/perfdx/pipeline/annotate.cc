@@ -56,7 +56,9 @@ int64_t UnusedPid(const model::Trace& trace) {
 
 Result<AnnotatedTrace> AnnotateTrace(const AnnotateRequest& request) {
   PERFDX_ASSIGN_OR_RETURN(std::string trace_path, TraceToAnnotate(request.analyze.paths));
-  PERFDX_ASSIGN_OR_RETURN(report::AnalyzeReport analyzed, BuildAnalyzeReport(request.analyze));
+  AnalyzeRequest analyze = request.analyze;
+  analyze.keep_traces = true;  // the annotation's pid must be one the trace does not use
+  PERFDX_ASSIGN_OR_RETURN(report::AnalyzeReport analyzed, BuildAnalyzeReport(analyze));
   if (analyzed.ranks.size() != 1) {
     return Unsupported(fmt::format("{}: annotate takes one rank; this trace holds {}", trace_path,
                                    analyzed.ranks.size()));

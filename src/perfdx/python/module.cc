@@ -199,7 +199,7 @@ py::tuple Analyze(const LoadArgs& load, const std::string& steps, const std::str
   ObjectSink sink(ObjectType());
   report::WriteAnalyzeReport(*out.report, sink);
   py::object tree = sink.Take();
-  // The traces (the largest part of the memory) are freed without the GIL.
+  // The report is freed without the GIL (its traces already are).
   WithoutGil([&] {
     out.report = Internal("released");
     return 0;

@@ -26,6 +26,7 @@
 #include "perfdx/analysis/rank_analysis.h"
 #include "perfdx/base/value_sink.h"
 #include "perfdx/cluster/cluster_analysis.h"
+#include "perfdx/cluster/rank_summary.h"
 
 namespace perfdx::report {
 
@@ -33,6 +34,9 @@ struct AnalyzeRank {
   analysis::RankAnalysis analysis;
   std::vector<advisor::HealthRow> health;
   std::vector<advisor::Finding> findings;  // ranked by estimated gain
+  // What the cluster analysis reads of the rank (cluster/rank_summary.h),
+  // made while its trace was alive.
+  cluster::RankSummary summary;
 };
 
 // Traces given together that are ranks of one job (analysis/job_grouping).
@@ -50,7 +54,8 @@ struct AnalyzeJob {
 };
 
 struct AnalyzeReport {
-  // The traces the analyses read (RankAnalysis::trace points into them).
+  // The traces the analyses read, where the caller asked to keep them
+  // (AnalyzeRequest::keep_traces; RankAnalysis::trace points into them).
   std::vector<std::unique_ptr<const model::Trace>> traces;
   std::vector<AnalyzeRank> ranks;
   std::vector<AnalyzeJob> jobs;

@@ -22,6 +22,7 @@ namespace {
 void ExpectSameRecord(const std::string& path) {
   pipeline::AnalyzeRequest request;
   request.paths = {path};
+  request.keep_traces = true;  // the inventory is taken from the trace
   auto report = pipeline::BuildAnalyzeReport(request);
   ASSERT_TRUE(report.ok()) << report.status().message();
   ASSERT_EQ(report->ranks.size(), 1u);

@@ -41,10 +41,8 @@ RunRecord RecordFromAnalysis(const analysis::RankAnalysis& a) {
   RunRecord record;
   record.source = RunSource::kTrace;
   record.window = std::string(analysis::AnalysisWindowName(a.window));
-  if (a.trace != nullptr) {
-    record.device = a.info().device_name;
-    record.rank = a.info().rank;
-  }
+  record.device = a.info().device_name;
+  record.rank = a.info().rank;
   for (const analysis::StepAnalysis& s : a.steps) {
     StepSample step;
     step.id = s.window.id;

@@ -25,7 +25,8 @@ void AddHealthMetrics(const analysis::HealthMetrics& health, RunRecord& record);
 std::optional<InventoryWindow> InventoryWindowOf(const analysis::RankAnalysis& analysis);
 
 // Everything but the provenance (name, tags, host, fingerprint, version),
-// which run_input.h fills in. `analysis.trace` must still be alive.
+// which run_input.h fills in. The items are the inventory of `analysis.trace`,
+// where it is still alive (none where the report freed it).
 RunRecord RecordFromAnalysis(const analysis::RankAnalysis& analysis);
 
 }  // namespace perfdx::baseline
