@@ -10,7 +10,7 @@ one slow link, then measures:
     largest peak RSS of one summarize;
   * merge: `perfdx analyze *.summary`, wall time and peak RSS;
   * direct: `perfdx analyze` of the N rank folders at once (only up to
-    --direct-max ranks: it holds every rank's trace in memory);
+    --direct-max ranks, the slower path at scale);
 and checks that the merged report names the injected slow rank (phase
 compute, the kernel), and the injected slow link. Exit 1 when a check fails.
 

@@ -7,7 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
-#include <vector>
+#include <memory>
 
 #include <fmt/format.h>
 // ZSTD_getFrameHeader, to name the window a refused frame asks for (the
@@ -157,7 +157,7 @@ class GzipSource final : public LimitedSource {
  public:
   GzipSource(std::string path, PeekedInput input, const ReadLimits& limits)
       : LimitedSource(std::move(path), Compression::kGzip, std::move(input), limits),
-        in_buf_(kInputChunk) {
+        in_buf_(std::make_unique_for_overwrite<char[]>(kInputChunk)) {
     StartMember();
   }
 
@@ -167,7 +167,7 @@ class GzipSource final : public LimitedSource {
     state_.avail_out = static_cast<uint32_t>(std::min<size_t>(capacity, UINT32_MAX));
     while (state_.avail_out > 0) {
       if (state_.avail_in == 0) {
-        PERFDX_ASSIGN_OR_RETURN(size_t n, input_.Read(in_buf_.data(), in_buf_.size()));
+        PERFDX_ASSIGN_OR_RETURN(size_t n, input_.Read(in_buf_.get(), kInputChunk));
         if (n == 0) {
           // The input ended. ISA-L may still hold decoded bytes it has not
           // written out: drain them first.
@@ -194,7 +194,7 @@ class GzipSource final : public LimitedSource {
           break;
         }
         bytes_in_ += n;
-        state_.next_in = reinterpret_cast<uint8_t*>(in_buf_.data());
+        state_.next_in = reinterpret_cast<uint8_t*>(in_buf_.get());
         state_.avail_in = static_cast<uint32_t>(n);
       }
       if (at_member_boundary_) {
@@ -258,7 +258,7 @@ class GzipSource final : public LimitedSource {
   inflate_state state_{};
   bool done_ = false;
   bool at_member_boundary_ = false;
-  std::vector<char> in_buf_;
+  std::unique_ptr<char[]> in_buf_;  // not zero-filled: every byte used was read first
 };
 
 std::string BinarySize(uint64_t bytes) {
@@ -275,7 +275,7 @@ class ZstdSource final : public LimitedSource {
  public:
   ZstdSource(std::string path, PeekedInput input, const ReadLimits& limits)
       : LimitedSource(std::move(path), Compression::kZstd, std::move(input), limits),
-        in_buf_(kInputChunk),
+        in_buf_(std::make_unique_for_overwrite<char[]>(kInputChunk)),
         window_log_max_(ZstdWindowLogMax(limits.max_decompressed_bytes)) {
     dctx_ = ZSTD_createDCtx();
     // The decoder allocates the window a frame declares (pages are touched
@@ -292,7 +292,7 @@ class ZstdSource final : public LimitedSource {
     ZSTD_outBuffer out{dst, capacity, 0};
     while (out.pos < out.size) {
       if (in_.pos == in_.size) {
-        PERFDX_ASSIGN_OR_RETURN(size_t n, input_.Read(in_buf_.data(), in_buf_.size()));
+        PERFDX_ASSIGN_OR_RETURN(size_t n, input_.Read(in_buf_.get(), kInputChunk));
         if (n == 0) {
           if (last_rc_ != 0) {
             if (bytes_out_ + out.pos == 0) {
@@ -306,7 +306,7 @@ class ZstdSource final : public LimitedSource {
           break;
         }
         bytes_in_ += n;
-        in_ = ZSTD_inBuffer{in_buf_.data(), n, 0};
+        in_ = ZSTD_inBuffer{in_buf_.get(), n, 0};
       }
       const size_t frame_at = in_.pos;
       const size_t rc = ZSTD_decompressStream(dctx_, &out, &in_);
@@ -336,7 +336,7 @@ class ZstdSource final : public LimitedSource {
   Status WindowTooLarge(size_t frame_at) const {
     const uint64_t allowed = uint64_t{1} << window_log_max_;
     ZSTD_frameHeader header{};
-    const char* frame = in_buf_.data() + frame_at;
+    const char* frame = in_buf_.get() + frame_at;
     if (ZSTD_getFrameHeader(&header, frame, in_.size - frame_at) == 0 &&
         header.windowSize > allowed) {
       return LimitExceeded(fmt::format(
@@ -353,7 +353,7 @@ class ZstdSource final : public LimitedSource {
   ZSTD_DCtx* dctx_ = nullptr;
   bool done_ = false;
   size_t last_rc_ = 0;
-  std::vector<char> in_buf_;
+  std::unique_ptr<char[]> in_buf_;  // not zero-filled: every byte used was read first
   ZSTD_inBuffer in_{nullptr, 0, 0};
   int window_log_max_;
 };
