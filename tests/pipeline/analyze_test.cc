@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include "perfdx/report/html_report.h"
+#include "perfdx/report/markdown_report.h"
+#include "perfdx/report/text_report.h"
 #include "test_support.h"
 
 namespace perfdx::pipeline {
@@ -131,8 +134,17 @@ TEST(AnalyzePipeline, TracesAreFreedOnceAnalysedUnlessKept) {
   ASSERT_TRUE(freed.ok()) << freed.status().message();
   EXPECT_TRUE(freed->traces.empty());
   ASSERT_EQ(freed->ranks.size(), 2u);
-  for (const report::AnalyzeRank& r : freed->ranks) EXPECT_EQ(r.analysis.trace, nullptr);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(freed->ranks[i].analysis.trace, nullptr);
+    // The activity sets go with the trace; annotate, which reads them, keeps both.
+    EXPECT_TRUE(freed->ranks[i].analysis.activity.device_busy.empty());
+    EXPECT_FALSE(kept->ranks[i].analysis.activity.device_busy.empty());
+  }
+  // No output reads what was freed.
   EXPECT_EQ(report::RenderAnalyzeJson(*freed), report::RenderAnalyzeJson(*kept));
+  EXPECT_EQ(report::RenderAnalyzeText(*freed), report::RenderAnalyzeText(*kept));
+  EXPECT_EQ(report::RenderAnalyzeMarkdown(*freed), report::RenderAnalyzeMarkdown(*kept));
+  EXPECT_EQ(report::RenderAnalyzeHtml(*freed), report::RenderAnalyzeHtml(*kept));
 }
 
 TEST(AnalyzePipeline, OneLoaderThreadOrTwoGiveTheSameReport) {

@@ -75,7 +75,8 @@ struct RankAnalysis {
   // That window as an interval set (what every window metric intersects).
   IntervalSet window_intervals;
   // What the device and the host were doing over the whole trace
-  // (activity.h); rules clip it to window_intervals.
+  // (activity.h); rules clip it to window_intervals. Emptied with the trace
+  // where BuildAnalyzeReport frees it (only annotate reads it after the rules).
   Activity activity;
   HealthMetrics summary;
   StepTimeStats step_time;

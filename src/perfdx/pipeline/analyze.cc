@@ -161,6 +161,9 @@ Result<report::AnalyzeReport> BuildAnalyzeReport(const AnalyzeRequest& request) 
     if (!request.keep_traces) {
       a.rank.analysis.trace = nullptr;
       a.trace.reset();
+      // The whole trace's activity sets, the rules' working data: most of
+      // what a rank would keep (1.2 of 1.7 MiB for a 35 MB trace).
+      a.rank.analysis.activity = {};
     }
     std::lock_guard<std::mutex> lock(analyzed_mutex);
     analyzed.emplace(input, std::move(a));

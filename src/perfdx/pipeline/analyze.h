@@ -27,9 +27,10 @@ struct AnalyzeRequest {
   analysis::AnalysisOptions analysis;
   std::vector<int64_t> ranks;  // --rank: only these (empty: every rank)
   advisor::Thresholds thresholds;
-  // Keep each rank's trace in the report (annotate reads it). Otherwise each
-  // trace is freed as soon as its rank is analysed, on its loader thread:
-  // memory is bounded by the ranks in flight, not by the job.
+  // Keep each rank's trace in the report, and its analysis's activity sets
+  // (annotate reads both). Otherwise each trace is freed as soon as its rank
+  // is analysed and advised, on its loader thread, and the activity sets with
+  // it (no renderer reads them): memory is bounded by the ranks in flight.
   bool keep_traces = false;
 };
 
