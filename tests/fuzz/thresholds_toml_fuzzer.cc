@@ -25,6 +25,8 @@ const perfdx::report::AnalyzeReport& Analysed() {
   static const perfdx::report::AnalyzeReport report = [] {
     perfdx::pipeline::AnalyzeRequest request;
     request.load.threads = 1;
+    // The rules read the analyses' activity sets, which go with the traces.
+    request.keep_traces = true;
     for (const char* relative :
          {"/tests/data/golden/small_cuda_trace.json", "/examples/cpu_corpus/host_sync.json.gz",
           "/../shared/traces/ascend/torch_npu_2rank_text_level0"}) {
@@ -54,11 +56,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   for (const perfdx::report::AnalyzeJob& job : Analysed().jobs) {
     if (!job.cluster) continue;
-    std::vector<perfdx::cluster::RankSummary> summaries;
-    for (size_t m : job.members)
-      summaries.push_back(perfdx::cluster::SummarizeRank(Analysed().ranks[m].analysis));
     std::vector<const perfdx::cluster::RankSummary*> members;
-    for (const perfdx::cluster::RankSummary& s : summaries) members.push_back(&s);
+    for (size_t m : job.members) members.push_back(&Analysed().ranks[m].summary);
     (void)perfdx::advisor::RunClusterAdvisor(*job.cluster, members, *loaded);
   }
   return 0;

@@ -113,6 +113,9 @@ struct RankSummary {
   std::optional<double> comm_comp_overlap;     // HTA's (temporal_breakdown.h)
 };
 
+// Reads the trace as well (the collectives' process groups): `analysis.trace`
+// must be alive, as it is where BuildAnalyzeReport calls this, on the loader
+// thread; after that, AnalyzeRank::summary holds the result.
 RankSummary SummarizeRank(const analysis::RankAnalysis& analysis);
 
 // The role a process group's description ("Process Group Description")
