@@ -34,6 +34,7 @@
 #include "perfdx/report/html_text.h"
 #include "perfdx/report/text_layout.h"
 #include "perfdx/version.h"
+#include "report/cluster_fixture.h"
 
 namespace perfdx::report {
 namespace {
@@ -424,16 +425,7 @@ TEST(HtmlReportTest, JobWithClusterHasTheWaitTransitTable) {
 // counts the rest (cluster_report.h ShownRanks, as the text and Markdown).
 TEST(HtmlReportTest, LargeJobListsTheFirstAndTheSlowRanks) {
   auto f = MakeReport(/*two_ranks=*/true);
-  cluster::ClusterAnalysis c;
-  for (size_t m = 0; m < 40; ++m) {
-    cluster::ClusterRank r;
-    r.member = m;
-    r.rank = static_cast<int64_t>(m);
-    cluster::ClusterStep st;
-    st.id = 1;
-    r.steps.push_back(st);
-    c.ranks.push_back(r);
-  }
+  cluster::ClusterAnalysis c = perfdx::testing::ClusterOfRanks(40);
   c.slow_ranks = {33};
   f->report.jobs[0].cluster = c;
   const std::string html = RenderAnalyzeHtml(f->report);

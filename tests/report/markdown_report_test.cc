@@ -13,6 +13,7 @@
 #include "perfdx/report/markdown.h"
 #include "perfdx/report/text_layout.h"
 #include "perfdx/report/units.h"
+#include "report/cluster_fixture.h"
 #include "test_support.h"
 
 namespace perfdx::report {
@@ -164,16 +165,7 @@ TEST(MarkdownClusterTest, JobOfTwoRanksHasTheWaitTransitTable) {
 // A job of 30 ranks: the first --top ranks and the slow one are listed, the
 // rest counted (the JSON report has them all).
 TEST(MarkdownClusterTest, LargeJobListsTheFirstAndTheSlowRanks) {
-  cluster::ClusterAnalysis c;
-  for (size_t m = 0; m < 30; ++m) {
-    cluster::ClusterRank rank;
-    rank.member = m;
-    rank.rank = static_cast<int64_t>(m);
-    cluster::ClusterStep st;
-    st.id = 1;
-    rank.steps.push_back(st);
-    c.ranks.push_back(rank);
-  }
+  cluster::ClusterAnalysis c = perfdx::testing::ClusterOfRanks(30);
   c.slow_ranks = {27};
   AnalyzeReport report;
   AnalyzeJob job;

@@ -11,6 +11,7 @@
 
 #include "perfdx/pipeline/analyze.h"
 #include "perfdx/report/text_layout.h"
+#include "report/cluster_fixture.h"
 #include "test_support.h"
 
 namespace perfdx::report {
@@ -171,18 +172,8 @@ TEST_F(TextReportTest, KernelNamesReadDifferently) {
 // phase and kernel and the slow link; with 100 links only those below
 // their transport's median are listed.
 TEST(TextClusterTest, LargeJobShowsTheSlowRankAndLinkAndCountsTheRest) {
-  cluster::ClusterAnalysis c;
-  for (size_t m = 0; m < 40; ++m) {
-    cluster::ClusterRank r;
-    r.member = m;
-    r.rank = static_cast<int64_t>(m);
-    cluster::ClusterStep st;
-    st.id = 1;
-    st.step_ns = 10'000'000;
-    r.steps.push_back(st);
-    r.clock_matches = m > 0 ? 4 : 0;
-    c.ranks.push_back(r);
-  }
+  cluster::ClusterAnalysis c = perfdx::testing::ClusterOfRanks(40, 10'000'000);
+  for (size_t m = 1; m < 40; ++m) c.ranks[m].clock_matches = 4;
   cluster::RankStanding& s = c.ranks[33].standing;
   s.member = 33;
   s.steps = 1;

@@ -4,9 +4,7 @@
 #include <atomic>
 #include <exception>
 #include <filesystem>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <new>
 #include <optional>
 #include <thread>
@@ -346,19 +344,12 @@ Result<LoadOutcome> LoadEachTrace(const std::vector<std::string>& paths, const L
 }
 
 Result<LoadedTraces> LoadTraces(const std::vector<std::string>& paths, const LoadOptions& options) {
-  std::map<size_t, model::Trace> traces;  // by input
-  std::mutex traces_mutex;
-  PERFDX_ASSIGN_OR_RETURN(LoadOutcome outcome,
-                          LoadEachTrace(paths, options, [&](size_t i, model::Trace trace) {
-                            std::lock_guard<std::mutex> lock(traces_mutex);
-                            traces.emplace(i, std::move(trace));
-                            return Status::Ok();
-                          }));
-  LoadedTraces loaded;
-  loaded.warnings = std::move(outcome.warnings);
-  loaded.failed = std::move(outcome.failed);
-  for (size_t i : outcome.consumed) loaded.traces.push_back(std::move(traces.at(i)));
-  return loaded;
+  PERFDX_ASSIGN_OR_RETURN(
+      Reduced<model::Trace> reduced,
+      LoadReduced<model::Trace>(paths, options,
+                                [](model::Trace trace) -> Result<model::Trace> { return trace; }));
+  return LoadedTraces{std::move(reduced.items), std::move(reduced.warnings),
+                      std::move(reduced.failed)};
 }
 
 }  // namespace perfdx::formats

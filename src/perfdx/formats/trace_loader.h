@@ -13,6 +13,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -96,5 +98,35 @@ struct LoadOutcome {
 };
 Result<LoadOutcome> LoadEachTrace(const std::vector<std::string>& paths, const LoadOptions& options,
                                   const TraceConsumer& consume);
+
+// LoadEachTrace with each trace reduced, on its loader thread, to what the
+// caller keeps of it: `reduce` is Result<T>(model::Trace) (an error counts as
+// the input's, as above); the reductions come back ordered by rank, then
+// discovery order.
+template <typename T>
+struct Reduced {
+  std::vector<T> items;
+  std::vector<std::string> warnings;  // as LoadedTraces::warnings
+  std::vector<Status> failed;         // as LoadedTraces::failed
+};
+template <typename T, typename Reduce>
+Result<Reduced<T>> LoadReduced(const std::vector<std::string>& paths, const LoadOptions& options,
+                               const Reduce& reduce) {
+  std::map<size_t, T> by_input;
+  std::mutex by_input_mutex;
+  PERFDX_ASSIGN_OR_RETURN(
+      LoadOutcome outcome,
+      LoadEachTrace(paths, options, [&](size_t i, model::Trace trace) -> Status {
+        PERFDX_ASSIGN_OR_RETURN(T item, reduce(std::move(trace)));
+        std::lock_guard<std::mutex> lock(by_input_mutex);
+        by_input.emplace(i, std::move(item));
+        return Status::Ok();
+      }));
+  Reduced<T> out;
+  out.warnings = std::move(outcome.warnings);
+  out.failed = std::move(outcome.failed);
+  for (size_t i : outcome.consumed) out.items.push_back(std::move(by_input.at(i)));
+  return out;
+}
 
 }  // namespace perfdx::formats
