@@ -71,7 +71,7 @@ struct Job {
   std::vector<Finding> Findings() const {
     std::vector<const cluster::RankSummary*> p;
     for (const cluster::RankSummary& r : ranks) p.push_back(&r);
-    const cluster::ClusterAnalysis c = cluster::AnalyzeCluster(p);
+    const cluster::ClusterAnalysis c = cluster::AnalyzeCluster(p, LinkPeaksOf(Thresholds{}));
     return RunClusterAdvisor(c, p, Thresholds{});
   }
 };

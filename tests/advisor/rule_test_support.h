@@ -29,7 +29,7 @@ inline std::vector<Finding> JobFindings(const std::vector<const analysis::RankAn
   for (const analysis::RankAnalysis* a : ranks) summaries.push_back(cluster::SummarizeRank(*a));
   std::vector<const cluster::RankSummary*> members;
   for (const cluster::RankSummary& s : summaries) members.push_back(&s);
-  const cluster::ClusterAnalysis job = cluster::AnalyzeCluster(members);
+  const cluster::ClusterAnalysis job = cluster::AnalyzeCluster(members, LinkPeaksOf(thresholds));
   return RunClusterAdvisor(job, members, thresholds);
 }
 

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include "perfdx/analysis/link_peaks.h"
 #include "perfdx/formats/trace_loader.h"
 #include "perfdx/io/sqlite.h"
 #include "test_support.h"
@@ -319,6 +320,18 @@ TEST(CollectivesTest, RdmaRunsAndFallback) {
   EXPECT_EQ(c.synchronization_ns, 5000);
   EXPECT_EQ(c.idle_ns, 100000 - 40000 - 18000);
   EXPECT_DOUBLE_EQ(c.wait_ratio.value_or(-1), 18.0 / 58.0);
+}
+
+TEST(LinkPeaksTest, EachTransportTheTracesName) {
+  // Distinct values, so that each name is seen to pick its own.
+  const LinkPeaks peaks{18, 32, 25, 17};
+  EXPECT_DOUBLE_EQ(PeakOf(peaks, "HCCS"), 18);  // HCCS_SW is folded into HCCS (collectives.h)
+  EXPECT_DOUBLE_EQ(PeakOf(peaks, "PCIE"), 32);
+  EXPECT_DOUBLE_EQ(PeakOf(peaks, "RDMA"), 25);
+  EXPECT_DOUBLE_EQ(PeakOf(peaks, "SIO"), 17);   // SDMA with no peak of its own
+  EXPECT_DOUBLE_EQ(PeakOf(peaks, "SDMA"), 17);  // the other SDMA links (OtherSdmaLinks)
+  EXPECT_DOUBLE_EQ(PeakOf(peaks, "LOCAL"), 0);  // on-chip copies are not link traffic
+  EXPECT_DOUBLE_EQ(PeakOf(peaks, ""), 0);       // not recorded
 }
 
 TEST(CollectivesTest, ParseTypesAndDtypes) {

@@ -78,6 +78,7 @@ TEST(ClusterAnalysisTest, AscendTextWaitTransitAndLinksMatchTorchNpu) {
   ASSERT_NE(job.cluster, nullptr);
   ASSERT_EQ(job.cluster->ranks.size(), 2u);
   int links_compared = 0;
+  int hccs_links = 0;
   for (int rank = 0; rank < 2; ++rank) {
     SCOPED_TRACE(rank);
     const std::string dir =
@@ -120,11 +121,24 @@ TEST(ClusterAnalysisTest, AscendTextWaitTransitAndLinksMatchTorchNpu) {
                                 link["Transit Time(ms)"].get_double().value_unsafe() * 1e6, k);
         const double gbps = link["Bandwidth(GB/s)"].get_double().value_unsafe();
         EXPECT_NEAR(mine->bandwidth_gbps(), gbps, 0.005 * gbps) << k;
+        // Against the documented HCCS peak (thresholds.def hccs_peak_gbps,
+        // msprof-analyze's SDMA baseline of 18 GB/s); an on-chip copy is not
+        // link traffic and has none.
+        if (mine->transport == "HCCS") {
+          EXPECT_DOUBLE_EQ(mine->peak_gbps, 18);
+          ASSERT_TRUE(mine->peak_share().has_value()) << k;
+          EXPECT_NEAR(*mine->peak_share(), gbps / 18, 0.005 * gbps / 18) << k;
+          ++hccs_links;
+        } else {
+          EXPECT_EQ(mine->transport, "LOCAL") << k;
+          EXPECT_FALSE(mine->peak_share().has_value()) << k;
+        }
         ++links_compared;
       }
     }
   }
   EXPECT_EQ(links_compared, 16);  // 8 links (7 HCCS peers and the local copy) of each rank
+  EXPECT_EQ(hccs_links, 14);
 }
 
 TEST(ClusterAnalysisTest, AscendDbWaitTransitAndLinksMatchAnalysisDb) {

@@ -2,6 +2,7 @@
 // on hand-made summaries whose every number is worked out in the comments.
 #include "perfdx/cluster/stragglers.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "perfdx/cluster/cluster_analysis.h"
@@ -25,7 +26,7 @@ RankSummary Rank(int64_t rank, int64_t c, int64_t m, int64_t f, int64_t d, int64
 ClusterAnalysis Analyze(const std::vector<RankSummary>& ranks) {
   std::vector<const RankSummary*> p;
   for (const RankSummary& r : ranks) p.push_back(&r);
-  return AnalyzeCluster(p);
+  return AnalyzeCluster(p, analysis::LinkPeaks{});
 }
 
 TEST(StragglersTest, ComputeSlowRankIsLateAndNamesItsKernel) {
@@ -78,6 +79,77 @@ TEST(StragglersTest, DataLoadingSlowRankHasThatPhaseAndNoKernel) {
   EXPECT_EQ(s.phases[1].excess_ns(), 2'000);
   EXPECT_FALSE(s.kernel.has_value());
   EXPECT_EQ(s.wait_caused_ns, 50'000);
+}
+
+// A collective of rank s on group `group` (role `role`) in step 1.
+void AddCollective(RankSummary& s, const std::string& group, const std::string& role) {
+  SummaryCollective c;
+  c.group = group;
+  c.role = role;
+  c.name = "nccl:all_reduce";
+  c.type = analysis::CollectiveType::kAllReduce;
+  c.step = 1;
+  c.start_ns = 10'000;
+  c.dur_ns = 1'000;
+  s.collectives.push_back(c);
+}
+
+// A pipeline of `stages` stages, `width` data-parallel ranks each (rank =
+// stage * width + i, as Megatron orders them): pipeline group "pp<i>" holds
+// rank i of every stage; with `data_parallel`, group "dp<k>" holds stage
+// k's ranks; a world group holds every rank.
+std::vector<RankSummary> Pipeline(int64_t stages, int64_t width, bool data_parallel,
+                                  int64_t slow_rank = -1) {
+  std::vector<RankSummary> ranks;
+  for (int64_t r = 0; r < stages * width; ++r) {
+    const int64_t stage = r / width;
+    // Stage k computes (k + 1) x 100 us; `slow_rank` 60 us more.
+    const int64_t compute = (stage + 1) * 100'000 + (r == slow_rank ? 60'000 : 0);
+    RankSummary s = Rank(r, compute, 40'000, 5'000, 1'000, compute / 2, 4);
+    AddCollective(s, "world", "world");
+    AddCollective(s, fmt::format("pp{}", r % width), "pp");
+    if (data_parallel) AddCollective(s, fmt::format("dp{}", stage), "dp");
+    ranks.push_back(std::move(s));
+  }
+  return ranks;
+}
+
+TEST(StragglersTest, PipelineStagesAreTheGroupsWithinOneStage) {
+  // PP 2 x DP 2: pp0 = {0, 2}, pp1 = {1, 3} cut across the stages; dp0 =
+  // {0, 1} and dp1 = {2, 3} hold one rank of each: the stages; the world
+  // group holds two ranks of pp0 and is no stage.
+  const ClusterAnalysis c = Analyze(Pipeline(2, 2, true));
+  EXPECT_EQ(c.stages, (std::vector<std::vector<size_t>>{{0, 1}, {2, 3}}));
+  // Without data-parallel groups each rank is a stage of its own.
+  EXPECT_EQ(Analyze(Pipeline(2, 2, false)).stages,
+            (std::vector<std::vector<size_t>>{{0}, {1}, {2}, {3}}));
+  // No pipeline group, no stages.
+  std::vector<RankSummary> flat;
+  for (int64_t r = 0; r < 3; ++r) {
+    flat.push_back(Rank(r, 100'000, 40'000, 5'000, 1'000, 60'000, 4));
+    AddCollective(flat.back(), "world", "world");
+  }
+  EXPECT_TRUE(Analyze(flat).stages.empty());
+}
+
+TEST(StragglersTest, PhasesAreComparedWithinAPipelineStage) {
+  // PP 2 x DP 3: stage 0 = {0, 1, 2} computes 100 us, stage 1 = {3, 4, 5}
+  // 200 us, rank 4 260 us. Against its stage rank 4 computes 60 us more
+  // than the median of {200, 200}; ranks 3 and 5 compute no more than the
+  // median of their stage peers ({200, 260}: 230 us), though twice stage 0.
+  const ClusterAnalysis c = Analyze(Pipeline(2, 3, true, 4));
+  ASSERT_EQ(c.stages, (std::vector<std::vector<size_t>>{{0, 1, 2}, {3, 4, 5}}));
+  const RankStanding& slow = c.ranks[4].standing;
+  ASSERT_TRUE(slow.phase.has_value());
+  EXPECT_EQ(*slow.phase, StepPhase::kCompute);
+  EXPECT_EQ(slow.phases[2].rank_ns, 260'000);
+  EXPECT_EQ(slow.phases[2].others_ns, 200'000);
+  for (size_t m : {size_t{3}, size_t{5}}) {
+    SCOPED_TRACE(m);
+    EXPECT_EQ(c.ranks[m].standing.phases[2].others_ns, 230'000);
+    EXPECT_FALSE(c.ranks[m].standing.phase.has_value());
+  }
+  EXPECT_EQ(c.ranks[0].standing.phases[2].others_ns, 100'000);
 }
 
 TEST(StragglersTest, LinkBelowItsTransportsMedian) {

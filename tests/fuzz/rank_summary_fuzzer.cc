@@ -25,7 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   perfdx::cluster::RankSummary other = *parsed;
   other.rank = parsed->rank.value_or(0) + 1;
   const std::vector<const perfdx::cluster::RankSummary*> ranks = {&*parsed, &other};
-  const perfdx::cluster::ClusterAnalysis c = perfdx::cluster::AnalyzeCluster(ranks);
+  const perfdx::cluster::ClusterAnalysis c =
+      perfdx::cluster::AnalyzeCluster(ranks, perfdx::analysis::LinkPeaks{1, 1, 1, 1});
   if (c.ranks.size() != 2) std::abort();
   return 0;
 }

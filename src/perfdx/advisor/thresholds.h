@@ -3,6 +3,8 @@
 // named beside each, all in one list (thresholds.def).
 #pragma once
 
+#include "perfdx/analysis/link_peaks.h"
+
 namespace perfdx::advisor {
 
 // A metric is healthy on one side of `healthy` and abnormal beyond
@@ -23,6 +25,11 @@ struct Thresholds {
 #undef PERFDX_BAND
 #undef PERFDX_SCALAR
 };
+
+// The link-peak table the thresholds hold (analysis/link_peaks.h).
+inline analysis::LinkPeaks LinkPeaksOf(const Thresholds& th) {
+  return {th.hccs_peak_gbps, th.pcie_peak_gbps, th.rdma_peak_gbps, th.sdma_peak_gbps};
+}
 
 enum class HealthStatus { kHealthy, kWarning, kAbnormal };
 

@@ -46,9 +46,75 @@ std::vector<ClusterStep> StepsOf(const RankSummary& r, const std::vector<int64_t
   return out;
 }
 
+// Disjoint sets of members, each named by its root.
+class DisjointSets {
+ public:
+  explicit DisjointSets(size_t n) : parent_(n) {
+    for (size_t i = 0; i < n; ++i) parent_[i] = i;
+  }
+  size_t Find(size_t i) {
+    while (parent_[i] != i) i = parent_[i] = parent_[parent_[i]];
+    return i;
+  }
+  void Join(size_t a, size_t b) {
+    a = Find(a), b = Find(b);
+    if (a != b) parent_[std::max(a, b)] = std::min(a, b);
+  }
+
+ private:
+  std::vector<size_t> parent_;
+};
+
+std::vector<std::vector<size_t>> StagesOf(const std::vector<ClusterGroup>& groups, size_t n) {
+  DisjointSets pipelines(n);
+  std::vector<bool> in_pipeline(n, false);
+  for (const ClusterGroup& g : groups) {
+    if (!IsPipelineRole(g.role)) continue;
+    for (size_t m : g.members) {
+      in_pipeline[m] = true;
+      pipelines.Join(g.members.front(), m);
+    }
+  }
+  if (std::find(in_pipeline.begin(), in_pipeline.end(), true) == in_pipeline.end()) return {};
+  DisjointSets stages(n);
+  for (const ClusterGroup& g : groups) {
+    if (IsPipelineRole(g.role)) continue;
+    // A group with two ranks of one pipeline spans stages (the world group).
+    std::set<size_t> pipelines_met;
+    bool spans = false;
+    for (size_t m : g.members) {
+      if (in_pipeline[m] && !pipelines_met.insert(pipelines.Find(m)).second) spans = true;
+    }
+    if (spans) continue;
+    for (size_t m : g.members) stages.Join(g.members.front(), m);
+  }
+  // Only the pipeline's ranks have a stage; a group beside the pipeline
+  // (its ranks in no pipeline group) is not one.
+  std::map<size_t, std::vector<size_t>> by_root;
+  for (size_t m = 0; m < n; ++m) {
+    if (in_pipeline[m]) by_root[stages.Find(m)].push_back(m);
+  }
+  for (size_t m = 0; m < n; ++m) {
+    auto it = by_root.find(stages.Find(m));
+    if (!in_pipeline[m] && it != by_root.end()) it->second.push_back(m);
+  }
+  std::vector<std::vector<size_t>> out;
+  for (auto& [root, members] : by_root) {
+    std::sort(members.begin(), members.end());
+    out.push_back(std::move(members));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 }  // namespace
 
-ClusterAnalysis AnalyzeCluster(const std::vector<const RankSummary*>& ranks) {
+bool IsPipelineRole(std::string_view role) {
+  return role == "pp" || role.starts_with("pp_");
+}
+
+ClusterAnalysis AnalyzeCluster(const std::vector<const RankSummary*>& ranks,
+                               const analysis::LinkPeaks& peaks) {
   ClusterAnalysis out;
   if (ranks.empty()) return out;
   const size_t n = ranks.size();
@@ -171,20 +237,6 @@ ClusterAnalysis AnalyzeCluster(const std::vector<const RankSummary*>& ranks) {
     out.ranks.push_back(std::move(r));
     out.links.insert(out.links.end(), s.links.begin(), s.links.end());
   }
-  std::vector<std::vector<int64_t>> transit_per_step(n);
-  for (size_t m = 0; m < n; ++m) {
-    for (const ClusterStep& s : out.ranks[m].steps) transit_per_step[m].push_back(s.transit_ns);
-  }
-  std::vector<RankStanding> standings = StandingsOf(ranks, transit_per_step);
-  for (size_t m = 0; m < n; ++m) {
-    out.ranks[m].standing = std::move(standings[m]);
-    if (out.ranks[m].standing.late_steps > 0 && out.ranks[m].standing.wait_caused_ns > 0)
-      out.slow_ranks.push_back(m);
-  }
-  std::stable_sort(out.slow_ranks.begin(), out.slow_ranks.end(), [&](size_t a, size_t b) {
-    return out.ranks[a].standing.wait_caused_ns > out.ranks[b].standing.wait_caused_ns;
-  });
-  if (out.slow_ranks.size() > kNamedRanks) out.slow_ranks.resize(kNamedRanks);
   std::map<std::string, ClusterGroup> groups;
   for (const ClusterCollective& c : out.collectives) {
     ClusterGroup& g = groups[c.group];
@@ -198,11 +250,27 @@ ClusterAnalysis AnalyzeCluster(const std::vector<const RankSummary*>& ranks) {
     g.members.erase(std::unique(g.members.begin(), g.members.end()), g.members.end());
     out.groups.push_back(std::move(g));
   }
+  out.stages = StagesOf(out.groups, n);
+  std::vector<std::vector<int64_t>> transit_per_step(n);
+  for (size_t m = 0; m < n; ++m) {
+    for (const ClusterStep& s : out.ranks[m].steps) transit_per_step[m].push_back(s.transit_ns);
+  }
+  std::vector<RankStanding> standings = StandingsOf(ranks, transit_per_step, out.stages);
+  for (size_t m = 0; m < n; ++m) {
+    out.ranks[m].standing = std::move(standings[m]);
+    if (out.ranks[m].standing.late_steps > 0 && out.ranks[m].standing.wait_caused_ns > 0)
+      out.slow_ranks.push_back(m);
+  }
+  std::stable_sort(out.slow_ranks.begin(), out.slow_ranks.end(), [&](size_t a, size_t b) {
+    return out.ranks[a].standing.wait_caused_ns > out.ranks[b].standing.wait_caused_ns;
+  });
+  if (out.slow_ranks.size() > kNamedRanks) out.slow_ranks.resize(kNamedRanks);
   std::stable_sort(out.links.begin(), out.links.end(),
                    [](const ClusterLink& a, const ClusterLink& b) {
                      return std::tie(a.group, a.src_rank, a.dst_rank) <
                             std::tie(b.group, b.src_rank, b.dst_rank);
                    });
+  for (ClusterLink& l : out.links) l.peak_gbps = analysis::PeakOf(peaks, l.transport);
   out.slow_links = SlowLinksOf(out.links);
   if (out.slow_links.size() > kListedSlowLinks) out.slow_links.resize(kListedSlowLinks);
   return out;

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "perfdx/analysis/collectives.h"
+#include "perfdx/analysis/link_peaks.h"
 #include "perfdx/cluster/rank_summary.h"
 #include "perfdx/cluster/stragglers.h"
 
@@ -99,6 +100,7 @@ struct ClusterCollective {
 // the trace names it (rank_summary.h GroupRole: Kineto process groups);
 // HCCL groups have none (torch_npu's parallel_group_info keys groups by a
 // hash the trace's tracks do not carry).
+bool IsPipelineRole(std::string_view role);  // "pp", "pp_..."
 struct ClusterGroup {
   std::string name;
   std::string role;             // empty: unknown
@@ -111,6 +113,14 @@ struct ClusterAnalysis {
   std::vector<ClusterCollective> collectives;  // by the first rank's start
   std::vector<ClusterLink> links;              // by (group, src, dst)
   std::vector<ClusterGroup> groups;            // by name
+  // Pipeline stages: the members of each stage, ascending, stages in the
+  // order of their first member; empty unless a group's role is pipeline
+  // parallel ("pp..."). msprof-analyze's grouping (StageInfoAnalysis): the
+  // pipeline groups joined where they share ranks cut across the stages;
+  // every other group that holds at most one rank of each such union lies
+  // within one stage, and the groups of that kind sharing ranks form a
+  // stage. A pipeline rank in no such group is a stage of its own.
+  std::vector<std::vector<size_t>> stages;
   // Instances seen on one rank only (not matched).
   size_t unmatched_collectives = 0;
   // The ranks the others waited for (late in at least one step), the most
@@ -121,7 +131,9 @@ struct ClusterAnalysis {
   std::vector<SlowLink> slow_links;
 };
 
-// From the ranks' summaries (rank_summary.h), in the job's order.
-ClusterAnalysis AnalyzeCluster(const std::vector<const RankSummary*>& ranks);
+// From the ranks' summaries (rank_summary.h), in the job's order; each
+// link is measured against its transport's peak in `peaks`.
+ClusterAnalysis AnalyzeCluster(const std::vector<const RankSummary*>& ranks,
+                               const analysis::LinkPeaks& peaks);
 
 }  // namespace perfdx::cluster

@@ -81,8 +81,17 @@ struct ClusterLink {
   std::string transport;  // HCCS, PCIE, SIO, RDMA, LOCAL (on-chip)
   int64_t bytes = 0;
   int64_t transit_ns = 0;
+  // Its transport's peak, one direction (analysis/link_peaks.h): set by
+  // AnalyzeCluster; 0 where there is none to compare with (on-chip copies)
+  // and in a summary, which carries measurements only.
+  double peak_gbps = 0;
   double bandwidth_gbps() const {
     return transit_ns > 0 ? static_cast<double>(bytes) / static_cast<double>(transit_ns) : 0.0;
+  }
+  // Achieved bandwidth / peak; none without a peak or a transfer.
+  std::optional<double> peak_share() const {
+    if (peak_gbps <= 0 || transit_ns <= 0) return std::nullopt;
+    return bandwidth_gbps() / peak_gbps;
   }
   bool operator==(const ClusterLink&) const = default;
 };

@@ -39,20 +39,20 @@ std::array<int64_t, 4> PhasesOf(const RankSummary& r, const std::vector<int64_t>
   return sum;
 }
 
-// The median of v without its element `skip`.
+// The median of v over `peers` (members), without `self`.
 template <typename T>
-T MedianWithout(const std::vector<T>& v, size_t skip) {
+T MedianOverPeers(const std::vector<T>& v, const std::vector<size_t>& peers, size_t self) {
   std::vector<T> others;
-  others.reserve(v.size());
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (i != skip) others.push_back(v[i]);
+  others.reserve(peers.size());
+  for (size_t m : peers) {
+    if (m != self) others.push_back(v[m]);
   }
   return others.empty() ? T{} : MedianInPlace(others);
 }
 
 std::optional<KernelExcess> KernelExcessOf(const std::vector<const RankSummary*>& ranks,
-                                           size_t member) {
-  // Per kernel name, each rank's time and launches per step (ranks that do
+                                           size_t member, const std::vector<size_t>& peers) {
+  // Per kernel name, each peer's time and launches per step (peers that do
   // not list it in their top kernels are left out, not counted as 0).
   struct PerRank {
     std::vector<size_t> members;
@@ -60,7 +60,7 @@ std::optional<KernelExcess> KernelExcessOf(const std::vector<const RankSummary*>
     std::vector<double> count;
   };
   std::map<std::string_view, PerRank> by_name;
-  for (size_t m = 0; m < ranks.size(); ++m) {
+  for (size_t m : peers) {
     const int64_t steps = std::max<int64_t>(1, static_cast<int64_t>(ranks[m]->steps.size()));
     for (const SummaryKernel& k : ranks[m]->kernels) {
       PerRank& p = by_name[k.name];
@@ -72,27 +72,43 @@ std::optional<KernelExcess> KernelExcessOf(const std::vector<const RankSummary*>
   std::optional<KernelExcess> best;
   for (const SummaryKernel& k : ranks[member]->kernels) {
     const PerRank& p = by_name[k.name];
-    // Against at least half of the other ranks: a kernel the others do not
+    // Against at least half of the other peers: a kernel the others do not
     // list is no measure of this rank's excess.
-    if (2 * (p.members.size() - 1) < ranks.size() - 1 || p.members.size() < 2) continue;
+    if (2 * (p.members.size() - 1) < peers.size() - 1 || p.members.size() < 2) continue;
     const size_t self = static_cast<size_t>(std::find(p.members.begin(), p.members.end(), member) -
                                             p.members.begin());
+    std::vector<size_t> all(p.members.size());
+    for (size_t i = 0; i < all.size(); ++i) all[i] = i;
     KernelExcess e;
     e.name = k.name;
     e.rank_ns = p.ns[self];
-    e.others_ns = MedianWithout(p.ns, self);
+    e.others_ns = MedianOverPeers(p.ns, all, self);
     e.rank_count = p.count[self];
-    e.others_count = MedianWithout(p.count, self);
+    e.others_count = MedianOverPeers(p.count, all, self);
     if (e.excess_ns() > 0 && (!best || e.excess_ns() > best->excess_ns())) best = std::move(e);
   }
   return best;
 }
 
+// Whom each member's phases are compared with: its pipeline stage's
+// members where stages are known, else every member.
+std::vector<std::vector<size_t>> PeersOf(size_t n, const std::vector<std::vector<size_t>>& stages) {
+  std::vector<size_t> everyone(n);
+  for (size_t m = 0; m < n; ++m) everyone[m] = m;
+  std::vector<std::vector<size_t>> out(n, everyone);
+  for (const std::vector<size_t>& stage : stages) {
+    for (size_t m : stage) out[m] = stage;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<RankStanding> StandingsOf(const std::vector<const RankSummary*>& ranks,
-                                      const std::vector<std::vector<int64_t>>& transit_per_step) {
+                                      const std::vector<std::vector<int64_t>>& transit_per_step,
+                                      const std::vector<std::vector<size_t>>& stages) {
   const size_t n = ranks.size();
+  const std::vector<std::vector<size_t>> peers = PeersOf(n, stages);
   std::vector<RankStanding> out(n);
   // Late: per step id, the rank with the least communication.
   std::map<int64_t, std::vector<std::pair<size_t, int64_t>>> by_step;
@@ -124,10 +140,11 @@ std::vector<RankStanding> StandingsOf(const std::vector<const RankSummary*>& ran
     RankStanding& s = out[m];
     s.member = m;
     s.wait_caused_ns = s.steps > 0 ? wait_caused[m] / s.steps : 0;
-    if (n < 2) continue;
+    if (peers[m].size() < 2) continue;
     int64_t best = 0;
     for (size_t i = 0; i < 4; ++i) {
-      PhaseTime t{kStepPhases[i], phase_values[i][m], MedianWithout(phase_values[i], m)};
+      PhaseTime t{kStepPhases[i], phase_values[i][m],
+                  MedianOverPeers(phase_values[i], peers[m], m)};
       if (t.excess_ns() > best) best = t.excess_ns(), s.phase = t.phase;
       s.phases.push_back(t);
     }
@@ -145,7 +162,7 @@ std::vector<RankStanding> StandingsOf(const std::vector<const RankSummary*>& ran
       std::max_element(phase_values[2].begin(), phase_values[2].end()) - phase_values[2].begin()));
   for (size_t m : named) {
     if (out[m].phase == StepPhase::kCompute && !out[m].kernel)
-      out[m].kernel = KernelExcessOf(ranks, m);
+      out[m].kernel = KernelExcessOf(ranks, m, peers[m]);
   }
   return out;
 }

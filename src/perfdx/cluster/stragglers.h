@@ -14,7 +14,8 @@
 // breakdown's DataLoader time), host (device free time that is not data
 // loading: launches, syncs, Python), compute (device computing) and
 // transit (its collectives' transfer time). A rank's excess in a phase is
-// its time minus the median of the other ranks'; the phase of a rank is the
+// its time minus the median of the other ranks' (of its pipeline stage,
+// where the job has stages: stages differ in their work); the phase of a rank is the
 // one of largest excess, and for compute the kernel of largest excess names
 // the work.
 #pragma once
@@ -83,9 +84,10 @@ inline constexpr size_t kNamedRanks = 8;
 inline constexpr size_t kListedSlowLinks = 16;
 
 // One standing per rank, in the job's order; transit_per_step[m][i] is
-// rank m's transit time in its i-th step.
+// rank m's transit time in its i-th step; `stages` as ClusterAnalysis's.
 std::vector<RankStanding> StandingsOf(const std::vector<const RankSummary*>& ranks,
-                                      const std::vector<std::vector<int64_t>>& transit_per_step);
+                                      const std::vector<std::vector<int64_t>>& transit_per_step,
+                                      const std::vector<std::vector<size_t>>& stages);
 
 // Per transport with at least three links (a median needs others to stand
 // on), every link below its transport's median, the largest shortfall

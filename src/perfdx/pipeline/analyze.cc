@@ -65,7 +65,7 @@ report::AnalyzeJob ClusterJob(const std::vector<cluster::RankSummary>& summaries
   report::AnalyzeJob job;
   std::vector<const cluster::RankSummary*> members;
   for (const cluster::RankSummary& s : summaries) members.push_back(&s);
-  job.cluster = cluster::AnalyzeCluster(members);
+  job.cluster = cluster::AnalyzeCluster(members, advisor::LinkPeaksOf(thresholds));
   job.findings = advisor::RunClusterAdvisor(*job.cluster, members, thresholds);
   return job;
 }

@@ -144,6 +144,11 @@ void WriteClusterSection(const cluster::ClusterAnalysis& c, ValueSink& w) {
     w.Key("bytes").Int(l.bytes);
     w.Key("transit_ns").Int(l.transit_ns);
     w.Key("bandwidth_gbps").Double(l.bandwidth_gbps());
+    w.Key("peak_gbps");
+    l.peak_gbps > 0 ? w.Double(l.peak_gbps) : w.Null();
+    w.Key("peak_share");
+    const std::optional<double> share = l.peak_share();
+    share ? w.Double(*share) : w.Null();
     w.EndObject();
   }
   w.EndArray();
@@ -158,6 +163,13 @@ void WriteClusterSection(const cluster::ClusterAnalysis& c, ValueSink& w) {
     w.EndArray();
     w.Key("collectives").Uint(g.collectives);
     w.EndObject();
+  }
+  w.EndArray();
+  w.Key("stages").BeginArray();
+  for (const std::vector<size_t>& stage : c.stages) {
+    w.BeginArray();
+    for (size_t m : stage) WriteRankId(c, m, w);
+    w.EndArray();
   }
   w.EndArray();
   w.Key("clock_offsets_ns").BeginObject();

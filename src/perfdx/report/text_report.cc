@@ -416,6 +416,22 @@ void RenderCluster(std::string& out, const Layout& l, const cluster::ClusterAnal
   table_lines(table);
   if (hidden > 0)
     Say(out, l, fmt::format("{} more ranks in the JSON report (jobs[].cluster.ranks)", hidden));
+  if (!c.stages.empty()) {
+    // A stage of hundreds of ranks is named by its first few.
+    constexpr size_t kStageRanksNamed = 4;
+    std::string line = fmt::format(
+        "{} pipeline stages (a rank's phases are compared within its stage):", c.stages.size());
+    for (size_t i = 0; i < std::min(c.stages.size(), l.top); ++i) {
+      const std::vector<size_t>& stage = c.stages[i];
+      std::string names;
+      for (size_t k = 0; k < std::min(stage.size(), kStageRanksNamed); ++k)
+        names += (k == 0 ? "" : ", ") + name(stage[k]);
+      if (stage.size() > kStageRanksNamed) names += fmt::format(", ... ({} ranks)", stage.size());
+      line += fmt::format("{} [{}]", i == 0 ? "" : ";", names);
+    }
+    if (c.stages.size() > l.top) line += "; ... (all in the JSON report)";
+    Say(out, l, line);
+  }
   for (size_t m : c.slow_ranks) {
     const cluster::RankStanding& s = c.ranks[m].standing;
     std::string line = fmt::format(
@@ -486,11 +502,14 @@ void RenderCluster(std::string& out, const Layout& l, const cluster::ClusterAnal
                  {.header = "transport"},
                  {.header = "bytes", .right = true},
                  {.header = "time", .right = true, .drop = 1},
-                 {.header = "GB/s", .right = true}});
+                 {.header = "GB/s", .right = true},
+                 {.header = "of peak GB/s", .right = true, .drop = 2}});
     auto row = [&](const cluster::ClusterLink& link) {
+      const std::optional<double> share = link.peak_share();
       t.AddRow({link.group, fmt::format("{}", link.src_rank), fmt::format("{}", link.dst_rank),
                 link.transport, FormatBytes(link.bytes), FormatDuration(link.transit_ns),
-                fmt::format("{:.1f}", link.bandwidth_gbps())});
+                fmt::format("{:.1f}", link.bandwidth_gbps()),
+                share ? fmt::format("{:.0f}% of {:.0f}", 100 * *share, link.peak_gbps) : ""});
     };
     if (all_links) {
       for (const cluster::ClusterLink& link : c.links) row(link);

@@ -47,15 +47,6 @@ struct LinkUse {
   double efficiency() const { return peak_gbps > 0 ? achieved_gbps / peak_gbps : 1; }
 };
 
-double AscendPeak(const Thresholds& th, const std::string& link) {
-  if (link == "HCCS") return th.hccs_peak_gbps;
-  if (link == "PCIE") return th.pcie_peak_gbps;
-  if (link == "RDMA") return th.rdma_peak_gbps;
-  // SIO and other on-server links have no peak of their own: they are SDMA
-  // transfers, judged against msprof-analyze's SDMA baseline.
-  return th.sdma_peak_gbps;
-}
-
 // The intra-node GPU link and its peak (see Thresholds::gpu_link_peak_gbps);
 // `assumed`: from the GPU's generation, not from the configuration.
 struct GpuLinkPeak {
@@ -107,7 +98,7 @@ class LowBusBandwidthRule final : public Rule {
       const analysis::HealthMetrics& h = c.analysis.summary;
       const double exposed = h.comm_share > 0 ? h.comm_not_overlapped_share / h.comm_share : 0;
       for (const analysis::TransportTransit& l : traffic) {
-        const double peak = AscendPeak(th, l.transport);
+        const double peak = analysis::PeakOf(LinkPeaksOf(th), l.transport);
         if (peak <= 0 || l.transit_ns <= 0) continue;
         const double ideal_ns = static_cast<double>(l.transit_bytes) / (target * peak);
         LinkUse u{l.transport, l.bandwidth_gbps(), peak, 0, l.transfers};
