@@ -29,6 +29,9 @@ packages=(
   # bench/cluster_scale.py (and its test cluster_scale_detection) measures
   # each command's peak RSS under GNU time.
   time
+  # bench/instruction_guard.py (CTest instruction_count): instructions counted
+  # by callgrind, the project's guard on its own speed.
+  valgrind
 )
 missing=()
 for p in "${packages[@]}"; do
