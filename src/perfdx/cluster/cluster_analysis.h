@@ -100,13 +100,15 @@ struct ClusterCollective {
 // the trace names it (rank_summary.h GroupRole: Kineto process groups);
 // HCCL groups have none (torch_npu's parallel_group_info keys groups by a
 // hash the trace's tracks do not carry).
-bool IsPipelineRole(std::string_view role);  // "pp", "pp_..."
 struct ClusterGroup {
   std::string name;
   std::string role;             // empty: unknown
   std::vector<size_t> members;  // indices into the job's ranks, ascending
   size_t collectives = 0;       // instances matched across ranks
 };
+
+// A group's role is pipeline parallel: "pp", "pp_...".
+bool IsPipelineRole(std::string_view role);
 
 struct ClusterAnalysis {
   std::vector<ClusterRank> ranks;              // in the job's order

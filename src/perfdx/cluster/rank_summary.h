@@ -93,7 +93,12 @@ struct ClusterLink {
     if (peak_gbps <= 0 || transit_ns <= 0) return std::nullopt;
     return bandwidth_gbps() / peak_gbps;
   }
-  bool operator==(const ClusterLink&) const = default;
+  // Equal as measurements: the peak is the job's reading of them, not
+  // part of what a rank measured (a summary's link equals the job's copy).
+  bool operator==(const ClusterLink& o) const {
+    return group == o.group && src_rank == o.src_rank && dst_rank == o.dst_rank &&
+           transport == o.transport && bytes == o.bytes && transit_ns == o.transit_ns;
+  }
 };
 
 // The kernels a summary keeps: the most time-consuming of the window. A

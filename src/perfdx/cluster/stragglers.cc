@@ -39,13 +39,13 @@ std::array<int64_t, 4> PhasesOf(const RankSummary& r, const std::vector<int64_t>
   return sum;
 }
 
-// The median of v over `peers` (members), without `self`.
+// The median of v without its element `skip`.
 template <typename T>
-T MedianOverPeers(const std::vector<T>& v, const std::vector<size_t>& peers, size_t self) {
+T MedianWithout(const std::vector<T>& v, size_t skip) {
   std::vector<T> others;
-  others.reserve(peers.size());
-  for (size_t m : peers) {
-    if (m != self) others.push_back(v[m]);
+  others.reserve(v.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i != skip) others.push_back(v[i]);
   }
   return others.empty() ? T{} : MedianInPlace(others);
 }
@@ -77,27 +77,25 @@ std::optional<KernelExcess> KernelExcessOf(const std::vector<const RankSummary*>
     if (2 * (p.members.size() - 1) < peers.size() - 1 || p.members.size() < 2) continue;
     const size_t self = static_cast<size_t>(std::find(p.members.begin(), p.members.end(), member) -
                                             p.members.begin());
-    std::vector<size_t> all(p.members.size());
-    for (size_t i = 0; i < all.size(); ++i) all[i] = i;
     KernelExcess e;
     e.name = k.name;
     e.rank_ns = p.ns[self];
-    e.others_ns = MedianOverPeers(p.ns, all, self);
+    e.others_ns = MedianWithout(p.ns, self);
     e.rank_count = p.count[self];
-    e.others_count = MedianOverPeers(p.count, all, self);
+    e.others_count = MedianWithout(p.count, self);
     if (e.excess_ns() > 0 && (!best || e.excess_ns() > best->excess_ns())) best = std::move(e);
   }
   return best;
 }
 
-// Whom each member's phases are compared with: its pipeline stage's
-// members where stages are known, else every member.
-std::vector<std::vector<size_t>> PeersOf(size_t n, const std::vector<std::vector<size_t>>& stages) {
-  std::vector<size_t> everyone(n);
-  for (size_t m = 0; m < n; ++m) everyone[m] = m;
-  std::vector<std::vector<size_t>> out(n, everyone);
+// Whom each member is compared with: its pipeline stage's members where
+// stages are known, else every member (one list shared by all: a job of
+// thousands of ranks holds no list per rank).
+std::vector<const std::vector<size_t>*> PeersOf(const std::vector<size_t>& everyone,
+                                                const std::vector<std::vector<size_t>>& stages) {
+  std::vector<const std::vector<size_t>*> out(everyone.size(), &everyone);
   for (const std::vector<size_t>& stage : stages) {
-    for (size_t m : stage) out[m] = stage;
+    for (size_t m : stage) out[m] = &stage;
   }
   return out;
 }
@@ -108,7 +106,9 @@ std::vector<RankStanding> StandingsOf(const std::vector<const RankSummary*>& ran
                                       const std::vector<std::vector<int64_t>>& transit_per_step,
                                       const std::vector<std::vector<size_t>>& stages) {
   const size_t n = ranks.size();
-  const std::vector<std::vector<size_t>> peers = PeersOf(n, stages);
+  std::vector<size_t> everyone(n);
+  for (size_t m = 0; m < n; ++m) everyone[m] = m;
+  const std::vector<const std::vector<size_t>*> peers = PeersOf(everyone, stages);
   std::vector<RankStanding> out(n);
   // Late: per step id, the rank with the least communication.
   std::map<int64_t, std::vector<std::pair<size_t, int64_t>>> by_step;
@@ -140,11 +140,15 @@ std::vector<RankStanding> StandingsOf(const std::vector<const RankSummary*>& ran
     RankStanding& s = out[m];
     s.member = m;
     s.wait_caused_ns = s.steps > 0 ? wait_caused[m] / s.steps : 0;
-    if (peers[m].size() < 2) continue;
+    const std::vector<size_t>& mine = *peers[m];
+    if (mine.size() < 2) continue;
+    const size_t self = static_cast<size_t>(std::find(mine.begin(), mine.end(), m) - mine.begin());
     int64_t best = 0;
     for (size_t i = 0; i < 4; ++i) {
-      PhaseTime t{kStepPhases[i], phase_values[i][m],
-                  MedianOverPeers(phase_values[i], peers[m], m)};
+      std::vector<int64_t> values;  // the peers' phase times, `self` among them
+      values.reserve(mine.size());
+      for (size_t p : mine) values.push_back(phase_values[i][p]);
+      PhaseTime t{kStepPhases[i], phase_values[i][m], MedianWithout(values, self)};
       if (t.excess_ns() > best) best = t.excess_ns(), s.phase = t.phase;
       s.phases.push_back(t);
     }
@@ -162,7 +166,7 @@ std::vector<RankStanding> StandingsOf(const std::vector<const RankSummary*>& ran
       std::max_element(phase_values[2].begin(), phase_values[2].end()) - phase_values[2].begin()));
   for (size_t m : named) {
     if (out[m].phase == StepPhase::kCompute && !out[m].kernel)
-      out[m].kernel = KernelExcessOf(ranks, m, peers[m]);
+      out[m].kernel = KernelExcessOf(ranks, m, *peers[m]);
   }
   return out;
 }

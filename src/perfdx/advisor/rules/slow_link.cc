@@ -5,7 +5,6 @@
 #include <map>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -112,15 +111,11 @@ void AddLinkShortfall(const JobRuleContext& c, Finding* f) {
   }
   if (worst == nullptr) return;
   const cluster::ClusterLink& link = c.cluster.links[worst->link];
-  // The rank whose transfers the link carries: its sender, the summary
-  // listing the link by its key (the job's copy has its peak beside).
+  // The rank whose transfers the link carries: its sender.
   const cluster::RankSummary* sender = nullptr;
   for (const cluster::RankSummary* r : c.ranks) {
     for (const cluster::ClusterLink& l : r->links) {
-      if (std::tie(l.group, l.src_rank, l.dst_rank, l.transport, l.bytes, l.transit_ns) ==
-          std::tie(link.group, link.src_rank, link.dst_rank, link.transport, link.bytes,
-                   link.transit_ns))
-        sender = r;
+      if (l == link) sender = r;
     }
   }
   const std::string line = fmt::format(
