@@ -167,6 +167,30 @@ PY
 expect_exit 0 "truncated gzip" "$perfdx" info tests/data/bad/truncated.json.gz
 grep -q "truncated\|ends early" "$tmp/out" || fail "truncation warning shown"
 
+# whatif: the steps replayed with fixes (tests/data/golden/small_cuda_trace.json
+# by hand, tests/analysis/replay_test.cc: without its DataLoader each step is
+# 6.1 ms; the measured mean is 14 ms).
+golden=tests/data/golden/small_cuda_trace.json
+expect_exit 0 "whatif --remove data-loading" "$perfdx" whatif "$golden" --remove data-loading --format json
+python3 - "$tmp/out" <<'PY' || fail "whatif JSON: $(head -c 600 "$tmp/out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["report"] == "whatif" and d["what_if"] == "remove data-loading", d["what_if"]
+r = d["ranks"][0]
+assert r["replay"]["available"] and r["replay"]["median_abs_error"] == 0, r["replay"]
+assert r["prediction"]["predicted_step_ns"] == 6100000, r["prediction"]
+assert [s["with_fix_ns"] for s in r["steps"]] == [6100000] * 3, r["steps"]
+assert [s["measured_ns"] for s in r["steps"]] == [10000000, 10000000, 22000000], r["steps"]
+PY
+expect_exit 0 "whatif text" "$perfdx" whatif "$golden" --remove data-loading --speedup fp32-matrix=2
+grep -q "predicted mean step: 14 ms -> 6.1 ms (saves 7.9 ms per step" "$tmp/out" || fail "whatif text: $(cat "$tmp/out")"
+expect_exit 2 "whatif with nothing to change" "$perfdx" whatif "$golden"
+expect_exit 2 "whatif --remove of an unknown cause" "$perfdx" whatif "$golden" --remove sleep
+for v in fp32-matrix=0 fp32-matrix=nan matrix= gemm=2 matrix; do
+  expect_exit 2 "whatif --speedup $v" "$perfdx" whatif "$golden" --speedup "$v"
+done
+expect_exit 2 "whatif on bad input" "$perfdx" whatif tests/data/bad/empty.json --remove data-loading
+
 # analyze: the report, and --fail-on as a CI gate.
 expect_exit 0 "analyze the example" "$perfdx" analyze "$example"
 grep -q "FINDINGS" "$tmp/out" || fail "analyze prints findings"

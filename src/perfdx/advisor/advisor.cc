@@ -107,6 +107,10 @@ void NameContributors(Finding* f) {
 
 }  // namespace
 
+int64_t RankingGainNs(const Finding& f) {
+  return f.prediction.available ? f.prediction.gain_ns_per_step : f.gain.ns_per_step;
+}
+
 Severity SeverityFor(const Band& band, double value, double gain_share) {
   const HealthStatus status = Evaluate(band, value);
   if (status == HealthStatus::kAbnormal && gain_share >= kCriticalGainShare)
@@ -144,6 +148,10 @@ void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>
   for (Finding& f : *findings) {
     NameContributors(&f);
     if (!complete) NoPerStepGain(static_cast<int64_t>(analysis.steps.size()), &f);
+    if (f.what_if && complete) {
+      f.prediction = analysis::Predict(analysis.replay_graph, analysis.timeline.steps,
+                                       analysis.replay, *f.what_if);
+    }
   }
 }
 
@@ -154,7 +162,7 @@ std::vector<Finding> RunAdvisor(const analysis::RankAnalysis& analysis,
   for (const Rule* rule : AllRules()) rule->Evaluate(context, &findings);
   FinishFindings(analysis, &findings);
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
-    if (a.gain.ns_per_step != b.gain.ns_per_step) return a.gain.ns_per_step > b.gain.ns_per_step;
+    if (RankingGainNs(a) != RankingGainNs(b)) return RankingGainNs(a) > RankingGainNs(b);
     return a.severity > b.severity;
   });
   return findings;

@@ -1,5 +1,6 @@
 // Runs every rule over one rank's analysis and returns its findings: ranked
-// by estimated gain (largest first), one per cause.
+// by gain (largest first; the predicted gain where the fix was replayed, the
+// upper bound otherwise), one per cause.
 #pragma once
 
 #include <vector>
@@ -19,12 +20,17 @@ std::vector<Finding> RunAdvisor(const analysis::RankAnalysis& analysis,
 // framework whose evidence holds (KeepFixesFor); clamps the gain to the
 // step time; merges findings that rest on the same kernels; names the top
 // kernels or operators in the title; without complete steps, drops the
-// per-step gain and says why (gain.basis).
+// per-step gain and says why (gain.basis); replays the fix of each finding
+// that has one (Finding::what_if -> prediction).
 void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>* findings);
 
 // The same for a cross-rank finding, with the rank it names: its fixes,
 // the clamp to its step time, no per-step gain without its complete steps.
 void FinishClusterFinding(const cluster::RankSummary& rank, Finding* finding);
+
+// What findings are ranked by: the predicted gain where there is one, else
+// the upper bound.
+int64_t RankingGainNs(const Finding& f);
 
 // The severity a rule gives its finding: critical when the metric is past the
 // band's abnormal limit and the gain is at least 5% of the step (the

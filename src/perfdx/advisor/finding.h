@@ -5,7 +5,8 @@
 //   "title", "rank", "steps", "evidence": {...}, "estimated_gain":
 //   {"ns_per_step", "share", "basis", "total_ns"}, "evidence_tags",
 //   "recommendations": [{"framework", "fix_id", "text", "snippet",
-//   "doc_url"}]}
+//   "doc_url"}], "prediction": null | {"what_if", "predicted_step_ns",
+//   "gain_ns_per_step", "gain_share", "replay_error", "within_model_error"}}
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "perfdx/analysis/replay.h"
 
 namespace perfdx::advisor {
 
@@ -114,6 +117,11 @@ struct Finding {
   // computed from, all of them; findings resting on the same ones are
   // merged (advisor.cc), so no time is counted twice.
   std::vector<std::string> rests_on;
+  // The fix as a change to the step's dependency graph, where the rule has
+  // one (analysis/replay.h): replayed with and without it, that gives
+  // `prediction`, the gain the upper bound above stands beside.
+  std::optional<analysis::WhatIf> what_if;
+  analysis::Prediction prediction;
 };
 
 }  // namespace perfdx::advisor

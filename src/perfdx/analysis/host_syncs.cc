@@ -105,6 +105,7 @@ HostSyncSummary CountHostSyncs(const model::Trace& trace, const std::vector<Step
       by_phase[calls[k].phase].total_ns += part;
     }
     if (out.examples.size() < kMaxExamples) out.examples.emplace_back(start, end);
+    out.clusters.emplace_back(start, end);
     calls.clear();
   };
 

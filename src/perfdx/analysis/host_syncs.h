@@ -83,6 +83,9 @@ struct HostSyncSummary {
   double mean_offset_share = -1;
   std::vector<uint64_t> per_step;                     // calls in each analysed step
   std::vector<std::pair<int64_t, int64_t>> examples;  // [start, end) of the first few
+  // Every cluster's [start, end), by start: the host time the fix (reading
+  // the values once) removes in the replay (replay.h).
+  std::vector<std::pair<int64_t, int64_t>> clusters;
 };
 
 // Over `steps` (the analysed ones); the whole trace when it is empty.

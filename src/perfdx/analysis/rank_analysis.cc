@@ -141,6 +141,8 @@ RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& optio
   r.window_ns = window.TotalLength();
   r.ops = SummarizeOps(trace, attribution, window);
   r.kernels = SummarizeKernels(trace, attribution, window);
+  r.replay_graph = BuildReplayGraph(trace, r.kernels);
+  r.replay = CheckReplay(r.replay_graph, r.timeline.steps, r.complete_steps);
   r.summary = ComputeHealth(activity, window, r.ops.top1_share, r.ops.top3_share);
   r.step_time = ComputeStepTimeStats(r.timeline);
   r.temporal = ComputeTemporalBreakdown(trace, options.window, r.timeline);

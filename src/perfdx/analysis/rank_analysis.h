@@ -24,6 +24,8 @@
 #include "perfdx/analysis/op_sequences.h"
 #include "perfdx/analysis/op_stats.h"
 #include "perfdx/analysis/rank_layout.h"
+#include "perfdx/analysis/replay.h"
+#include "perfdx/analysis/replay_graph.h"
 #include "perfdx/analysis/step_breakdown.h"
 #include "perfdx/analysis/step_stats.h"
 #include "perfdx/analysis/steps.h"
@@ -103,6 +105,12 @@ struct RankAnalysis {
   DriverAllocSummary driver_allocs;
   // Devices with work, host traced, nn.DataParallel (rank_layout.h).
   RankLayout layout;
+  // The steps' dependency graph (replay_graph.h) and how well its unchanged
+  // replay reproduces the analysed steps (replay.h): what every predicted
+  // gain stands on. The graph is emptied with the trace where
+  // BuildAnalyzeReport frees it, once the findings have been predicted.
+  ReplayGraph replay_graph;
+  ReplayCheck replay;
 };
 
 RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& options);

@@ -32,42 +32,6 @@ bool IsDeviceOp(const model::Trace& trace, SliceId i) {
   return model::IsDeviceWork(trace.slices.kind[i]) && OnDevice(trace, i);
 }
 
-// One host slice -> device op link.
-struct Launch {
-  int64_t host_start_ns = 0;
-  int64_t host_end_ns = 0;
-  SliceId device = 0;
-};
-
-// Host->device links from the flow table: Kineto launches (runtime call ->
-// kernel/memcpy/memset, by correlation) and Ascend op -> task flows. This is
-// TBP's "runtime correlated with device nodes" generalised to any launcher.
-// A device op linked from several host slices keeps the innermost (latest
-// starting) one, so that it is counted once.
-std::vector<Launch> CollectLaunches(const model::Trace& trace) {
-  const model::SliceTable& s = trace.slices;
-  const model::FlowTable& f = trace.flows;
-  std::unordered_map<SliceId, SliceId> launcher;  // device op -> host slice
-  for (size_t k = 0; k < f.size(); ++k) {
-    const model::FlowKind kind = f.kind[k];
-    if (kind != model::FlowKind::kLaunch && kind != model::FlowKind::kOpToDevice) continue;
-    const SliceId from = f.from[k];
-    const SliceId to = f.to[k];
-    if (!OnHost(trace, from) || !IsDeviceOp(trace, to)) continue;
-    auto [it, inserted] = launcher.try_emplace(to, from);
-    if (!inserted && s.ts_ns[from] > s.ts_ns[it->second]) it->second = from;
-  }
-  std::vector<Launch> launches;
-  launches.reserve(launcher.size());
-  for (const auto& [device, host] : launcher) {
-    launches.push_back({s.ts_ns[host], s.end_ns(host), device});
-  }
-  std::sort(launches.begin(), launches.end(), [](const Launch& a, const Launch& b) {
-    return std::tie(a.host_start_ns, a.device) < std::tie(b.host_start_ns, b.device);
-  });
-  return launches;
-}
-
 std::string FormatMs(int64_t ns) {
   return fmt::format("{:.3f} ms", static_cast<double>(ns) / 1e6);
 }
@@ -394,6 +358,30 @@ bool HasCompleteSteps(const model::Trace& trace, const StepTimeline& timeline) {
   const int64_t active_ns = last_end - step.host_start_ns;
   const int64_t length_ns = step.host_end_ns - step.host_start_ns;
   return active_ns >= length_ns / 10 + (length_ns % 10 != 0);
+}
+
+std::vector<Launch> CollectLaunches(const model::Trace& trace) {
+  const model::SliceTable& s = trace.slices;
+  const model::FlowTable& f = trace.flows;
+  std::unordered_map<SliceId, SliceId> launcher;  // device op -> host slice
+  for (size_t k = 0; k < f.size(); ++k) {
+    const model::FlowKind kind = f.kind[k];
+    if (kind != model::FlowKind::kLaunch && kind != model::FlowKind::kOpToDevice) continue;
+    const SliceId from = f.from[k];
+    const SliceId to = f.to[k];
+    if (!OnHost(trace, from) || !IsDeviceOp(trace, to)) continue;
+    auto [it, inserted] = launcher.try_emplace(to, from);
+    if (!inserted && s.ts_ns[from] > s.ts_ns[it->second]) it->second = from;
+  }
+  std::vector<Launch> launches;
+  launches.reserve(launcher.size());
+  for (const auto& [device, host] : launcher) {
+    launches.push_back({s.ts_ns[host], s.end_ns(host), device});
+  }
+  std::sort(launches.begin(), launches.end(), [](const Launch& a, const Launch& b) {
+    return std::tie(a.host_start_ns, a.device) < std::tie(b.host_start_ns, b.device);
+  });
+  return launches;
 }
 
 }  // namespace perfdx::analysis

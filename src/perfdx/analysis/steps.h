@@ -51,6 +51,21 @@ struct StepTimeline {
 
 StepTimeline BuildSteps(const model::Trace& trace, const StepOptions& options = {});
 
+// One host slice -> device op link.
+struct Launch {
+  int64_t host_start_ns = 0;
+  int64_t host_end_ns = 0;
+  model::SliceId device = 0;
+};
+
+// Host->device links from the flow table: Kineto launches (runtime call ->
+// kernel/memcpy/memset, by correlation) and Ascend op -> task flows. This is
+// TBP's "runtime correlated with device nodes" generalised to any launcher.
+// A device op linked from several host slices keeps the innermost (latest
+// starting) one, so that it is counted once. By host start. The step windows
+// and the replay graph (replay_graph.h) both stand on these.
+std::vector<Launch> CollectLaunches(const model::Trace& trace);
+
 // Does `timeline` hold complete steps (step markers or a detected
 // repetition, and at least one step the trace's end did not cut)? Every
 // step but the last is closed by the next one. The last alone is open when

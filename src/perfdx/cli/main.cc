@@ -14,6 +14,7 @@
 #include "perfdx/cli/doctor_command.h"
 #include "perfdx/cli/info_command.h"
 #include "perfdx/cli/summarize_command.h"
+#include "perfdx/cli/whatif_command.h"
 #include "perfdx/version.h"
 
 int main(int argc, char** argv) {
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   perfdx::cli::RegisterInfoCommand(app, &exit_code);
   perfdx::cli::RegisterAnalyzeCommand(app, &exit_code);
+  perfdx::cli::RegisterWhatIfCommand(app, &exit_code);
   perfdx::cli::RegisterAnnotateCommand(app, &exit_code);
   perfdx::cli::RegisterSummarizeCommand(app, &exit_code);
   perfdx::cli::RegisterConfigCommand(app, &exit_code);

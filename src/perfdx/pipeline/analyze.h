@@ -32,6 +32,8 @@ struct AnalyzeRequest {
   // is analysed and advised, on its loader thread, and the activity sets with
   // it (no renderer reads them): memory is bounded by the ranks in flight.
   bool keep_traces = false;
+  // `perfdx whatif`: these fixes replayed on every rank (AnalyzeRank::what_if).
+  std::optional<analysis::WhatIf> what_if;
 };
 
 // What a user typed for the request's options, as every front end reads it:

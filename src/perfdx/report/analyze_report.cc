@@ -113,6 +113,60 @@ void WriteCollectives(ValueSink& w, const analysis::CollectiveSummary& s) {
   w.EndObject();
 }
 
+void WriteReplayedSteps(ValueSink& w, const std::vector<analysis::ReplayedStep>& steps) {
+  w.BeginArray();
+  for (const analysis::ReplayedStep& s : steps) {
+    w.BeginObject();
+    w.Key("id").Int(s.id);
+    w.Key("measured_ns").Int(s.measured_ns);
+    w.Key("replayed_ns").Int(s.replayed_ns);
+    w.Key("error").Double(s.error());
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+}  // namespace
+
+void WritePrediction(ValueSink& w, const analysis::Prediction& p) {
+  if (!p.available) {
+    w.Null();
+    return;
+  }
+  w.BeginObject();
+  w.Key("what_if").String(p.what_if);
+  w.Key("predicted_step_ns").Int(p.predicted_step_ns);
+  w.Key("gain_ns_per_step").Int(p.gain_ns_per_step);
+  w.Key("gain_share").Double(p.gain_share);
+  w.Key("replay_error").Double(p.replay_error);
+  w.Key("within_model_error").Bool(p.within_model_error);
+  w.EndObject();
+}
+
+void WriteReplayCheck(ValueSink& w, const analysis::ReplayCheck& c) {
+  w.Key("replay").BeginObject();
+  w.Key("available").Bool(c.available);
+  if (!c.available) {
+    w.Key("why_not").String(c.why_not);
+  } else {
+    w.Key("median_abs_error").Double(c.median_abs_error);
+    w.Key("max_abs_error").Double(c.max_abs_error);
+    w.Key("reliable").Bool(c.reliable());
+    w.Key("inferred_waits").Uint(c.inferred_waits);
+    w.Key("params").BeginObject();
+    w.Key("launch_latency_ns").Int(c.params.launch_latency_ns);
+    w.Key("queue_gap_ns").Int(c.params.queue_gap_ns);
+    w.Key("sync_return_ns").Int(c.params.sync_return_ns);
+    w.Key("sync_floor_ns").Int(c.params.sync_floor_ns);
+    w.EndObject();
+    w.Key("steps");
+    WriteReplayedSteps(w, c.run.steps);
+  }
+  w.EndObject();
+}
+
+namespace {
+
 void WriteRank(ValueSink& w, const AnalyzeRank& entry) {
   const RankAnalysis& a = entry.analysis;
   const model::RankInfo& info = a.info();
@@ -206,6 +260,7 @@ void WriteRank(ValueSink& w, const AnalyzeRank& entry) {
   w.EndArray();
   w.EndObject();
   w.EndObject();
+  WriteReplayCheck(w, a.replay);
 
   w.Key("health_table").BeginArray();
   for (const advisor::HealthRow& row : entry.health) {
@@ -407,6 +462,8 @@ void WriteFinding(ValueSink& w, const advisor::Finding& f) {
     w.EndObject();
   }
   w.EndArray();
+  w.Key("prediction");
+  WritePrediction(w, f.prediction);
   w.EndObject();
 }
 

@@ -33,7 +33,11 @@ namespace perfdx::report {
 struct AnalyzeRank {
   analysis::RankAnalysis analysis;
   std::vector<advisor::HealthRow> health;
-  std::vector<advisor::Finding> findings;  // ranked by estimated gain
+  std::vector<advisor::Finding> findings;  // ranked by gain (advisor.h)
+  // The user's own scenario (`perfdx whatif`), replayed on this rank: its
+  // steps with the fixes applied, and what they buy.
+  std::optional<analysis::ReplayRun> what_if_run;
+  analysis::Prediction what_if;
   // What the cluster analysis reads of the rank (cluster/rank_summary.h),
   // made while its trace was alive.
   cluster::RankSummary summary;
@@ -66,5 +70,12 @@ struct AnalyzeReport {
 // the Python module as objects.
 void WriteAnalyzeReport(const AnalyzeReport& report, ValueSink& out);
 std::string RenderAnalyzeJson(const AnalyzeReport& report);
+
+// A rank's "replay" key: the unchanged replay against its steps (the
+// whatif report writes the same).
+void WriteReplayCheck(ValueSink& w, const analysis::ReplayCheck& check);
+// A finding's "prediction" value (null when its fix was not replayed); the
+// whatif report writes its rank's the same way.
+void WritePrediction(ValueSink& w, const analysis::Prediction& prediction);
 
 }  // namespace perfdx::report

@@ -289,6 +289,9 @@ std::string FindingCard(const advisor::Finding& f, size_t number, int64_t origin
         fmt::format("<p class=\"gain\">No per-step gain ({}); measured over the trace: {}.</p>\n",
                     H(f.gain.basis), H(Dur(f.gain.total_ns)));
   }
+  if (f.prediction.available) {
+    out += fmt::format("<p class=\"gain\">What-if: {}.</p>\n", H(PredictionSentence(f.prediction)));
+  }
   out +=
       fmt::format("<p class=\"muted\">rule <code>{}</code> · {} · {}{}</p>\n", H(f.rule),
                   H(advisor::CategoryName(f.category)),
@@ -860,7 +863,7 @@ std::string RankSection(const AnalyzeRank& entry, size_t index, bool several) {
   out += "</dl>\n";
 
   out += fmt::format("<h3 id=\"{}-health\">Health</h3>\n", id) + HealthTable(entry);
-  out += fmt::format("<h3 id=\"{}-findings\">Findings, ranked by estimated gain</h3>\n", id);
+  out += fmt::format("<h3 id=\"{}-findings\">Findings, ranked by gain</h3>\n", id);
   out += Findings(entry.findings, origin, id + "-finding");
 
   out += fmt::format("<h3 id=\"{}-steps\">Step time</h3>\n", id);
@@ -1064,7 +1067,9 @@ std::string RenderAnalyzeHtml(const AnalyzeReport& report) {
       out +=
           fmt::format("{} <code>{}</code>", i ? "," : "", H(report.ranks[i].analysis.info().path));
     }
-    out += ". Estimated gains are upper bounds, computed on the measured timeline.";
+    out +=
+        ". Estimated gains are upper bounds, computed on the measured timeline; where a fix "
+        "replays, the what-if beside it is the step replayed with it.";
   }
   out += "</p></header>\n";
 

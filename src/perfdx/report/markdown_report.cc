@@ -80,6 +80,7 @@ void RenderFinding(std::string& out, const advisor::Finding& f, bool fixes) {
                            FormatShare(f.gain.share));
   }
   out += fmt::format("<details><summary>{}</summary>\n\n", summary);
+  if (f.prediction.available) out += "- " + PredictionSentence(f.prediction) + "\n";
   const advisor::Evidence& e = f.evidence;
   out += fmt::format("- evidence: {} = {} (threshold {})\n", MdCode(e.metric),
                      EvidenceValue(e, e.value), EvidenceValue(e, e.threshold));
@@ -119,7 +120,9 @@ void RenderFinding(std::string& out, const advisor::Finding& f, bool fixes) {
 
 void RenderFindings(std::string& out, const std::vector<advisor::Finding>& findings,
                     const Limits& limits) {
-  out += "**Findings**, ranked by estimated gain (an upper bound):\n\n";
+  out +=
+      "**Findings**, ranked by gain (predicted by replay where the fix replays, else an upper "
+      "bound):\n\n";
   if (findings.empty()) {
     out += "None.\n\n";
     return;
@@ -293,7 +296,9 @@ std::string Render(const AnalyzeReport& report, const Limits& limits, bool cut) 
     RenderFindings(out, job.findings, limits);
     if (job.cluster) RenderCluster(out, *job.cluster, limits);
   }
-  out += "<sub>perfdx analyze; gains are upper bounds on the measured timeline.</sub>\n";
+  out +=
+      "<sub>perfdx analyze; gains are upper bounds on the measured timeline, beside the replay's "
+      "prediction where the fix replays.</sub>\n";
   return out;
 }
 

@@ -75,9 +75,20 @@ std::string SeverityTag(const Layout& l, advisor::Severity s) {
   return tag;
 }
 
+// How well the step model reproduces the measured steps (replay.h).
+std::string ReplayLine(const analysis::ReplayCheck& c) {
+  if (!c.available) return fmt::format("replay: none ({})", c.why_not);
+  return fmt::format("replay: the step model reproduces the {} steps within {} (median; max {}){}",
+                     c.run.steps.size(), FormatShare(c.median_abs_error),
+                     FormatShare(c.max_abs_error),
+                     c.reliable() ? "" : " — too far off: predicted gains are unreliable");
+}
+
 void RenderFindings(std::string& out, const Layout& l,
                     const std::vector<advisor::Finding>& findings) {
-  Heading(out, l, "FINDINGS — ranked by estimated gain (an upper bound)");
+  Heading(
+      out, l,
+      "FINDINGS — ranked by gain (predicted by replay where the fix replays, else an upper bound)");
   if (findings.empty()) {
     out += "  none\n";
     return;
@@ -90,6 +101,7 @@ void RenderFindings(std::string& out, const Layout& l,
       text += fmt::format(" — saves up to {} per step ({})", FormatDuration(f.gain.ns_per_step),
                           FormatShare(f.gain.share));
     }
+    if (f.prediction.available) text += "; " + PredictionSentence(f.prediction);
     const std::string number = fmt::format("  {}. ", ++n);
     AppendLines(out, Wrap(text, l.width, number, DisplayWidth(number)));
     if (!l.fixes) continue;
@@ -360,6 +372,7 @@ void RenderRank(std::string& out, const Layout& l, const AnalyzeRank& entry) {
                   analysis::StepSourceName(a.timeline.source),
                   analysis::AnalysisWindowName(a.window), FormatDuration(a.step_time.mean_ns)),
       0);
+  Say(out, l, ReplayLine(a.replay), 0);
   for (const std::string& n : a.notes) Say(out, l, "note: " + n);
 
   RenderHealth(out, l, entry);

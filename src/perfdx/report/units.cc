@@ -31,4 +31,19 @@ std::string FormatShare(double share) {
   return fmt::format("{:.1f}%", share * 100);
 }
 
+std::string PredictionSentence(const analysis::Prediction& p) {
+  if (!p.available) return "";
+  if (p.gain_ns_per_step <= 0) {
+    return fmt::format("replayed with the fix: the step does not shorten (replay error {})",
+                       FormatShare(p.replay_error));
+  }
+  if (p.within_model_error) {
+    return fmt::format("replayed with the fix: within model error ({} of the step, error {})",
+                       FormatShare(p.gain_share), FormatShare(p.replay_error));
+  }
+  return fmt::format("replayed with the fix: saves {} per step ({}), replay error {}",
+                     FormatDuration(p.gain_ns_per_step), FormatShare(p.gain_share),
+                     FormatShare(p.replay_error));
+}
+
 }  // namespace perfdx::report

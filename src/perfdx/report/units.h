@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "perfdx/analysis/replay.h"
+
 namespace perfdx::report {
 
 // 1234 -> "1.23 µs", 15000000 -> "15.0 ms", 2500000000 -> "2.50 s".
@@ -12,5 +14,10 @@ std::string FormatDuration(int64_t ns);
 std::string FormatBytes(double bytes);
 // 0.1234 -> "12.3%".
 std::string FormatShare(double share);
+
+// "replayed with the fix: saves 59.2 ms per step (33.3%), replay error
+// 0.1%" (or that the step does not shorten, or that the gain is within the
+// model's error); "" when the fix was not replayed. Every renderer says it so.
+std::string PredictionSentence(const analysis::Prediction& p);
 
 }  // namespace perfdx::report

@@ -42,6 +42,9 @@ class DataLoaderStallRule final : public Rule {
     for (const char* fix : {"pinned_memory", "data_sinking"}) {
       for (Recommendation& r : RecommendationsFor(fix)) f.recommendations.push_back(std::move(r));
     }
+    analysis::WhatIf fix;
+    fix.remove_data_loading = true;
+    f.what_if = fix;
     out->push_back(std::move(f));
   }
 };

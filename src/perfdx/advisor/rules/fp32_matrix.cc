@@ -91,6 +91,9 @@ class Fp32MatrixRule final : public Rule {
     if (HasTf32(c.info())) {
       AppendFixes(&f.recommendations, {"tf32"});
     }
+    analysis::WhatIf fix;
+    fix.fp32_matrix_speedup = speedup;
+    f.what_if = fix;
     out->push_back(std::move(f));
   }
 };

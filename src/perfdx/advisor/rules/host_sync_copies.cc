@@ -74,6 +74,9 @@ class HostSyncCopiesRule final : public Rule {
     for (const auto& [start, end] : h.examples) f.evidence.ranges.push_back({start, end});
     AddTag(&f, "host_sync");
     f.recommendations = RecommendationsFor("avoid_host_sync");
+    analysis::WhatIf fix;
+    fix.removed_host_ns = h.clusters;
+    f.what_if = std::move(fix);
     out->push_back(std::move(f));
   }
 };

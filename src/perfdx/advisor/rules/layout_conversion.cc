@@ -58,6 +58,9 @@ class LayoutConversionRule final : public Rule {
       if (ks.layout_conversion) f.rests_on.push_back("kernel:" + ks.name);
     }
     AppendFixes(&f.recommendations, {"memory_layout"});
+    analysis::WhatIf fix;
+    fix.remove_layout_conversions = true;
+    f.what_if = fix;
     out->push_back(std::move(f));
   }
 };

@@ -84,13 +84,17 @@ class RecurringGapRule final : public Rule {
       if (!g.cause.name.empty())
         f.evidence.contributors.push_back({g.cause.name, g.ns_per_step, share});
       std::set<int64_t> steps;
+      // The fix replayed: the host's time in the group's gaps taken away.
+      analysis::WhatIf without_gaps;
       for (const analysis::Gap& gap : c.analysis.gaps.gaps) {
         if (gap.cause.kind != kind || gap.cause.name != g.cause.name || gap.position != g.position)
           continue;
         steps.insert(gap.step);
         if (f.evidence.ranges.size() < 5)
           f.evidence.ranges.push_back({gap.start_ns, gap.start_ns + gap.dur_ns});
+        without_gaps.removed_host_ns.emplace_back(gap.start_ns, gap.start_ns + gap.dur_ns);
       }
+      f.what_if = std::move(without_gaps);
       f.steps.assign(steps.begin(), steps.end());
       // The evidence each fix needs: an operator with no device work queued
       // (dispatch), optimizer.step(), or logging / printing / file I/O seen

@@ -1,0 +1,298 @@
+#include "perfdx/analysis/replay.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "perfdx/base/statistics.h"
+
+namespace perfdx::analysis {
+namespace {
+
+constexpr int64_t kNoTime = std::numeric_limits<int64_t>::min();
+constexpr double kMaxSpeedup = 1000;
+
+std::string Factor(double f) {
+  return fmt::format("{:g}", f);
+}
+
+int64_t Scaled(int64_t dur_ns, double speedup) {
+  return speedup == 1 ? dur_ns : static_cast<int64_t>(std::llround(dur_ns / speedup));
+}
+
+int64_t ReplayedDuration(const ReplayDeviceOp& op, const WhatIf& w) {
+  if (w.remove_layout_conversions && (op.flags & kReplayLayoutConversion)) return 0;
+  int64_t dur = op.dur_ns;
+  if (op.flags & kReplayFp32Matrix) dur = Scaled(dur, w.fp32_matrix_speedup);
+  if (op.flags & kReplayMatrix) dur = Scaled(dur, w.matrix_speedup);
+  if (op.flags & kReplayCommunication) dur = Scaled(dur, w.communication_speedup);
+  return dur;
+}
+
+// Replayed host span starts/ends and device op ends of one run.
+struct Times {
+  std::vector<int64_t> host_start, host_end, device_start, device_end;
+};
+
+// The host time the fixes remove: merged, by start.
+std::vector<std::pair<int64_t, int64_t>> Removals(const ReplayGraph& g, const WhatIf& w) {
+  std::vector<std::pair<int64_t, int64_t>> in = w.removed_host_ns;
+  if (w.remove_data_loading) {
+    for (const ReplayHostSpan& span : g.host) {
+      if (span.kind == ReplayHostKind::kDataLoading) in.emplace_back(span.start_ns, span.end_ns);
+    }
+  }
+  std::sort(in.begin(), in.end());
+  std::vector<std::pair<int64_t, int64_t>> out;
+  for (const auto& [a, b] : in) {
+    if (b <= a) continue;
+    if (!out.empty() && a <= out.back().second) {
+      out.back().second = std::max(out.back().second, b);
+    } else {
+      out.emplace_back(a, b);
+    }
+  }
+  return out;
+}
+
+Times Sweep(const ReplayGraph& g, const WhatIf& w) {
+  const ReplayParams& p = g.params;
+  Times t;
+  t.host_start.assign(g.host.size(), 0);
+  t.host_end.assign(g.host.size(), 0);
+  t.device_start.assign(g.device.size(), 0);
+  t.device_end.assign(g.device.size(), 0);
+  std::vector<int32_t> by_end(g.host.size());
+  for (size_t h = 0; h < by_end.size(); ++h) by_end[h] = static_cast<int32_t>(h);
+  std::stable_sort(by_end.begin(), by_end.end(),
+                   [&](int32_t a, int32_t b) { return g.host[a].end_ns < g.host[b].end_ns; });
+  const std::vector<std::pair<int64_t, int64_t>> removals = Removals(g, w);
+
+  int64_t shift = 0;
+  // A removal in progress: every host instant before `collapse_until` maps
+  // to `collapse_to`, the replayed time of the removal's start.
+  int64_t collapse_until = kNoTime;
+  int64_t collapse_to = 0;
+  auto map = [&](int64_t measured) {
+    return measured < collapse_until ? collapse_to : measured + shift;
+  };
+
+  size_t hs = 0, he = 0, dv = 0, rm = 0;
+  bool in_removal = false;
+  const int64_t kEnd = std::numeric_limits<int64_t>::max();
+  while (hs < g.host.size() || he < by_end.size() || dv < g.device.size()) {
+    const int64_t ts = hs < g.host.size() ? g.host[hs].start_ns : kEnd;
+    const int64_t te = he < by_end.size() ? g.host[by_end[he]].end_ns : kEnd;
+    const int64_t td = dv < g.device.size() ? g.device[dv].start_ns : kEnd;
+    const int64_t tr =
+        rm < removals.size() ? (in_removal ? removals[rm].second : removals[rm].first) : kEnd;
+    if (tr <= te && tr <= ts && tr <= td && tr != kEnd) {
+      // A removal begins or ends, before anything else at that instant.
+      if (!in_removal) {
+        collapse_to = map(tr);
+        collapse_until = removals[rm].second;
+        in_removal = true;
+      } else {
+        shift = collapse_to - tr;
+        collapse_until = kNoTime;
+        in_removal = false;
+        ++rm;
+      }
+    } else if (te <= ts && te <= td) {
+      // A span ends (before anything starting at the same instant).
+      const int32_t h = by_end[he++];
+      const ReplayHostSpan& span = g.host[h];
+      if (span.end_ns < collapse_until) {
+        t.host_end[h] = collapse_to;
+      } else if (span.kind == ReplayHostKind::kSync) {
+        int64_t end = span.awaited == kNoNode
+                          ? t.host_start[h] + (span.end_ns - span.start_ns)
+                          : std::max(t.host_start[h] + p.sync_floor_ns,
+                                     t.device_end[span.awaited] + p.sync_return_ns);
+        end = std::max(end, t.host_start[h]);
+        t.host_end[h] = end;
+        shift = end - span.end_ns;
+      } else {
+        t.host_end[h] = std::max(t.host_start[h], span.end_ns + shift);
+      }
+    } else if (ts <= td) {
+      const int32_t h = static_cast<int32_t>(hs++);
+      t.host_start[h] = map(g.host[h].start_ns);
+    } else {
+      const size_t k = dv++;
+      const ReplayDeviceOp& op = g.device[k];
+      int64_t ready =
+          op.launch != kNoNode ? t.host_start[op.launch] + p.launch_latency_ns : map(op.start_ns);
+      if (op.stream_prev != kNoNode) {
+        ready = std::max(ready, t.device_end[op.stream_prev] + p.queue_gap_ns);
+      }
+      if (op.waits_for != kNoNode) {
+        ready = std::max(ready, t.device_end[op.waits_for] + p.queue_gap_ns);
+      }
+      t.device_start[k] = ready;
+      t.device_end[k] = ready + ReplayedDuration(op, w);
+    }
+  }
+  return t;
+}
+
+// Step windows on given times, by steps.h's rule: a marker extended to the
+// end of the device work it launched, never before the previous one's end;
+// the first after the work still draining from before it.
+std::unordered_map<int64_t, int64_t> WindowLengths(const ReplayGraph& g,
+                                                   const std::vector<int64_t>& host_start,
+                                                   const std::vector<int64_t>& host_end,
+                                                   const std::vector<int64_t>& device_end) {
+  const size_t n = g.markers.size();
+  std::vector<int64_t> dev_end(n, kNoTime);
+  std::vector<uint32_t> dev_ops(n, 0);
+  for (size_t k = 0; k < g.device.size(); ++k) {
+    const int32_t m = g.device[k].step;
+    if (m == kNoNode) continue;
+    dev_end[m] = std::max(dev_end[m], device_end[k]);
+    ++dev_ops[m];
+  }
+  std::unordered_map<int64_t, int64_t> out;
+  if (n == 0) return out;
+  int64_t prev_end = host_start[g.markers[0].host];
+  if (dev_ops[0] > 0) {
+    for (int32_t k : g.drain_ops) prev_end = std::max(prev_end, device_end[k]);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const int32_t h = g.markers[i].host;
+    const int64_t start = std::max(prev_end, host_start[h]);
+    int64_t end = dev_ops[i] > 0 ? std::max(host_end[h], dev_end[i]) : std::max(host_end[h], start);
+    end = std::max(end, start);
+    out.emplace(g.markers[i].id, end - start);
+    prev_end = end;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string WhatIf::Describe() const {
+  std::vector<std::string> parts;
+  if (remove_data_loading) parts.push_back("remove data-loading");
+  if (remove_layout_conversions) parts.push_back("remove layout-conversion");
+  if (!removed_host_ns.empty()) {
+    parts.push_back(fmt::format("remove {} host interval{}", removed_host_ns.size(),
+                                removed_host_ns.size() == 1 ? "" : "s"));
+  }
+  if (fp32_matrix_speedup != 1)
+    parts.push_back("speedup fp32-matrix=" + Factor(fp32_matrix_speedup));
+  if (matrix_speedup != 1) parts.push_back("speedup matrix=" + Factor(matrix_speedup));
+  if (communication_speedup != 1) {
+    parts.push_back("speedup communication=" + Factor(communication_speedup));
+  }
+  if (parts.empty()) return "none";
+  std::string out = parts[0];
+  for (size_t i = 1; i < parts.size(); ++i) out += ", " + parts[i];
+  return out;
+}
+
+Status AddRemoval(std::string_view what, WhatIf* what_if) {
+  if (what == "data-loading") {
+    what_if->remove_data_loading = true;
+  } else if (what == "layout-conversion") {
+    what_if->remove_layout_conversions = true;
+  } else {
+    return InvalidInput(
+        fmt::format("--remove {}: not a removable cause (data-loading, layout-conversion)", what));
+  }
+  return Status::Ok();
+}
+
+Status AddSpeedup(std::string_view spec, WhatIf* what_if) {
+  const size_t eq = spec.find('=');
+  const std::string_view what = spec.substr(0, eq);
+  double* factor = what == "fp32-matrix"     ? &what_if->fp32_matrix_speedup
+                   : what == "matrix"        ? &what_if->matrix_speedup
+                   : what == "communication" ? &what_if->communication_speedup
+                                             : nullptr;
+  if (eq == std::string_view::npos || factor == nullptr) {
+    return InvalidInput(
+        fmt::format("--speedup {}: expected fp32-matrix=F, matrix=F or communication=F", spec));
+  }
+  const std::string number(spec.substr(eq + 1));
+  char* end = nullptr;
+  const double f = std::strtod(number.c_str(), &end);
+  if (number.empty() || end != number.c_str() + number.size() || !std::isfinite(f) || f <= 0 ||
+      f > kMaxSpeedup) {
+    return InvalidInput(
+        fmt::format("--speedup {}: the factor must be a number in (0, {:g}]", spec, kMaxSpeedup));
+  }
+  *factor = f;
+  return Status::Ok();
+}
+
+ReplayRun Replay(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
+                 const WhatIf& what_if) {
+  ReplayRun run;
+  if (!graph.built) return run;
+  const Times t = Sweep(graph, what_if);
+  const std::unordered_map<int64_t, int64_t> replayed =
+      WindowLengths(graph, t.host_start, t.host_end, t.device_end);
+  int64_t measured_sum = 0, replayed_sum = 0;
+  for (const StepWindow& w : steps) {
+    const auto it = replayed.find(w.id);
+    if (it == replayed.end()) continue;
+    run.steps.push_back({w.id, w.dur_ns(), it->second});
+    measured_sum += w.dur_ns();
+    replayed_sum += it->second;
+  }
+  if (!run.steps.empty()) {
+    const auto n = static_cast<int64_t>(run.steps.size());
+    run.measured_mean_ns = measured_sum / n;
+    run.replayed_mean_ns = replayed_sum / n;
+  }
+  return run;
+}
+
+ReplayCheck CheckReplay(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
+                        bool complete_steps) {
+  ReplayCheck check;
+  if (!graph.built) {
+    check.why_not = "no ProfilerStep markers: no step to replay";
+    return check;
+  }
+  if (!complete_steps) {
+    check.why_not = "no complete step";
+    return check;
+  }
+  check.run = Replay(graph, steps, WhatIf{});
+  if (check.run.steps.empty()) {
+    check.why_not = "no analysed step has a marker";
+    return check;
+  }
+  check.available = true;
+  check.params = graph.params;
+  check.inferred_waits = graph.inferred_waits;
+  std::vector<double> errors;
+  for (const ReplayedStep& s : check.run.steps) errors.push_back(std::abs(s.error()));
+  check.max_abs_error = *std::max_element(errors.begin(), errors.end());
+  check.median_abs_error = MedianInPlace(errors);
+  return check;
+}
+
+Prediction Predict(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
+                   const ReplayCheck& check, const WhatIf& what_if) {
+  Prediction p;
+  p.what_if = what_if.Describe();
+  if (!check.available) return p;
+  const ReplayRun fixed = Replay(graph, steps, what_if);
+  if (fixed.steps.size() != check.run.steps.size()) return p;
+  p.available = true;
+  p.gain_ns_per_step = check.run.replayed_mean_ns - fixed.replayed_mean_ns;
+  p.predicted_step_ns = check.run.measured_mean_ns - p.gain_ns_per_step;
+  p.gain_share = ShareOf(p.gain_ns_per_step, check.run.measured_mean_ns);
+  p.replay_error = check.median_abs_error;
+  p.within_model_error = std::abs(p.gain_share) < check.median_abs_error;
+  return p;
+}
+
+}  // namespace perfdx::analysis

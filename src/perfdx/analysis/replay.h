@@ -1,0 +1,110 @@
+// The what-if replay: the rank's steps re-timed on its dependency graph
+// (replay_graph.h), unchanged or with fixes applied.
+//
+// The model, in one sweep over the measured timeline:
+//   - host work keeps its measured length; every host thread moves by one
+//     shared offset, which changes only where the host waited for the device
+//     (a sync returns `sync_return_ns` after the op it awaited ends, or after
+//     its own cost `sync_floor_ns`, whichever is later; a sync that found the
+//     device idle keeps its measured length) and where a removed span ends;
+//   - a device op starts when its launch, its stream predecessor and any
+//     op it waited for allow: launch start + `launch_latency_ns`, previous
+//     end + `queue_gap_ns`; it keeps its length unless a fix changes it;
+//   - a step's window is rebuilt from the replayed times by the rule of
+//     steps.h (marker extended to the end of the device work it launched).
+// The same medians apply to every op, so the unchanged replay does not
+// reproduce the trace by construction: its error per step is the check of
+// the model (ReplayCheck), and a gain is the replay with a fix minus the
+// replay without, so the model's own bias cancels.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "perfdx/analysis/replay_graph.h"
+#include "perfdx/analysis/steps.h"
+#include "perfdx/base/status.h"
+
+namespace perfdx::analysis {
+
+// Fixes applied to the graph before replaying (combinable).
+struct WhatIf {
+  bool remove_data_loading = false;        // DataLoader iterations take no time
+  bool remove_layout_conversions = false;  // layout-conversion kernels take no time
+  double fp32_matrix_speedup = 1;          // FP32 CUDA-core matrix ops run this much faster
+  double matrix_speedup = 1;               // all matrix ops (after the FP32 factor)
+  double communication_speedup = 1;        // collectives
+  // Host time that takes none: [start, end) on the measured clock (a
+  // finding's gaps: logging, sleeps; its host-side calls).
+  std::vector<std::pair<int64_t, int64_t>> removed_host_ns;
+  bool identity() const {
+    return !remove_data_loading && !remove_layout_conversions && removed_host_ns.empty() &&
+           fp32_matrix_speedup == 1 && matrix_speedup == 1 && communication_speedup == 1;
+  }
+  // "remove data-loading, speedup fp32-matrix=2.5" (the CLI's own spelling).
+  std::string Describe() const;
+};
+
+// The spellings `perfdx whatif` takes: --remove data-loading |
+// layout-conversion; --speedup fp32-matrix=F | matrix=F | communication=F,
+// F a factor in (0, 1000] (below 1: a slowdown).
+Status AddRemoval(std::string_view what, WhatIf* what_if);
+Status AddSpeedup(std::string_view spec, WhatIf* what_if);
+
+struct ReplayedStep {
+  int64_t id = 0;
+  int64_t measured_ns = 0;  // the step window as analysed (steps.h)
+  int64_t replayed_ns = 0;  // the same window on replayed times
+  double error() const {    // signed, of the measured step
+    return measured_ns > 0
+               ? static_cast<double>(replayed_ns - measured_ns) / static_cast<double>(measured_ns)
+               : 0;
+  }
+};
+
+struct ReplayRun {
+  std::vector<ReplayedStep> steps;  // the analysed steps the graph holds
+  int64_t measured_mean_ns = 0;
+  int64_t replayed_mean_ns = 0;
+};
+
+// Replays `steps` (the analysed windows: their ids and measured lengths).
+ReplayRun Replay(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
+                 const WhatIf& what_if);
+
+// The unchanged replay against the measured steps.
+struct ReplayCheck {
+  bool available = false;
+  std::string why_not;  // when not available
+  ReplayRun run;
+  double median_abs_error = 0;  // over steps, of |replayed - measured| / measured
+  double max_abs_error = 0;
+  ReplayParams params;
+  uint64_t inferred_waits = 0;
+  // Gains under this share of the step are within the model's error.
+  bool reliable() const { return available && median_abs_error <= kReliableError; }
+  static constexpr double kReliableError = 0.05;
+};
+
+ReplayCheck CheckReplay(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
+                        bool complete_steps);
+
+// What a fix buys, predicted: the unchanged replay minus the replay with it,
+// per step (mean), and the measured mean step less that.
+struct Prediction {
+  bool available = false;
+  std::string what_if;            // WhatIf::Describe()
+  int64_t gain_ns_per_step = 0;   // >= 0 for every fix here
+  int64_t predicted_step_ns = 0;  // measured mean - gain
+  double gain_share = 0;          // of the measured mean step
+  double replay_error = 0;        // the check's median error
+  bool within_model_error = false;
+};
+
+Prediction Predict(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
+                   const ReplayCheck& check, const WhatIf& what_if);
+
+}  // namespace perfdx::analysis

@@ -1,0 +1,150 @@
+// Before/after pairs (issue #11): each fix predicted from the "before" trace
+// alone by replaying it (analysis/replay.h), compared with what was measured
+// after the change. The measured side never comes from the replay: the
+// after-run's own steps, or the recording script's perf_counter timing of
+// the injected code (examples/cpu_corpus/*.truth.json).
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include "advisor/rule_test_support.h"
+#include "test_support.h"
+
+namespace perfdx::advisor {
+namespace {
+
+using perfdx::advisor::testing::Analyse;
+using perfdx::advisor::testing::Analysed;
+using perfdx::advisor::testing::FindRule;
+
+constexpr double kTolerance = 0.15;  // the issue's target, of the measured gain
+
+std::unique_ptr<Analysed> Load(const std::string& path) {
+  auto t = perfdx::testing::ImportFile(path);
+  EXPECT_TRUE(t.ok()) << path << ": " << t.status().message();
+  if (!t.ok()) return nullptr;
+  return Analyse(std::move(*t));
+}
+
+const analysis::Prediction& PredictionOf(const Analysed& a, std::string_view rule) {
+  static const analysis::Prediction kNone;
+  const Finding* f = FindRule(a.findings, rule);
+  EXPECT_NE(f, nullptr) << "no " << rule;
+  if (f == nullptr) return kNone;
+  EXPECT_TRUE(f->prediction.available) << rule << ": no prediction";
+  return f->prediction;
+}
+
+// ResNet-50 on the H200, DataLoader workers 0 -> 8 (examples/gpu_training):
+// the 8 workers and pinned memory remove the data stall entirely, so the
+// replay without data loading is the after-run. Measured: 297.8 ms -> 49.5
+// ms per step.
+TEST(WhatIfPairsTest, GpuWorkers0To8ThePredictedGainIsTheMeasuredOne) {
+  auto before = Load("examples/gpu_training/traces/resnet50_workers0_fp32.json.gz");
+  auto after = Load("examples/gpu_training/traces/resnet50_workers8_fp32.json.gz");
+  ASSERT_TRUE(before && after);
+  ASSERT_TRUE(before->analysis.replay.available);
+  EXPECT_LE(before->analysis.replay.median_abs_error, 0.02);
+  const analysis::Prediction& p = PredictionOf(*before, "data_loader_stall");
+  const double measured_gain =
+      static_cast<double>(before->analysis.step_time.mean_ns - after->analysis.step_time.mean_ns);
+  ASSERT_GT(measured_gain, 0);
+  EXPECT_LE(std::fabs(static_cast<double>(p.gain_ns_per_step) - measured_gain),
+            kTolerance * measured_gain)
+      << "predicted " << p.gain_ns_per_step << " ns, measured " << measured_gain << " ns";
+}
+
+// ResNet-50 on a V100 (../shared, TensorBoard plugin samples), workers 0 ->
+// 4: a partial fix. The four worker processes take the loader off the main
+// thread (1.2 ms of DataLoader per step is left), but they compete with it
+// for the CPU: the step's host-side parts (TBP's runtime, CPU execution and
+// other) grow from 17.8 to 37.6 ms per step, which a replay of the "before"
+// trace cannot know. So the prediction (59.2 ms) is above the measured gain
+// (36.5 ms), and the host's growth plus the stall left make up the
+// difference.
+int64_t MeanHostNs(const Analysed& a, bool with_dataloader) {
+  int64_t sum = 0;
+  for (const analysis::StepAnalysis& s : a.analysis.steps) {
+    const analysis::StepBreakdown& b = s.breakdown;
+    sum += b.runtime_ns + b.cpu_exec_ns + b.other_ns + (with_dataloader ? b.dataloader_ns : 0);
+  }
+  return a.analysis.steps.empty() ? 0 : sum / static_cast<int64_t>(a.analysis.steps.size());
+}
+
+TEST(WhatIfPairsTest, V100Workers0To4IsAPartialFix) {
+  auto before = Load(perfdx::testing::SharedPath(
+      "traces/kineto/tbp/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz"));
+  auto after = Load(perfdx::testing::SharedPath(
+      "traces/kineto/tbp/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz"));
+  ASSERT_TRUE(before && after);
+  const analysis::Prediction& p = PredictionOf(*before, "data_loader_stall");
+  const int64_t measured_gain =
+      before->analysis.step_time.mean_ns - after->analysis.step_time.mean_ns;
+  EXPECT_GT(measured_gain, 0);
+  EXPECT_GT(p.gain_ns_per_step, measured_gain);
+  // The after-run's host parts and its stall, less the before-run's host
+  // parts: what the replay of the before-run could not see.
+  const int64_t unseen_ns = MeanHostNs(*after, true) - MeanHostNs(*before, false);
+  EXPECT_GT(unseen_ns, 15'000'000);
+  EXPECT_LE(std::abs(p.gain_ns_per_step - measured_gain - unseen_ns),
+            kTolerance * static_cast<double>(measured_gain))
+      << "predicted " << p.gain_ns_per_step << ", measured " << measured_gain << ", unseen "
+      << unseen_ns;
+}
+
+double InjectedMedianMs(const std::string& scenario) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  EXPECT_FALSE(parser.load("examples/cpu_corpus/" + scenario + ".truth.json").get(doc));
+  double ms = -1;
+  EXPECT_FALSE(doc["measured"]["injected_ms_per_step_median"].get_double().get(ms));
+  return ms;
+}
+
+// The labelled CPU corpus: each injected problem's fix replayed on its trace
+// against the script's own timing of the injected code (the median over the
+// 8 steps, as the corpus test reads it: a preempted step's pause is not the
+// problem's). The baseline run is no measurement of the fix here: recorded
+// on the same shared machine at another moment, its forward and backward
+// took 36 ms per step against 15 ms in data_stall's run (docs/accuracy.md).
+TEST(WhatIfPairsTest, CpuCorpusFixesAgainstTheInjectedTime) {
+  const struct {
+    const char* scenario;
+    const char* rule;
+  } kPairs[] = {{"data_stall", "data_loader_stall"},
+                {"host_sync", "host_sync_copies"},
+                {"sync_logging", "recurring_gap"}};
+  for (const auto& pair : kPairs) {
+    SCOPED_TRACE(pair.scenario);
+    auto a = Load(std::string("examples/cpu_corpus/") + pair.scenario + ".json.gz");
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a->analysis.replay.median_abs_error, 0);  // host only: exact by construction
+    const analysis::Prediction& p = PredictionOf(*a, pair.rule);
+    const double injected_ns = InjectedMedianMs(pair.scenario) * 1e6;
+    ASSERT_GT(injected_ns, 0);
+    EXPECT_LE(std::fabs(static_cast<double>(p.gain_ns_per_step) - injected_ns),
+              kTolerance * injected_ns)
+        << "predicted " << p.gain_ns_per_step << " ns, injected " << injected_ns << " ns";
+  }
+}
+
+// Every finding is ranked by the gain its replay predicts where it has one:
+// on the eager transformer the FP32 matrix work is 66% of the device time,
+// yet the host's own loop holds each step (no sync waits on the device for
+// long: the host marker, not the device, ends it), so faster matrix work
+// buys almost nothing, and the finding says so beside its upper bound.
+TEST(WhatIfPairsTest, Fp32MatrixOnAHostBoundStepPredictsLittle) {
+  auto a = Load("examples/gpu_training/traces/transformer_eager.json.gz");
+  ASSERT_TRUE(a);
+  const Finding* f = FindRule(a->findings, "fp32_matrix");
+  ASSERT_NE(f, nullptr);
+  ASSERT_TRUE(f->prediction.available);
+  EXPECT_GT(f->gain.share, 0.3);  // the upper bound on the device timeline
+  EXPECT_LT(f->prediction.gain_share, 0.01);
+}
+
+}  // namespace
+}  // namespace perfdx::advisor

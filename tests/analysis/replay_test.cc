@@ -1,0 +1,178 @@
+// The what-if replay (analysis/replay.h): hand-made traces whose replay is
+// worked out by hand, and the shared traces, whose step windows the graph
+// must rebuild exactly as steps.h does before any replay is trusted.
+#include "perfdx/analysis/replay.h"
+
+#include <cmath>
+#include <string>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "perfdx/analysis/rank_analysis.h"
+#include "perfdx/analysis/replay_graph.h"
+#include "test_support.h"
+
+namespace perfdx::analysis {
+namespace {
+
+using perfdx::testing::ImportFile;
+using perfdx::testing::ImportString;
+
+// tests/data/golden/small_cuda_trace.json, in µs (its test has the layout):
+// step k is [t0, t0+D) with D = 10, 10, 22 ms and w = t0 + D - 6000; the
+// DataLoader runs [t0, w-100), a pageable copy is launched at w-50 and runs
+// [w, w+500), then three kernels launched at w+420, w+520, w+620 run back to
+// back until t0 + D. By hand:
+//   launch latency: the copy starts 50 µs after its launch on an idle stream
+//     (3 samples, all 50); the kernels queue behind it with no gap (9
+//     samples, all 0); there is no sync. So the replay reproduces every step
+//     exactly.
+//   Without the DataLoader, each step is its copy-and-compute alone: the
+//     copy is launched 50 µs into the step and starts 50 µs later (100 µs),
+//     then 500 + 3000 + 1500 + 1000 µs of device work: 6.1 ms per step. The
+//     mean step goes from (10 + 10 + 22) / 3 = 14 ms to 6.1 ms: 7.9 ms saved,
+//     the data_loader_stall upper bound (nothing else fills the time).
+TEST(ReplayTest, SmallCudaTraceByHand) {
+  auto trace = ImportFile("tests/data/golden/small_cuda_trace.json");
+  ASSERT_TRUE(trace.ok()) << trace.status().message();
+  const RankAnalysis a = AnalyzeRank(*trace, {});
+  const ReplayGraph& g = a.replay_graph;
+  ASSERT_TRUE(g.built);
+  EXPECT_EQ(g.device.size(), 12u);
+  EXPECT_EQ(g.params.launch_latency_ns, 50'000);
+  EXPECT_EQ(g.params.launch_samples, 3u);
+  EXPECT_EQ(g.params.queue_gap_ns, 0);
+  EXPECT_EQ(g.params.queue_samples, 9u);
+  EXPECT_EQ(g.params.sync_samples, 0u);
+  EXPECT_EQ(g.inferred_waits, 0u);
+
+  ASSERT_TRUE(a.replay.available) << a.replay.why_not;
+  ASSERT_EQ(a.replay.run.steps.size(), 3u);
+  const int64_t measured[] = {10'000'000, 10'000'000, 22'000'000};
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(a.replay.run.steps[i].measured_ns, measured[i]);
+    EXPECT_EQ(a.replay.run.steps[i].replayed_ns, measured[i]);
+  }
+  EXPECT_EQ(a.replay.median_abs_error, 0);
+
+  WhatIf fix;
+  fix.remove_data_loading = true;
+  const ReplayRun fixed = Replay(g, a.timeline.steps, fix);
+  ASSERT_EQ(fixed.steps.size(), 3u);
+  for (const ReplayedStep& s : fixed.steps) EXPECT_EQ(s.replayed_ns, 6'100'000) << s.id;
+  const Prediction p = Predict(g, a.timeline.steps, a.replay, fix);
+  ASSERT_TRUE(p.available);
+  EXPECT_EQ(p.gain_ns_per_step, 7'900'000);
+  EXPECT_EQ(p.predicted_step_ns, 6'100'000);
+  EXPECT_FALSE(p.within_model_error);
+  EXPECT_EQ(p.what_if, "remove data-loading");
+
+  // Twice as fast FP32 matrix work: the sgemm (3000 µs, volta_sgemm: FP32
+  // on the CUDA cores) takes 1500 µs, and the device finishes 1.5 ms
+  // earlier, but nothing on the host waits for it (no sync): the host's own
+  // marker still ends at t0 + D, so the steps do not shorten. An upper bound
+  // on the device timeline would claim 1.5 ms here.
+  WhatIf sgemm;
+  sgemm.fp32_matrix_speedup = 2;
+  const Prediction q = Predict(g, a.timeline.steps, a.replay, sgemm);
+  ASSERT_TRUE(q.available);
+  EXPECT_EQ(q.gain_ns_per_step, 0);
+  // With the DataLoader gone as well it is the same: the host's marker runs
+  // 6.1 ms past the DataLoader (untraced host time is host time), and the
+  // device, now done 4.6 ms in, still ends inside it.
+  fix.fp32_matrix_speedup = 2;
+  EXPECT_EQ(Predict(g, a.timeline.steps, a.replay, fix).predicted_step_ns, 6'100'000);
+}
+
+// A sync the host waits in: the host launches a 5 ms kernel, then blocks in
+// cudaStreamSynchronize until it ends (+20 µs), then runs 1 ms of its own
+// work; 3 steps. Halving the kernel shortens each step by 2.5 ms, because
+// the host waits for it; the host's 1 ms stays.
+std::string SyncTrace() {
+  std::string events;
+  int corr = 1;
+  for (int k = 0; k < 3; ++k) {
+    const int t0 = k * 10'000;
+    const int launch = t0 + 100, kstart = t0 + 110, kend = kstart + 5000;
+    const int sync_end = kend + 20;
+    const int step_end = sync_end + 1000;
+    events += fmt::format(
+        R"({{"ph":"X","name":"ProfilerStep#{}","cat":"user_annotation","ts":{},"dur":{},"pid":1,"tid":1}},)",
+        k, t0, step_end - t0);
+    events += fmt::format(
+        R"({{"ph":"X","name":"cudaLaunchKernel","cat":"cuda_runtime","ts":{},"dur":5,"pid":1,"tid":1,"args":{{"correlation":{}}}}},)",
+        launch, corr);
+    events += fmt::format(
+        R"({{"ph":"X","name":"volta_sgemm_128x64_nn","cat":"kernel","ts":{},"dur":5000,"pid":0,"tid":7,"args":{{"correlation":{},"stream":7,"device":0}}}},)",
+        kstart, corr);
+    events += fmt::format(
+        R"({{"ph":"s","name":"ac2g","cat":"ac2g","id":{},"ts":{},"pid":1,"tid":1}},{{"ph":"f","bp":"e","name":"ac2g","cat":"ac2g","id":{},"ts":{},"pid":0,"tid":7}},)",
+        corr, launch, corr, kstart);
+    events += fmt::format(
+        R"({{"ph":"X","name":"cudaStreamSynchronize","cat":"cuda_runtime","ts":{},"dur":{},"pid":1,"tid":1}},)",
+        launch + 10, sync_end - launch - 10);
+    ++corr;
+  }
+  events.pop_back();
+  return R"({"traceEvents":[)" + events + R"(],"deviceProperties":[{"id":0,"name":"Tesla V100"}]})";
+}
+
+TEST(ReplayTest, TheHostWaitsForTheDeviceThroughASync) {
+  auto trace = ImportString(SyncTrace());
+  ASSERT_TRUE(trace.ok()) << trace.status().message();
+  const RankAnalysis a = AnalyzeRank(*trace, {});
+  const ReplayGraph& g = a.replay_graph;
+  ASSERT_TRUE(g.built);
+  EXPECT_EQ(g.params.sync_samples, 3u);
+  EXPECT_EQ(g.params.sync_return_ns, 20'000);
+  EXPECT_EQ(g.params.launch_latency_ns, 10'000);
+  ASSERT_TRUE(a.replay.available) << a.replay.why_not;
+  // Steps 0 and 1 (step 2 is the trace's last, cut by nothing: kept).
+  for (const ReplayedStep& s : a.replay.run.steps) EXPECT_EQ(s.replayed_ns, s.measured_ns);
+
+  WhatIf half;
+  half.fp32_matrix_speedup = 2;
+  const Prediction p = Predict(g, a.timeline.steps, a.replay, half);
+  ASSERT_TRUE(p.available);
+  EXPECT_EQ(p.gain_ns_per_step, 2'500'000);
+
+  // Removing data loading changes nothing here: there is none.
+  WhatIf none;
+  none.remove_data_loading = true;
+  EXPECT_EQ(Predict(g, a.timeline.steps, a.replay, none).gain_ns_per_step, 0);
+}
+
+TEST(ReplayTest, NoMarkersNoReplay) {
+  auto trace = ImportString(
+      R"({"traceEvents":[{"ph":"X","name":"aten::mm","cat":"cpu_op","ts":0,"dur":10,"pid":1,"tid":1}]})");
+  ASSERT_TRUE(trace.ok());
+  const RankAnalysis a = AnalyzeRank(*trace, {});
+  EXPECT_FALSE(a.replay_graph.built);
+  EXPECT_FALSE(a.replay.available);
+  EXPECT_FALSE(a.replay.why_not.empty());
+  WhatIf fix;
+  fix.remove_data_loading = true;
+  EXPECT_FALSE(Predict(a.replay_graph, a.timeline.steps, a.replay, fix).available);
+}
+
+TEST(ReplayTest, WhatIfSpellings) {
+  WhatIf w;
+  EXPECT_TRUE(AddRemoval("data-loading", &w).ok());
+  EXPECT_TRUE(AddRemoval("layout-conversion", &w).ok());
+  EXPECT_FALSE(AddRemoval("dataloading", &w).ok());
+  EXPECT_TRUE(AddSpeedup("fp32-matrix=2.5", &w).ok());
+  EXPECT_EQ(w.fp32_matrix_speedup, 2.5);
+  EXPECT_TRUE(AddSpeedup("communication=0.5", &w).ok());
+  for (const char* bad : {"fp32-matrix", "fp32-matrix=", "fp32-matrix=x", "fp32-matrix=0",
+                          "fp32-matrix=-1", "fp32-matrix=nan", "fp32-matrix=1e9", "gemm=2"}) {
+    EXPECT_FALSE(AddSpeedup(bad, &w).ok()) << bad;
+  }
+  EXPECT_EQ(w.Describe(),
+            "remove data-loading, remove layout-conversion, speedup fp32-matrix=2.5, speedup "
+            "communication=0.5");
+  EXPECT_EQ(WhatIf{}.Describe(), "none");
+}
+
+}  // namespace
+}  // namespace perfdx::analysis
