@@ -16,7 +16,7 @@ import os
 import warnings as _warnings
 
 from . import _perfdx
-from ._report import CheckResult, Info, Node, Report
+from ._report import CheckResult, Info, Node, Report, WhatIf
 from .steplog import StepLog
 
 __version__ = _perfdx.__version__
@@ -25,7 +25,7 @@ InputError = _perfdx.InputError
 UsageError = _perfdx.UsageError
 InternalError = _perfdx.InternalError
 
-__all__ = ["analyze", "info", "check", "Report", "Info", "CheckResult", "Node", "StepLog",
+__all__ = ["analyze", "whatif", "info", "check", "Report", "WhatIf", "Info", "CheckResult", "Node", "StepLog",
            "Error", "InputError", "UsageError", "InternalError", "LoadWarning", "__version__"]
 
 _perfdx.set_object_type(Node)
@@ -111,6 +111,24 @@ def analyze(paths, steps=None, window="steps", framework=None, *, rank=None,
         float(min_gap_us), "" if config is None else os.fsdecode(config))
     _warn(tree.warnings)
     return Report(tree, json_text, text, html, markdown)
+
+
+def whatif(paths, remove=(), speedup=None, framework=None, *, rank=None, threads=0,
+           max_decompressed_bytes=None, max_ratio=None):
+    """`perfdx whatif PATH...`: the steps replayed with fixes applied. Returns a WhatIf.
+
+    remove: causes that take no time ("data-loading", "layout-conversion");
+    speedup: {"fp32-matrix" | "matrix" | "communication": factor}. Each rank's
+    `prediction` is the mean step predicted with them, beside its `replay`
+    (how well the unchanged replay reproduces the measured steps).
+    """
+    if isinstance(remove, str):
+        remove = [remove]
+    speedups = [f"{k}={float(v)!r}" for k, v in (speedup or {}).items()]
+    load = _load(paths, framework, threads, max_decompressed_bytes, max_ratio)
+    tree, json_text, text = _perfdx.whatif(load, [str(r) for r in remove], speedups, _ranks(rank))
+    _warn(tree.warnings)
+    return WhatIf(tree, json_text, text)
 
 
 def info(paths, framework=None, *, threads=0, max_decompressed_bytes=None, max_ratio=None):

@@ -177,6 +177,14 @@ class Report(_Document):
         return self._frame(rows)
 
 
+class WhatIf(_Document):
+    """What `perfdx.whatif` returns: `what_if`, `ranks` (each with its `replay`,
+    `prediction` and `steps`) and `warnings`, as `perfdx whatif --format json`."""
+
+    def __repr__(self):
+        return f"<perfdx.WhatIf: {self._tree.what_if}, {len(self._tree.ranks)} rank(s)>"
+
+
 class Info(_Document):
     """What `perfdx.info` returns: `ranks` and `warnings` as `perfdx info --json`."""
 

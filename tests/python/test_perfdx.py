@@ -222,6 +222,23 @@ def test_info_is_perfdx_info_json():
     assert [r.rank for r in got.ranks] == [0, 1]
 
 
+def test_whatif_is_perfdx_whatif_json():
+    # tests/data/golden/small_cuda_trace.json, worked by hand in
+    # tests/analysis/replay_test.cc: without its DataLoader every step is 6.1 ms.
+    path = os.path.join("tests", "data", "golden", "small_cuda_trace.json")
+    got = perfdx.whatif(path, remove="data-loading", speedup={"fp32-matrix": 2})
+    text = cli("whatif", path, "--remove", "data-loading", "--speedup", "fp32-matrix=2.0",
+               "--format", "json")
+    assert got.to_json() == text
+    assert got.what_if == "remove data-loading, speedup fp32-matrix=2"
+    assert got.ranks[0].prediction.predicted_step_ns == 6_100_000
+    assert [s.with_fix_ns for s in got.ranks[0].steps] == [6_100_000] * 3
+    with pytest.raises(perfdx.UsageError):
+        perfdx.whatif(path)
+    with pytest.raises(perfdx.UsageError):
+        perfdx.whatif(path, speedup={"gemm": 2})
+
+
 def test_check_and_the_step_log(tmp_path):
     base, new = tmp_path / "base.jsonl", tmp_path / "new.jsonl"
     with perfdx.StepLog(base, model="toy") as log:

@@ -32,6 +32,7 @@
 #include "perfdx/report/info_report.h"
 #include "perfdx/report/markdown_report.h"
 #include "perfdx/report/text_report.h"
+#include "perfdx/report/whatif_report.h"
 #include "perfdx/version.h"
 
 namespace perfdx::python {
@@ -209,6 +210,53 @@ py::tuple Analyze(const LoadArgs& load, const std::string& steps, const std::str
 }
 
 // info(): (the JSON contract as objects, the JSON text, the text).
+// whatif(): (the JSON as objects, the JSON text, the text), as
+// `perfdx whatif` with the same spellings of the fixes.
+py::tuple WhatIf(const LoadArgs& load, const std::vector<std::string>& removals,
+                 const std::vector<std::string>& speedups, const std::vector<int64_t>& ranks) {
+  analysis::WhatIf what_if;
+  for (const std::string& r : removals) {
+    if (Status st = analysis::AddRemoval(r, &what_if); !st.ok()) RaiseUsage(st.message());
+  }
+  for (const std::string& s : speedups) {
+    if (Status st = analysis::AddSpeedup(s, &what_if); !st.ok()) RaiseUsage(st.message());
+  }
+  if (what_if.identity()) RaiseUsage("whatif: nothing to change: give remove or speedup");
+  for (int64_t r : ranks) {
+    if (r < 0 || r > pipeline::kMaxRank) {
+      RaiseUsage(
+          fmt::format("rank={}: expected a whole number from 0 to {}", r, pipeline::kMaxRank));
+    }
+  }
+  pipeline::AnalyzeRequest request;
+  request.paths = load.paths;
+  request.load = ToLoadOptions(load);
+  request.ranks = ranks;
+  request.what_if = what_if;
+  struct Rendered {
+    Result<report::AnalyzeReport> report;
+    std::string json;
+    std::string text;
+  };
+  Rendered out = WithoutGil([&] {
+    Rendered r{pipeline::BuildAnalyzeReport(request), {}, {}};
+    if (r.report.ok()) {
+      r.json = report::RenderWhatIfJson(*r.report);
+      r.text = report::RenderWhatIfText(*r.report, report::TextOptions{}.width);
+    }
+    return r;
+  });
+  if (!out.report.ok()) Raise(out.report.status());
+  ObjectSink sink(ObjectType());
+  report::WriteWhatIfReport(*out.report, sink);
+  py::object tree = sink.Take();
+  WithoutGil([&] {
+    out.report = Internal("released");
+    return 0;
+  });
+  return py::make_tuple(tree, out.json, out.text);
+}
+
 py::tuple Info(const LoadArgs& load) {
   const formats::LoadOptions options = ToLoadOptions(load);
   struct Rendered {
@@ -356,6 +404,8 @@ PYBIND11_MODULE(_perfdx, m) {
   m.def("analyze", &Analyze, py::arg("load"), py::arg("steps"), py::arg("window"), py::arg("ranks"),
         py::arg("include_incomplete"), py::arg("min_gap_us"), py::arg("config"));
   m.def("info", &Info, py::arg("load"));
+  m.def("whatif", &WhatIf, py::arg("load"), py::arg("removals"), py::arg("speedups"),
+        py::arg("ranks"));
   m.def("check", &Check, py::arg("current"), py::arg("against"), py::arg("db"), py::arg("load"),
         py::arg("window"), py::arg("include_incomplete"), py::arg("rank"), py::arg("warmup"),
         py::arg("max_regression"), py::arg("min_improvement"), py::arg("confidence"),

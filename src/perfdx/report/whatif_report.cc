@@ -41,8 +41,7 @@ std::string WhatIfOf(const AnalyzeReport& report) {
 
 }  // namespace
 
-std::string RenderWhatIfJson(const AnalyzeReport& report) {
-  JsonWriter w;
+void WriteWhatIfReport(const AnalyzeReport& report, ValueSink& w) {
   w.BeginObject();
   w.Key("report").String("whatif");
   w.Key("perfdx_version").String(PERFDX_VERSION);
@@ -73,6 +72,11 @@ std::string RenderWhatIfJson(const AnalyzeReport& report) {
   w.EndArray();
   w.Key("warnings").Strings(report.warnings);
   w.EndObject();
+}
+
+std::string RenderWhatIfJson(const AnalyzeReport& report) {
+  JsonWriter w;
+  WriteWhatIfReport(report, w);
   return w.TakeDocument();
 }
 

@@ -15,6 +15,9 @@
 
 namespace perfdx::report {
 
+// The JSON as calls on `out` (the Python module builds objects from it);
+// RenderWhatIfJson writes it as text.
+void WriteWhatIfReport(const AnalyzeReport& report, ValueSink& out);
 std::string RenderWhatIfJson(const AnalyzeReport& report);
 std::string RenderWhatIfText(const AnalyzeReport& report, size_t width);
 
