@@ -143,6 +143,36 @@ TEST(ReplayTest, TheHostWaitsForTheDeviceThroughASync) {
   EXPECT_EQ(Predict(g, a.timeline.steps, a.replay, none).gain_ns_per_step, 0);
 }
 
+// The replay's step windows are steps.h's rule over the graph's times; on
+// the measured times they must be steps.h's own windows, on every trace
+// with steps (else the replay error would measure the rule, not the model).
+TEST(ReplayTest, TheGraphRebuildsTheMeasuredStepWindows) {
+  const std::string kTraces[] = {
+      "examples/gpu_training/traces/resnet50_workers0_fp32.json.gz",
+      "examples/gpu_training/traces/transformer_eager.json.gz",
+      "examples/cpu_corpus/data_stall.json.gz",
+      perfdx::testing::SharedPath(
+          "traces/kineto/tbp/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz"),
+      perfdx::testing::SharedPath("traces/kineto/hta/trace_diff/control/control.json.gz"),
+      perfdx::testing::SharedPath(
+          "traces/ascend/torch_npu_2rank_text_level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/"
+          "trace_view.json"),
+  };
+  for (const std::string& path : kTraces) {
+    SCOPED_TRACE(path);
+    auto trace = ImportFile(path);
+    ASSERT_TRUE(trace.ok()) << trace.status().message();
+    const RankAnalysis a = AnalyzeRank(*trace, {});
+    ASSERT_FALSE(a.timeline.steps.empty());
+    const std::vector<ReplayedStep> rebuilt = RebuiltWindows(a.replay_graph, a.timeline.steps);
+    ASSERT_EQ(rebuilt.size(), a.timeline.steps.size());
+    for (size_t i = 0; i < rebuilt.size(); ++i) {
+      EXPECT_EQ(rebuilt[i].id, a.timeline.steps[i].id);
+      EXPECT_EQ(rebuilt[i].replayed_ns, a.timeline.steps[i].dur_ns()) << "step " << rebuilt[i].id;
+    }
+  }
+}
+
 TEST(ReplayTest, NoMarkersNoReplay) {
   auto trace = ImportString(
       R"({"traceEvents":[{"ph":"X","name":"aten::mm","cat":"cpu_op","ts":0,"dur":10,"pid":1,"tid":1}]})");

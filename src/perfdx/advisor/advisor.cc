@@ -148,7 +148,7 @@ void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>
   for (Finding& f : *findings) {
     NameContributors(&f);
     if (!complete) NoPerStepGain(static_cast<int64_t>(analysis.steps.size()), &f);
-    if (f.what_if && complete) {
+    if (f.what_if) {
       f.prediction = analysis::Predict(analysis.replay_graph, analysis.timeline.steps,
                                        analysis.replay, *f.what_if);
     }

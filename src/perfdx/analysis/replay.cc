@@ -66,10 +66,7 @@ Times Sweep(const ReplayGraph& g, const WhatIf& w) {
   t.host_end.assign(g.host.size(), 0);
   t.device_start.assign(g.device.size(), 0);
   t.device_end.assign(g.device.size(), 0);
-  std::vector<int32_t> by_end(g.host.size());
-  for (size_t h = 0; h < by_end.size(); ++h) by_end[h] = static_cast<int32_t>(h);
-  std::stable_sort(by_end.begin(), by_end.end(),
-                   [&](int32_t a, int32_t b) { return g.host[a].end_ns < g.host[b].end_ns; });
+  const std::vector<int32_t>& by_end = g.host_by_end;
   const std::vector<std::pair<int64_t, int64_t>> removals = Removals(g, w);
 
   int64_t shift = 0;
@@ -230,13 +227,12 @@ Status AddSpeedup(std::string_view spec, WhatIf* what_if) {
   return Status::Ok();
 }
 
-ReplayRun Replay(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
-                 const WhatIf& what_if) {
+namespace {
+
+// The analysed steps beside their lengths on the given times.
+ReplayRun RunOf(const std::vector<StepWindow>& steps,
+                const std::unordered_map<int64_t, int64_t>& replayed) {
   ReplayRun run;
-  if (!graph.built) return run;
-  const Times t = Sweep(graph, what_if);
-  const std::unordered_map<int64_t, int64_t> replayed =
-      WindowLengths(graph, t.host_start, t.host_end, t.device_end);
   int64_t measured_sum = 0, replayed_sum = 0;
   for (const StepWindow& w : steps) {
     const auto it = replayed.find(w.id);
@@ -251,6 +247,27 @@ ReplayRun Replay(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
     run.replayed_mean_ns = replayed_sum / n;
   }
   return run;
+}
+
+}  // namespace
+
+ReplayRun Replay(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
+                 const WhatIf& what_if) {
+  if (!graph.built) return {};
+  const Times t = Sweep(graph, what_if);
+  return RunOf(steps, WindowLengths(graph, t.host_start, t.host_end, t.device_end));
+}
+
+std::vector<ReplayedStep> RebuiltWindows(const ReplayGraph& graph,
+                                         const std::vector<StepWindow>& steps) {
+  if (!graph.built) return {};
+  std::vector<int64_t> host_start, host_end, device_end;
+  for (const ReplayHostSpan& h : graph.host) {
+    host_start.push_back(h.start_ns);
+    host_end.push_back(h.end_ns);
+  }
+  for (const ReplayDeviceOp& op : graph.device) device_end.push_back(op.end_ns());
+  return RunOf(steps, WindowLengths(graph, host_start, host_end, device_end)).steps;
 }
 
 ReplayCheck CheckReplay(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
@@ -292,6 +309,12 @@ Prediction Predict(const ReplayGraph& graph, const std::vector<StepWindow>& step
   p.gain_share = ShareOf(p.gain_ns_per_step, check.run.measured_mean_ns);
   p.replay_error = check.median_abs_error;
   p.within_model_error = std::abs(p.gain_share) < check.median_abs_error;
+  for (size_t i = 0; i < fixed.steps.size(); ++i) {
+    const ReplayedStep& s = check.run.steps[i];
+    const int64_t with_fix = fixed.steps[i].replayed_ns;
+    p.steps.push_back(
+        {s.id, s.measured_ns, s.replayed_ns, with_fix, s.measured_ns - (s.replayed_ns - with_fix)});
+  }
   return p;
 }
 

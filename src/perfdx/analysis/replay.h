@@ -89,8 +89,24 @@ struct ReplayCheck {
   static constexpr double kReliableError = 0.05;
 };
 
+// The analysed steps' windows rebuilt from the graph's measured times by
+// the rule the replay uses (replayed_ns): equal to steps.h's windows when
+// the graph holds what they stand on (the test of that rule).
+std::vector<ReplayedStep> RebuiltWindows(const ReplayGraph& graph,
+                                         const std::vector<StepWindow>& steps);
+
 ReplayCheck CheckReplay(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
                         bool complete_steps);
+
+// One step with a fix: measured, replayed unchanged and with the fix, and
+// the prediction (measured - (replayed - with_fix)).
+struct PredictedStep {
+  int64_t id = 0;
+  int64_t measured_ns = 0;
+  int64_t replayed_ns = 0;
+  int64_t with_fix_ns = 0;
+  int64_t predicted_ns = 0;
+};
 
 // What a fix buys, predicted: the unchanged replay minus the replay with it,
 // per step (mean), and the measured mean step less that.
@@ -102,6 +118,7 @@ struct Prediction {
   double gain_share = 0;          // of the measured mean step
   double replay_error = 0;        // the check's median error
   bool within_model_error = false;
+  std::vector<PredictedStep> steps;  // per analysed step (`perfdx whatif` prints them)
 };
 
 Prediction Predict(const ReplayGraph& graph, const std::vector<StepWindow>& steps,

@@ -151,6 +151,10 @@ ReplayGraph BuildReplayGraph(const model::Trace& trace, const KernelSummary& ker
       g.markers[p.marker] = {trace.steps[p.marker].id, static_cast<int32_t>(h)};
     }
   }
+  g.host_by_end.resize(g.host.size());
+  for (size_t h = 0; h < g.host.size(); ++h) g.host_by_end[h] = static_cast<int32_t>(h);
+  std::stable_sort(g.host_by_end.begin(), g.host_by_end.end(),
+                   [&](int32_t a, int32_t b) { return g.host[a].end_ns < g.host[b].end_ns; });
   std::sort(g.markers.begin(), g.markers.end(), [&](const ReplayMarker& a, const ReplayMarker& b) {
     return g.host[a.host].start_ns < g.host[b.host].start_ns;
   });

@@ -77,6 +77,7 @@ struct ReplayParams {
 struct ReplayGraph {
   bool built = false;                  // false: no ProfilerStep markers, nothing to replay
   std::vector<ReplayHostSpan> host;    // by start
+  std::vector<int32_t> host_by_end;    // indices into host, by end (the sweep's order)
   std::vector<ReplayDeviceOp> device;  // by start
   // Every marker of the trace, in time order (the excluded tail too: step
   // windows chain through all of them, steps.h).

@@ -157,7 +157,6 @@ Result<report::AnalyzeReport> BuildAnalyzeReport(const AnalyzeRequest& request) 
     a.rank.summary = cluster::SummarizeRank(a.rank.analysis);
     if (request.what_if) {
       const analysis::RankAnalysis& r = a.rank.analysis;
-      a.rank.what_if_run = analysis::Replay(r.replay_graph, r.timeline.steps, *request.what_if);
       a.rank.what_if =
           analysis::Predict(r.replay_graph, r.timeline.steps, r.replay, *request.what_if);
     }

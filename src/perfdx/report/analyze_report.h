@@ -34,9 +34,8 @@ struct AnalyzeRank {
   analysis::RankAnalysis analysis;
   std::vector<advisor::HealthRow> health;
   std::vector<advisor::Finding> findings;  // ranked by gain (advisor.h)
-  // The user's own scenario (`perfdx whatif`), replayed on this rank: its
-  // steps with the fixes applied, and what they buy.
-  std::optional<analysis::ReplayRun> what_if_run;
+  // The user's own scenario (`perfdx whatif`), replayed on this rank: what
+  // the fixes buy, step by step.
   analysis::Prediction what_if;
   // What the cluster analysis reads of the rank (cluster/rank_summary.h),
   // made while its trace was alive.

@@ -75,15 +75,6 @@ std::string SeverityTag(const Layout& l, advisor::Severity s) {
   return tag;
 }
 
-// How well the step model reproduces the measured steps (replay.h).
-std::string ReplayLine(const analysis::ReplayCheck& c) {
-  if (!c.available) return fmt::format("replay: none ({})", c.why_not);
-  return fmt::format("replay: the step model reproduces the {} steps within {} (median; max {}){}",
-                     c.run.steps.size(), FormatShare(c.median_abs_error),
-                     FormatShare(c.max_abs_error),
-                     c.reliable() ? "" : " — too far off: predicted gains are unreliable");
-}
-
 void RenderFindings(std::string& out, const Layout& l,
                     const std::vector<advisor::Finding>& findings) {
   Heading(
@@ -372,7 +363,7 @@ void RenderRank(std::string& out, const Layout& l, const AnalyzeRank& entry) {
                   analysis::StepSourceName(a.timeline.source),
                   analysis::AnalysisWindowName(a.window), FormatDuration(a.step_time.mean_ns)),
       0);
-  Say(out, l, ReplayLine(a.replay), 0);
+  Say(out, l, ReplaySentence(a.replay), 0);
   for (const std::string& n : a.notes) Say(out, l, "note: " + n);
 
   RenderHealth(out, l, entry);

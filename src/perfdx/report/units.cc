@@ -46,4 +46,12 @@ std::string PredictionSentence(const analysis::Prediction& p) {
                      FormatShare(p.replay_error));
 }
 
+std::string ReplaySentence(const analysis::ReplayCheck& c) {
+  if (!c.available) return fmt::format("replay: none ({})", c.why_not);
+  return fmt::format("replay: the step model reproduces the {} steps within {} (median; max {}){}",
+                     c.run.steps.size(), FormatShare(c.median_abs_error),
+                     FormatShare(c.max_abs_error),
+                     c.reliable() ? "" : " — too far off: predicted gains are unreliable");
+}
+
 }  // namespace perfdx::report

@@ -19,5 +19,8 @@ std::string FormatShare(double share);
 // 0.1%" (or that the step does not shorten, or that the gain is within the
 // model's error); "" when the fix was not replayed. Every renderer says it so.
 std::string PredictionSentence(const analysis::Prediction& p);
+// "replay: the step model reproduces the 8 steps within 0.1% (median; max
+// 0.3%)", saying when that is too far off to trust, or why there is none.
+std::string ReplaySentence(const analysis::ReplayCheck& check);
 
 }  // namespace perfdx::report
