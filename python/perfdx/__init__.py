@@ -117,7 +117,8 @@ def whatif(paths, remove=(), speedup=None, framework=None, *, rank=None, threads
            max_decompressed_bytes=None, max_ratio=None):
     """`perfdx whatif PATH...`: the steps replayed with fixes applied. Returns a WhatIf.
 
-    remove: causes that take no time ("data-loading", "layout-conversion");
+    remove: causes that take no time ("data-loading", "layout-conversion",
+        "launch-overhead");
     speedup: {"fp32-matrix" | "matrix" | "communication": factor}. Each rank's
     `prediction` is the mean step predicted with them, beside its `replay`
     (how well the unchanged replay reproduces the measured steps).

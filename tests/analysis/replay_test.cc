@@ -85,6 +85,45 @@ TEST(ReplayTest, SmallCudaTraceByHand) {
   EXPECT_EQ(Predict(g, a.timeline.steps, a.replay, fix).predicted_step_ns, 6'100'000);
 }
 
+// The step captured as one graph, on the same trace by hand: each step's
+// dispatch runs from its first launch (cudaMemcpyAsync at t0 + 3950 µs) to
+// the end of its last (cudaLaunchKernel at t0 + 4620, 20 µs): 690 µs that
+// take none. The copy still starts 50 µs after the (collapsed) launch, so
+// step 0's device work ends when it did (t0 + D): step 0 stays 10 ms. Its
+// host, though, reaches the next marker 690 µs earlier, and step 1's
+// DataLoader and dispatch start that much sooner: its copy starts at
+// 13900 - 690 + 50 and every later step is 690 µs shorter: 9.31 and 21.31
+// ms. The mean goes from 14 ms to 13.54 ms: 460 µs saved per step, the host
+// running ahead of the device, which a captured graph allows.
+TEST(ReplayTest, LaunchOverheadRemovedByHand) {
+  auto trace = ImportFile("tests/data/golden/small_cuda_trace.json");
+  ASSERT_TRUE(trace.ok()) << trace.status().message();
+  const RankAnalysis a = AnalyzeRank(*trace, {});
+  WhatIf fix;
+  fix.remove_launch_overhead = true;
+  EXPECT_FALSE(fix.identity());
+  const ReplayRun fixed = Replay(a.replay_graph, a.timeline.steps, fix);
+  ASSERT_EQ(fixed.steps.size(), 3u);
+  EXPECT_EQ(fixed.steps[0].replayed_ns, 10'000'000);
+  EXPECT_EQ(fixed.steps[1].replayed_ns, 9'310'000);
+  EXPECT_EQ(fixed.steps[2].replayed_ns, 21'310'000);
+  const Prediction p = Predict(a.replay_graph, a.timeline.steps, a.replay, fix);
+  ASSERT_TRUE(p.available);
+  EXPECT_EQ(p.gain_ns_per_step, 460'000);
+  EXPECT_EQ(p.what_if, "remove launch-overhead");
+  // With the DataLoader gone too, only the 50 µs of host before each
+  // copy's launch is left: step 0 is 50 µs of host, the collapsed launch's
+  // 50 µs latency, then 500 + 5500 µs of device work (6.1 ms); later steps
+  // queue behind the previous step's device work, their host ahead of it:
+  // 6.0 ms, the device's own time.
+  fix.remove_data_loading = true;
+  const ReplayRun both = Replay(a.replay_graph, a.timeline.steps, fix);
+  ASSERT_EQ(both.steps.size(), 3u);
+  EXPECT_EQ(both.steps[0].replayed_ns, 6'100'000);
+  EXPECT_EQ(both.steps[1].replayed_ns, 6'000'000);
+  EXPECT_EQ(both.steps[2].replayed_ns, 6'000'000);
+}
+
 // A sync the host waits in: the host launches a 5 ms kernel, then blocks in
 // cudaStreamSynchronize until it ends (+20 µs), then runs 1 ms of its own
 // work; 3 steps. Halving the kernel shortens each step by 2.5 ms, because
@@ -141,6 +180,14 @@ TEST(ReplayTest, TheHostWaitsForTheDeviceThroughASync) {
   WhatIf none;
   none.remove_data_loading = true;
   EXPECT_EQ(Predict(g, a.timeline.steps, a.replay, none).gain_ns_per_step, 0);
+
+  // Captured, each step's dispatch is its one 5 µs launch call (the sync
+  // that follows stays: no graph holds a sync). The kernel still starts 10
+  // µs after the launch began, and the host, 5 µs earlier into its sync,
+  // waits those 5 µs longer: a step the device holds gains nothing.
+  WhatIf captured;
+  captured.remove_launch_overhead = true;
+  EXPECT_EQ(Predict(g, a.timeline.steps, a.replay, captured).gain_ns_per_step, 0);
 }
 
 // The replay's step windows are steps.h's rule over the graph's times; on
@@ -190,6 +237,7 @@ TEST(ReplayTest, WhatIfSpellings) {
   WhatIf w;
   EXPECT_TRUE(AddRemoval("data-loading", &w).ok());
   EXPECT_TRUE(AddRemoval("layout-conversion", &w).ok());
+  EXPECT_TRUE(AddRemoval("launch-overhead", &w).ok());
   EXPECT_FALSE(AddRemoval("dataloading", &w).ok());
   EXPECT_TRUE(AddSpeedup("fp32-matrix=2.5", &w).ok());
   EXPECT_EQ(w.fp32_matrix_speedup, 2.5);
@@ -199,8 +247,8 @@ TEST(ReplayTest, WhatIfSpellings) {
     EXPECT_FALSE(AddSpeedup(bad, &w).ok()) << bad;
   }
   EXPECT_EQ(w.Describe(),
-            "remove data-loading, remove layout-conversion, speedup fp32-matrix=2.5, speedup "
-            "communication=0.5");
+            "remove data-loading, remove layout-conversion, remove launch-overhead, speedup "
+            "fp32-matrix=2.5, speedup communication=0.5");
   EXPECT_EQ(WhatIf{}.Describe(), "none");
 }
 

@@ -122,7 +122,7 @@ TEST_F(TextReportTest, NoFixesHidesEveryFix) {
   EXPECT_EQ(without.find("see https://"), std::string::npos);
   EXPECT_EQ(without.find("num_workers=8"), std::string::npos);
   // The findings themselves stay.
-  EXPECT_NE(without.find("  1. [critical] Data loading stalls"), std::string::npos) << without;
+  EXPECT_NE(without.find(". [critical] Data loading stalls"), std::string::npos) << without;
 }
 
 TEST_F(TextReportTest, WarningsComeFirst) {

@@ -151,6 +151,8 @@ void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>
     if (f.what_if) {
       f.prediction = analysis::Predict(analysis.replay_graph, analysis.timeline.steps,
                                        analysis.replay, *f.what_if);
+      f.prediction.beyond_upper_bound =
+          f.prediction.available && f.prediction.gain_ns_per_step > f.gain.ns_per_step;
     }
   }
 }

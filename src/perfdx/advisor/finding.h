@@ -6,7 +6,8 @@
 //   {"ns_per_step", "share", "basis", "total_ns"}, "evidence_tags",
 //   "recommendations": [{"framework", "fix_id", "text", "snippet",
 //   "doc_url"}], "prediction": null | {"what_if", "predicted_step_ns",
-//   "gain_ns_per_step", "gain_share", "replay_error", "within_model_error"}}
+//   "gain_ns_per_step", "gain_share", "replay_error", "within_model_error",
+//   "beyond_upper_bound"}}
 #pragma once
 
 #include <cstdint>

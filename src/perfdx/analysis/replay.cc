@@ -38,16 +38,12 @@ struct Times {
   std::vector<int64_t> host_start, host_end, device_start, device_end;
 };
 
-// The host time the fixes remove: merged, by start.
-std::vector<std::pair<int64_t, int64_t>> Removals(const ReplayGraph& g, const WhatIf& w) {
-  std::vector<std::pair<int64_t, int64_t>> in = w.removed_host_ns;
-  if (w.remove_data_loading) {
-    for (const ReplayHostSpan& span : g.host) {
-      if (span.kind == ReplayHostKind::kDataLoading) in.emplace_back(span.start_ns, span.end_ns);
-    }
-  }
+using Intervals = std::vector<std::pair<int64_t, int64_t>>;
+
+// Sorted and merged: disjoint, by start (so by end too).
+Intervals Merged(Intervals in) {
   std::sort(in.begin(), in.end());
-  std::vector<std::pair<int64_t, int64_t>> out;
+  Intervals out;
   for (const auto& [a, b] : in) {
     if (b <= a) continue;
     if (!out.empty() && a <= out.back().second) {
@@ -59,6 +55,49 @@ std::vector<std::pair<int64_t, int64_t>> Removals(const ReplayGraph& g, const Wh
   return out;
 }
 
+// Each step's dispatch, from its first launch's start to its last launch's
+// end on the host, less the syncs and data loading inside it: those stay
+// (a captured graph cannot hold a sync, and the loader is not dispatch).
+void AddDispatch(const ReplayGraph& g, Intervals* out) {
+  Intervals region(g.markers.size(), {std::numeric_limits<int64_t>::max(), kNoTime});
+  for (const ReplayDeviceOp& op : g.device) {
+    if (op.launch == kNoNode || op.step == kNoNode) continue;
+    const ReplayHostSpan& launch = g.host[op.launch];
+    region[op.step].first = std::min(region[op.step].first, launch.start_ns);
+    region[op.step].second = std::max(region[op.step].second, launch.end_ns);
+  }
+  Intervals kept;
+  for (const ReplayHostSpan& span : g.host) {
+    if (span.kind == ReplayHostKind::kSync || span.kind == ReplayHostKind::kDataLoading) {
+      kept.emplace_back(span.start_ns, span.end_ns);
+    }
+  }
+  kept = Merged(std::move(kept));
+  for (const auto& [a, b] : region) {
+    if (b <= a) continue;
+    int64_t from = a;
+    auto it = std::upper_bound(kept.begin(), kept.end(), a,
+                               [](int64_t t, const auto& k) { return t < k.second; });
+    for (; it != kept.end() && it->first < b; ++it) {
+      if (from < it->first) out->emplace_back(from, it->first);
+      from = std::max(from, it->second);
+    }
+    if (from < b) out->emplace_back(from, b);
+  }
+}
+
+// The host time the fixes remove: merged, by start.
+Intervals Removals(const ReplayGraph& g, const WhatIf& w) {
+  Intervals in = w.removed_host_ns;
+  if (w.remove_data_loading) {
+    for (const ReplayHostSpan& span : g.host) {
+      if (span.kind == ReplayHostKind::kDataLoading) in.emplace_back(span.start_ns, span.end_ns);
+    }
+  }
+  if (w.remove_launch_overhead) AddDispatch(g, &in);
+  return Merged(std::move(in));
+}
+
 Times Sweep(const ReplayGraph& g, const WhatIf& w) {
   const ReplayParams& p = g.params;
   Times t;
@@ -67,7 +106,7 @@ Times Sweep(const ReplayGraph& g, const WhatIf& w) {
   t.device_start.assign(g.device.size(), 0);
   t.device_end.assign(g.device.size(), 0);
   const std::vector<int32_t>& by_end = g.host_by_end;
-  const std::vector<std::pair<int64_t, int64_t>> removals = Removals(g, w);
+  const Intervals removals = Removals(g, w);
 
   int64_t shift = 0;
   // A removal in progress: every host instant before `collapse_until` maps
@@ -176,6 +215,7 @@ std::string WhatIf::Describe() const {
   std::vector<std::string> parts;
   if (remove_data_loading) parts.push_back("remove data-loading");
   if (remove_layout_conversions) parts.push_back("remove layout-conversion");
+  if (remove_launch_overhead) parts.push_back("remove launch-overhead");
   if (!removed_host_ns.empty()) {
     parts.push_back(fmt::format("remove {} host interval{}", removed_host_ns.size(),
                                 removed_host_ns.size() == 1 ? "" : "s"));
@@ -197,9 +237,12 @@ Status AddRemoval(std::string_view what, WhatIf* what_if) {
     what_if->remove_data_loading = true;
   } else if (what == "layout-conversion") {
     what_if->remove_layout_conversions = true;
+  } else if (what == "launch-overhead") {
+    what_if->remove_launch_overhead = true;
   } else {
-    return InvalidInput(
-        fmt::format("--remove {}: not a removable cause (data-loading, layout-conversion)", what));
+    return InvalidInput(fmt::format(
+        "--remove {}: not a removable cause (data-loading, layout-conversion, launch-overhead)",
+        what));
   }
   return Status::Ok();
 }

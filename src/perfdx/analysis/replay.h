@@ -34,22 +34,28 @@ namespace perfdx::analysis {
 struct WhatIf {
   bool remove_data_loading = false;        // DataLoader iterations take no time
   bool remove_layout_conversions = false;  // layout-conversion kernels take no time
-  double fp32_matrix_speedup = 1;          // FP32 CUDA-core matrix ops run this much faster
-  double matrix_speedup = 1;               // all matrix ops (after the FP32 factor)
-  double communication_speedup = 1;        // collectives
+  // Each step's dispatch takes no time: the host time from its first launch
+  // to its last, less the syncs and data loading inside, as when the step is
+  // captured and replayed as one graph (CUDA graphs, torch.compile's
+  // "reduce-overhead", graph mode on Ascend). Its ops then run back to back.
+  bool remove_launch_overhead = false;
+  double fp32_matrix_speedup = 1;    // FP32 CUDA-core matrix ops run this much faster
+  double matrix_speedup = 1;         // all matrix ops (after the FP32 factor)
+  double communication_speedup = 1;  // collectives
   // Host time that takes none: [start, end) on the measured clock (a
   // finding's gaps: logging, sleeps; its host-side calls).
   std::vector<std::pair<int64_t, int64_t>> removed_host_ns;
   bool identity() const {
-    return !remove_data_loading && !remove_layout_conversions && removed_host_ns.empty() &&
-           fp32_matrix_speedup == 1 && matrix_speedup == 1 && communication_speedup == 1;
+    return !remove_data_loading && !remove_layout_conversions && !remove_launch_overhead &&
+           removed_host_ns.empty() && fp32_matrix_speedup == 1 && matrix_speedup == 1 &&
+           communication_speedup == 1;
   }
   // "remove data-loading, speedup fp32-matrix=2.5" (the CLI's own spelling).
   std::string Describe() const;
 };
 
 // The spellings `perfdx whatif` takes: --remove data-loading |
-// layout-conversion; --speedup fp32-matrix=F | matrix=F | communication=F,
+// layout-conversion | launch-overhead; --speedup fp32-matrix=F | matrix=F | communication=F,
 // F a factor in (0, 1000] (below 1: a slowdown).
 Status AddRemoval(std::string_view what, WhatIf* what_if);
 Status AddSpeedup(std::string_view spec, WhatIf* what_if);
@@ -118,6 +124,10 @@ struct Prediction {
   double gain_share = 0;          // of the measured mean step
   double replay_error = 0;        // the check's median error
   bool within_model_error = false;
+  // The gain exceeds the upper bound it stands beside (a finding's own
+  // time): the fix lets other work overlap (the host running ahead into the
+  // next step). Set by whoever holds the bound (the advisor).
+  bool beyond_upper_bound = false;
   std::vector<PredictedStep> steps;  // per analysed step (`perfdx whatif` prints them)
 };
 

@@ -68,8 +68,10 @@ void RegisterWhatIfCommand(CLI::App& app, int* exit_code) {
   AddWindowOptions(command, &options->window);
   command->add_option("--rank", options->ranks, "replay only these ranks")
       ->check(WholeNumber("--rank", 0, kMaxRank));
-  command->add_option("--remove", options->removals,
-                      "a cause that takes no time: data-loading, layout-conversion");
+  command->add_option(
+      "--remove", options->removals,
+      "a cause that takes no time: data-loading, layout-conversion, launch-overhead "
+      "(each step's dispatch, as if captured in a graph)");
   command->add_option("--speedup", options->speedups,
                       "a class of device work made faster: fp32-matrix=F, matrix=F, "
                       "communication=F (F: the factor)");

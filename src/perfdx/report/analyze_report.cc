@@ -140,6 +140,7 @@ void WritePrediction(ValueSink& w, const analysis::Prediction& p) {
   w.Key("gain_share").Double(p.gain_share);
   w.Key("replay_error").Double(p.replay_error);
   w.Key("within_model_error").Bool(p.within_model_error);
+  w.Key("beyond_upper_bound").Bool(p.beyond_upper_bound);
   w.EndObject();
 }
 

@@ -33,17 +33,23 @@ std::string FormatShare(double share) {
 
 std::string PredictionSentence(const analysis::Prediction& p) {
   if (!p.available) return "";
+  // The transform named, so a gain beyond the finding's own bound (a
+  // captured step's host running ahead) reads as what was replayed.
+  const std::string fix = fmt::format("replayed with the fix ({})", p.what_if);
   if (p.gain_ns_per_step <= 0) {
-    return fmt::format("replayed with the fix: the step does not shorten (replay error {})",
+    return fmt::format("{}: the step does not shorten (replay error {})", fix,
                        FormatShare(p.replay_error));
   }
   if (p.within_model_error) {
-    return fmt::format("replayed with the fix: within model error ({} of the step, error {})",
+    return fmt::format("{}: within model error ({} of the step, error {})", fix,
                        FormatShare(p.gain_share), FormatShare(p.replay_error));
   }
-  return fmt::format("replayed with the fix: saves {} per step ({}), replay error {}",
-                     FormatDuration(p.gain_ns_per_step), FormatShare(p.gain_share),
-                     FormatShare(p.replay_error));
+  return fmt::format(
+      "{}: saves {} per step ({}), replay error {}{}", fix, FormatDuration(p.gain_ns_per_step),
+      FormatShare(p.gain_share), FormatShare(p.replay_error),
+      p.beyond_upper_bound ? "; more than the finding's own time: with the fix, other work "
+                             "overlaps (the host runs ahead)"
+                           : "");
 }
 
 std::string ReplaySentence(const analysis::ReplayCheck& c) {

@@ -15,7 +15,7 @@ std::string FormatBytes(double bytes);
 // 0.1234 -> "12.3%".
 std::string FormatShare(double share);
 
-// "replayed with the fix: saves 59.2 ms per step (33.3%), replay error
+// "replayed with the fix (remove data-loading): saves 59.2 ms per step (33.3%), replay error
 // 0.1%" (or that the step does not shorten, or that the gain is within the
 // model's error); "" when the fix was not replayed. Every renderer says it so.
 std::string PredictionSentence(const analysis::Prediction& p);

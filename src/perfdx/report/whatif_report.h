@@ -4,7 +4,8 @@
 // JSON: {"report": "whatif", "perfdx_version", "what_if", "ranks": [{"rank",
 //   "path", "replay": {...the analyze report's...}, "prediction": null |
 //   {"what_if", "predicted_step_ns", "gain_ns_per_step", "gain_share",
-//   "replay_error", "within_model_error"}, "steps": [{"id", "measured_ns", "replayed_ns",
+//   "replay_error", "within_model_error", "beyond_upper_bound" (false: no
+//   bound here)}, "steps": [{"id", "measured_ns", "replayed_ns",
 //   "with_fix_ns", "predicted_ns"}]}], "warnings"}
 #pragma once
 

@@ -2,7 +2,7 @@
 // short gaps while the host is still inside operators or launch calls — the
 // guide's "device idle while the host dispatches" (up to 50% seen). Gain:
 // the short dispatch gaps per step (what a captured graph or fused kernels
-// would hide).
+// would hide); predicted by replaying the step with its dispatch removed.
 #include <algorithm>
 #include <map>
 #include <string>
@@ -90,6 +90,11 @@ class HostBoundDispatchRule final : public Rule {
     AddTag(&f, "fusible");
     f.host_cause = true;
     AppendFixes(&f.recommendations, {"reduce_launch_overhead", "operator_fusion"});
+    // Predicted for the first fix, a step captured as one graph: its
+    // dispatch takes no time (replay.h). Fusion alone would buy less.
+    analysis::WhatIf fix;
+    fix.remove_launch_overhead = true;
+    f.what_if = fix;
     out->push_back(std::move(f));
   }
 };
