@@ -235,5 +235,26 @@ TEST(WhatIfPairsTest, Fp32MatrixOnAHostBoundStepPredictsLittle) {
   EXPECT_LT(f->prediction.gain_share, 0.01);
 }
 
+// The FP32 matrix factor is uncertain: a compute-bound GEMM runs at the
+// Tensor Cores' peak ratio (14.8x on the H200), a memory-bound one at the
+// ratio of the bytes it moves (2x for 16-bit operands). The finding's
+// prediction is the range between the two replays.
+TEST(WhatIfPairsTest, Fp32MatrixGainIsARangeBetweenTheRooflineRegimes) {
+  auto a = Load("examples/gpu_training/traces/transformer_compiled.json.gz");
+  ASSERT_TRUE(a);
+  const Finding* f = FindRule(a->findings, "fp32_matrix");
+  ASSERT_NE(f, nullptr);
+  const analysis::Prediction& p = f->prediction;
+  ASSERT_TRUE(p.available && p.has_range);
+  EXPECT_EQ(p.low_what_if, "speedup fp32-matrix=2");
+  analysis::WhatIf low, high;
+  low.fp32_matrix_speedup = 2;
+  high.fp32_matrix_speedup = CudaThroughputRatio(9, 0)->fp16_over_fp32;
+  EXPECT_EQ(p.low_gain_ns_per_step, PredictUserFix(*a, low).gain_ns_per_step);
+  EXPECT_EQ(p.gain_ns_per_step, PredictUserFix(*a, high).gain_ns_per_step);
+  EXPECT_GT(p.low_gain_ns_per_step, 0);
+  EXPECT_LE(p.low_gain_ns_per_step, p.gain_ns_per_step);
+}
+
 }  // namespace
 }  // namespace perfdx::advisor

@@ -190,6 +190,70 @@ TEST(ReplayTest, TheHostWaitsForTheDeviceThroughASync) {
   EXPECT_EQ(Predict(g, a.timeline.steps, a.replay, captured).gain_ns_per_step, 0);
 }
 
+// A copy from pageable memory syncs its stream first (CUDA's API sync
+// behavior): the host launches a 5 ms sgemm at t0 + 100, then at t0 + 200
+// a pageable cudaMemcpyAsync that waits until the sgemm ends (t0 + 5110),
+// copies for 500 µs and returns 10 µs after the copy (t0 + 5620); 1 ms of
+// host work ends the step. No sync call is in the trace, yet the host waits
+// for the device: halving the sgemm shortens each step by 2.5 ms. A copy
+// that found its stream idle (called 100 µs after the sgemm ended) is host
+// cost, kept: the same halving saves nothing.
+std::string PageableCopyTrace(bool stream_busy) {
+  std::string events;
+  int corr = 1;
+  for (int k = 0; k < 3; ++k) {
+    const int t0 = k * 10'000;
+    const int kstart = t0 + 110, kend = kstart + 5000;
+    const int call = stream_busy ? t0 + 200 : kend + 100;
+    const int copy_start = stream_busy ? kend : call + 50;
+    const int call_end = copy_start + 510;
+    const int step_end = call_end + 1000;
+    events += fmt::format(
+        R"({{"ph":"X","name":"ProfilerStep#{}","cat":"user_annotation","ts":{},"dur":{},"pid":1,"tid":1}},)",
+        k, t0, step_end - t0);
+    events += fmt::format(
+        R"({{"ph":"X","name":"cudaLaunchKernel","cat":"cuda_runtime","ts":{},"dur":5,"pid":1,"tid":1,"args":{{"correlation":{}}}}},)",
+        t0 + 100, corr);
+    events += fmt::format(
+        R"({{"ph":"X","name":"volta_sgemm_128x64_nn","cat":"kernel","ts":{},"dur":5000,"pid":0,"tid":7,"args":{{"correlation":{},"stream":7,"device":0}}}},)",
+        kstart, corr);
+    events += fmt::format(
+        R"({{"ph":"s","name":"ac2g","cat":"ac2g","id":{},"ts":{},"pid":1,"tid":1}},{{"ph":"f","bp":"e","name":"ac2g","cat":"ac2g","id":{},"ts":{},"pid":0,"tid":7}},)",
+        corr, t0 + 100, corr, kstart);
+    ++corr;
+    events += fmt::format(
+        R"({{"ph":"X","name":"cudaMemcpyAsync","cat":"cuda_runtime","ts":{},"dur":{},"pid":1,"tid":1,"args":{{"correlation":{}}}}},)",
+        call, call_end - call, corr);
+    events += fmt::format(
+        R"json({{"ph":"X","name":"Memcpy HtoD (Pageable -> Device)","cat":"gpu_memcpy","ts":{},"dur":500,"pid":0,"tid":7,"args":{{"correlation":{},"stream":7,"device":0}}}},)json",
+        copy_start, corr);
+    events += fmt::format(
+        R"({{"ph":"s","name":"ac2g","cat":"ac2g","id":{},"ts":{},"pid":1,"tid":1}},{{"ph":"f","bp":"e","name":"ac2g","cat":"ac2g","id":{},"ts":{},"pid":0,"tid":7}},)",
+        corr, call, corr, copy_start);
+    ++corr;
+  }
+  events.pop_back();
+  return R"({"traceEvents":[)" + events + R"(],"deviceProperties":[{"id":0,"name":"Tesla V100"}]})";
+}
+
+TEST(ReplayTest, APageableCopyWaitsForItsStream) {
+  auto trace = ImportString(PageableCopyTrace(true));
+  ASSERT_TRUE(trace.ok()) << trace.status().message();
+  const RankAnalysis a = AnalyzeRank(*trace, {});
+  ASSERT_TRUE(a.replay.available) << a.replay.why_not;
+  EXPECT_EQ(a.replay.median_abs_error, 0);
+  WhatIf half;
+  half.fp32_matrix_speedup = 2;
+  EXPECT_EQ(Predict(a.replay_graph, a.timeline.steps, a.replay, half).gain_ns_per_step, 2'500'000);
+
+  auto idle = ImportString(PageableCopyTrace(false));
+  ASSERT_TRUE(idle.ok()) << idle.status().message();
+  const RankAnalysis b = AnalyzeRank(*idle, {});
+  ASSERT_TRUE(b.replay.available) << b.replay.why_not;
+  EXPECT_EQ(b.replay.median_abs_error, 0);
+  EXPECT_EQ(Predict(b.replay_graph, b.timeline.steps, b.replay, half).gain_ns_per_step, 0);
+}
+
 // The replay's step windows are steps.h's rule over the graph's times; on
 // the measured times they must be steps.h's own windows, on every trace
 // with steps (else the replay error would measure the rule, not the model).

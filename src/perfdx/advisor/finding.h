@@ -7,7 +7,8 @@
 //   "recommendations": [{"framework", "fix_id", "text", "snippet",
 //   "doc_url"}], "prediction": null | {"what_if", "predicted_step_ns",
 //   "gain_ns_per_step", "gain_share", "replay_error", "within_model_error",
-//   "beyond_upper_bound"}}
+//   "beyond_upper_bound", "range": null | {"low_what_if",
+//   "low_gain_ns_per_step", "low_gain_share"}}}
 #pragma once
 
 #include <cstdint>
@@ -122,6 +123,9 @@ struct Finding {
   // one (analysis/replay.h): replayed with and without it, that gives
   // `prediction`, the gain the upper bound above stands beside.
   std::optional<analysis::WhatIf> what_if;
+  // The same fix at the low end of its factor, where that is uncertain (a
+  // speedup between two regimes): the prediction is then a range.
+  std::optional<analysis::WhatIf> what_if_low;
   analysis::Prediction prediction;
 };
 

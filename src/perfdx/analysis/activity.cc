@@ -1,5 +1,8 @@
 #include "perfdx/analysis/activity.h"
 
+#include <optional>
+
+#include "perfdx/analysis/copy_names.h"
 #include "perfdx/analysis/slice_sets.h"
 
 namespace perfdx::analysis {
@@ -90,14 +93,15 @@ Activity BuildActivity(const model::Trace& trace) {
   a.device_memcpy = SliceIntervals(
       trace, [&](SliceId i) { return model::IsMemcpy(s.kind[i]) && OnDevice(trace, i); });
   // Kineto names the host side of a copy: "Memcpy HtoD (Pageable -> Device)".
-  a.device_memcpy_h2d_pageable = SliceIntervals(trace, [&](SliceId i) {
-    return s.kind[i] == EventKind::kMemcpyH2D &&
-           trace.slice_name(i).find("Pageable") != std::string_view::npos;
-  });
-  a.device_memcpy_h2d_pinned = SliceIntervals(trace, [&](SliceId i) {
-    return s.kind[i] == EventKind::kMemcpyH2D &&
-           trace.slice_name(i).find("Pinned") != std::string_view::npos;
-  });
+  auto h2d_from = [&](CopyMemory memory) {
+    return SliceIntervals(trace, [&](SliceId i) {
+      if (s.kind[i] != EventKind::kMemcpyH2D) return false;
+      const std::optional<CopyEnds> ends = ParseCopyName(trace.slice_name(i));
+      return ends && ends->source == memory;
+    });
+  };
+  a.device_memcpy_h2d_pageable = h2d_from(CopyMemory::kPageable);
+  a.device_memcpy_h2d_pinned = h2d_from(CopyMemory::kPinned);
   a.device_memcpy_d2d = device_kind(EventKind::kMemcpyD2D);
   a.device_busy = Union(Union(a.device_compute, a.device_communication),
                         Union(a.device_memcpy, a.device_memset));

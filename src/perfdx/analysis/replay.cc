@@ -56,8 +56,9 @@ Intervals Merged(Intervals in) {
 }
 
 // Each step's dispatch, from its first launch's start to its last launch's
-// end on the host, less the syncs and data loading inside it: those stay
-// (a captured graph cannot hold a sync, and the loader is not dispatch).
+// end on the host, less the syncs, blocking copies and data loading inside
+// it: those stay (a captured graph cannot hold a sync, and the loader is not
+// dispatch).
 void AddDispatch(const ReplayGraph& g, Intervals* out) {
   Intervals region(g.markers.size(), {std::numeric_limits<int64_t>::max(), kNoTime});
   for (const ReplayDeviceOp& op : g.device) {
@@ -68,7 +69,8 @@ void AddDispatch(const ReplayGraph& g, Intervals* out) {
   }
   Intervals kept;
   for (const ReplayHostSpan& span : g.host) {
-    if (span.kind == ReplayHostKind::kSync || span.kind == ReplayHostKind::kDataLoading) {
+    if (span.kind == ReplayHostKind::kSync || span.kind == ReplayHostKind::kDataLoading ||
+        span.awaited != kNoNode) {
       kept.emplace_back(span.start_ns, span.end_ns);
     }
   }
@@ -144,6 +146,12 @@ Times Sweep(const ReplayGraph& g, const WhatIf& w) {
       const ReplayHostSpan& span = g.host[h];
       if (span.end_ns < collapse_until) {
         t.host_end[h] = collapse_to;
+      } else if (span.kind == ReplayHostKind::kLaunch && span.awaited != kNoNode) {
+        // A blocking copy's call: its own cost after the op it waited for.
+        const int64_t end =
+            std::max(t.host_start[h], t.device_end[span.awaited]) + span.after_awaited_ns;
+        t.host_end[h] = end;
+        shift = end - span.end_ns;
       } else if (span.kind == ReplayHostKind::kSync) {
         int64_t end = span.awaited == kNoNode
                           ? t.host_start[h] + (span.end_ns - span.start_ns)
@@ -358,6 +366,19 @@ Prediction Predict(const ReplayGraph& graph, const std::vector<StepWindow>& step
     p.steps.push_back(
         {s.id, s.measured_ns, s.replayed_ns, with_fix, s.measured_ns - (s.replayed_ns - with_fix)});
   }
+  return p;
+}
+
+Prediction PredictRange(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
+                        const ReplayCheck& check, const WhatIf& what_if, const WhatIf& low) {
+  Prediction p = Predict(graph, steps, check, what_if);
+  if (!p.available) return p;
+  const ReplayRun fixed = Replay(graph, steps, low);
+  if (fixed.steps.size() != check.run.steps.size()) return p;
+  p.has_range = true;
+  p.low_what_if = low.Describe();
+  p.low_gain_ns_per_step = check.run.replayed_mean_ns - fixed.replayed_mean_ns;
+  p.low_gain_share = ShareOf(p.low_gain_ns_per_step, check.run.measured_mean_ns);
   return p;
 }
 

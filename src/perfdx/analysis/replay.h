@@ -128,10 +128,19 @@ struct Prediction {
   // time): the fix lets other work overlap (the host running ahead into the
   // next step). Set by whoever holds the bound (the advisor).
   bool beyond_upper_bound = false;
+  // Where the fix's factor is uncertain, the same fix at the low end of its
+  // factor (`what_if` is the high end): the gain is then a range.
+  bool has_range = false;
+  std::string low_what_if;
+  int64_t low_gain_ns_per_step = 0;
+  double low_gain_share = 0;
   std::vector<PredictedStep> steps;  // per analysed step (`perfdx whatif` prints them)
 };
 
 Prediction Predict(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
                    const ReplayCheck& check, const WhatIf& what_if);
+// The same, with the range's low end replayed from `low`.
+Prediction PredictRange(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
+                        const ReplayCheck& check, const WhatIf& what_if, const WhatIf& low);
 
 }  // namespace perfdx::analysis

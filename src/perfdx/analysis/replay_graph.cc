@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "perfdx/analysis/activity.h"
+#include "perfdx/analysis/copy_names.h"
 #include "perfdx/analysis/slice_sets.h"
 #include "perfdx/base/statistics.h"
 
@@ -117,9 +118,14 @@ ReplayGraph BuildReplayGraph(const model::Trace& trace, const KernelSummary& ker
   };
   std::vector<Pending> pending;
   for (const Launch& l : CollectLaunches(trace)) {
-    pending.push_back({{l.host_start_ns, l.host_end_ns, ReplayHostKind::kLaunch, kNoNode},
-                       op_of_slice.at(l.device),
-                       -1});
+    const int32_t op = op_of_slice.at(l.device);
+    ReplayHostSpan span{l.host_start_ns, l.host_end_ns, ReplayHostKind::kLaunch, kNoNode};
+    // A copy to or from pageable memory syncs its stream first: linked to
+    // the op it waited for below, once the stream order is known.
+    if (model::IsMemcpy(s.kind[l.device]) && IsBlockingCopy(trace.slice_name(l.device))) {
+      span.awaited = op;
+    }
+    pending.push_back({span, op, -1});
   }
   if (!ops.empty()) {
     for (SliceId i : HostSlices(
@@ -174,6 +180,18 @@ ReplayGraph BuildReplayGraph(const model::Trace& trace, const KernelSummary& ker
     if (it == g.markers.begin()) continue;
     --it;
     if (l.end_ns <= g.host[it->host].end_ns) op.step = static_cast<int32_t>(it - g.markers.begin());
+  }
+  // A blocking copy's call waited for the op before its copy if that op was
+  // still running when the call began; otherwise it was host cost alone.
+  for (ReplayHostSpan& span : g.host) {
+    if (span.kind != ReplayHostKind::kLaunch || span.awaited == kNoNode) continue;
+    const int32_t prev = g.device[span.awaited].stream_prev;
+    span.awaited = kNoNode;
+    if (prev == kNoNode) continue;
+    const int64_t prev_end = g.device[prev].end_ns();
+    if (prev_end <= span.start_ns || prev_end >= span.end_ns) continue;
+    span.awaited = prev;
+    span.after_awaited_ns = span.end_ns - prev_end;
   }
   int64_t step0_device_start = std::numeric_limits<int64_t>::max();
   for (const ReplayDeviceOp& op : g.device) {

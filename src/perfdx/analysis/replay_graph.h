@@ -11,7 +11,9 @@
 //     predecessor on its stream, and where its start is explained by
 //     neither, the op on another stream whose end it waited for (an event
 //     wait the trace does not record: inferred from the timing);
-//   - for each sync, the device op whose completion released it;
+//   - for each sync, the device op whose completion released it, and for
+//     each launch of a copy to or from pageable memory that found its stream
+//     busy, the op it waited for (such a call syncs its stream first);
 //   - the model's four latencies, each the median of what the trace shows
 //     (docs/metrics.md, "Replay"): launch to start on an idle stream, the gap
 //     between queued ops, and a sync's return after the device finished or
@@ -37,7 +39,12 @@ struct ReplayHostSpan {
   int64_t end_ns = 0;
   ReplayHostKind kind = ReplayHostKind::kLaunch;
   // kSync: the device op whose end released it (kNoNode: none was running).
+  // kLaunch of a blocking copy (pageable memory, copy_names.h) that found
+  // its stream busy: the op before the copy on it, whose end the call's
+  // stream sync waited for; the call then took `after_awaited_ns` more (the
+  // staging and the copy, host-side cost kept as measured).
   int32_t awaited = kNoNode;
+  int64_t after_awaited_ns = 0;
 };
 
 // What a device op is, for the transforms (from KernelSummary's classes).

@@ -141,6 +141,16 @@ void WritePrediction(ValueSink& w, const analysis::Prediction& p) {
   w.Key("replay_error").Double(p.replay_error);
   w.Key("within_model_error").Bool(p.within_model_error);
   w.Key("beyond_upper_bound").Bool(p.beyond_upper_bound);
+  w.Key("range");
+  if (p.has_range) {
+    w.BeginObject();
+    w.Key("low_what_if").String(p.low_what_if);
+    w.Key("low_gain_ns_per_step").Int(p.low_gain_ns_per_step);
+    w.Key("low_gain_share").Double(p.low_gain_share);
+    w.EndObject();
+  } else {
+    w.Null();
+  }
   w.EndObject();
 }
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -31,6 +32,11 @@ std::string FormatShare(double share) {
   return fmt::format("{:.1f}%", share * 100);
 }
 
+namespace {
+constexpr std::string_view kBeyondBound =
+    "; more than the finding's own time: with the fix, other work overlaps (the host runs ahead)";
+}  // namespace
+
 std::string PredictionSentence(const analysis::Prediction& p) {
   if (!p.available) return "";
   // The transform named, so a gain beyond the finding's own bound (a
@@ -44,12 +50,17 @@ std::string PredictionSentence(const analysis::Prediction& p) {
     return fmt::format("{}: within model error ({} of the step, error {})", fix,
                        FormatShare(p.gain_share), FormatShare(p.replay_error));
   }
-  return fmt::format(
-      "{}: saves {} per step ({}), replay error {}{}", fix, FormatDuration(p.gain_ns_per_step),
-      FormatShare(p.gain_share), FormatShare(p.replay_error),
-      p.beyond_upper_bound ? "; more than the finding's own time: with the fix, other work "
-                             "overlaps (the host runs ahead)"
-                           : "");
+  const std::string_view beyond = p.beyond_upper_bound ? kBeyondBound : "";
+  if (p.has_range && p.low_gain_ns_per_step != p.gain_ns_per_step) {
+    return fmt::format(
+        "{}: saves {} to {} per step ({} to {}; the low end with {}), replay error {}{}", fix,
+        FormatDuration(p.low_gain_ns_per_step), FormatDuration(p.gain_ns_per_step),
+        FormatShare(p.low_gain_share), FormatShare(p.gain_share), p.low_what_if,
+        FormatShare(p.replay_error), beyond);
+  }
+  return fmt::format("{}: saves {} per step ({}), replay error {}{}", fix,
+                     FormatDuration(p.gain_ns_per_step), FormatShare(p.gain_share),
+                     FormatShare(p.replay_error), beyond);
 }
 
 std::string ReplaySentence(const analysis::ReplayCheck& c) {

@@ -5,7 +5,9 @@
 // (1 - 1/speedup), the speedup being the device generation's peak ratio of
 // FP16/BF16 Tensor Core to FP32 throughput (device_throughput.h, from the
 // datasheets); for a device the table does not hold, the assumed speedup of
-// Thresholds::fp32_matrix_speedup. The title says which.
+// Thresholds::fp32_matrix_speedup. The title says which. The replayed
+// prediction is a range: from the memory-bound factor (2x, half the bytes)
+// to that peak ratio.
 #include <algorithm>
 #include <optional>
 
@@ -21,6 +23,8 @@ namespace perfdx::advisor {
 namespace {
 
 constexpr size_t kMaxContributors = 5;
+// A memory-bound FP32 matrix kernel in FP16/BF16 moves half the bytes.
+constexpr double kMemoryBoundSpeedup = 2.0;
 
 // TF32 exists from Ampere (compute capability 8.0) on; older GPUs need
 // FP16/BF16 autocast to reach their tensor cores.
@@ -91,9 +95,16 @@ class Fp32MatrixRule final : public Rule {
     if (HasTf32(c.info())) {
       AppendFixes(&f.recommendations, {"tf32"});
     }
+    // The factor lies between the roofline's two regimes: a compute-bound
+    // kernel runs at the peak ratio, a memory-bound one at the ratio of the
+    // bytes it moves (16-bit operands: half of FP32's). The range says so.
     analysis::WhatIf fix;
     fix.fp32_matrix_speedup = speedup;
     f.what_if = fix;
+    if (speedup > kMemoryBoundSpeedup) {
+      fix.fp32_matrix_speedup = kMemoryBoundSpeedup;
+      f.what_if_low = fix;
+    }
     out->push_back(std::move(f));
   }
 };

@@ -9,6 +9,7 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
+#include "perfdx/analysis/copy_names.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -72,7 +73,9 @@ class MemcpyShareRule final : public Rule {
       // Pinning helps only copies from pageable memory, which CUPTI names
       // "Memcpy HtoD (Pageable -> Device)".
       for (const analysis::KernelStat& k : c.analysis.kernels.kernels) {
-        if (model::IsMemcpy(k.kind) && k.name.find("(Pageable -> Device)") != std::string::npos) {
+        const auto ends = analysis::ParseCopyName(k.name);
+        if (model::IsMemcpy(k.kind) && ends && ends->source == analysis::CopyMemory::kPageable &&
+            ends->destination == analysis::CopyMemory::kDevice) {
           AddTag(&f, "pageable_copy");
         }
       }
