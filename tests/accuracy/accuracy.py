@@ -61,7 +61,9 @@ PAIRS = [
     ("examples/cpu_corpus/sync_logging", "examples/cpu_corpus/baseline", "recurring_gap",
      "as above"),
     ("examples/cpu_corpus/elementwise", "examples/cpu_corpus/baseline", "elementwise_chain",
-     "no transform for fusing an elementwise chain yet"),
+     "as above; its steps were preempted inside the chain (the injected time's mean is 8.4 ms, its "
+     "median 0.89 ms): the median over steps of the predicted gain, 0.79 ms, is within 15% of the "
+     "injected median (tests/advisor/whatif_pairs_test.cc)"),
     ("examples/gpu/resnet50_workers8_fp32", "examples/gpu/resnet50_workers8_bf16", ["--speedup", "matrix=2"],
      "no FP32-matrix finding (cuDNN already runs the convolutions as TF32), so the user's scenario: "
      "matrix work at the H100/H200 dense BF16/TF32 peak ratio, 2.0; the host's loop holds the step, so "

@@ -13,6 +13,8 @@ namespace perfdx::advisor {
 
 namespace {
 constexpr double kCriticalGainShare = 0.05;
+// A prediction counts as beyond its finding's bound only past this (or 1%).
+constexpr int64_t kBoundToleranceNs = 1000;
 constexpr double kWarningGainShare = 0.01;
 // Names quoted in a title are cut to this many characters (kernel names run
 // to hundreds).
@@ -154,8 +156,11 @@ void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>
                                                   analysis.replay, *f.what_if, *f.what_if_low)
                          : analysis::Predict(analysis.replay_graph, analysis.timeline.steps,
                                              analysis.replay, *f.what_if);
+      // Beyond rounding: the replay's integer means differ by a few ns.
       f.prediction.beyond_upper_bound =
-          f.prediction.available && f.prediction.gain_ns_per_step > f.gain.ns_per_step;
+          f.prediction.available &&
+          f.prediction.gain_ns_per_step >
+              f.gain.ns_per_step + std::max<int64_t>(kBoundToleranceNs, f.gain.ns_per_step / 100);
     }
   }
 }

@@ -66,6 +66,10 @@ struct ElementwiseChainSummary {
   std::vector<ElementwiseChainPattern> patterns;      // by span_ns, descending (at most 5)
   std::vector<uint64_t> ops_per_step;                 // chain members in each analysed step
   std::vector<std::pair<int64_t, int64_t>> examples;  // [start, end) of the longest few chains
+  // Each chain's fusable time as an interval on the trace's clock: its last
+  // span x (k-1)/k (the chain kept as one average member): what the replay
+  // removes for fusion on a CPU-only trace. By chain, in the order found.
+  std::vector<std::pair<int64_t, int64_t>> fusable_intervals;
 };
 
 // Over `steps` (the analysed ones); the whole trace when it is empty.

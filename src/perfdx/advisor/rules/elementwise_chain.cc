@@ -65,6 +65,13 @@ class ElementwiseChainRule final : public Rule {
     for (const auto& [start, end] : e.examples) f.evidence.ranges.push_back({start, end});
     AddTag(&f, "fusible");
     f.recommendations = RecommendationsFor("operator_fusion");
+    // Fused on the CPU, the chain's ops but one take no host time. On a
+    // device, fusion changes kernels and launches: no transform yet.
+    if (!e.on_device) {
+      analysis::WhatIf fix;
+      fix.removed_host_ns = e.fusable_intervals;
+      f.what_if = std::move(fix);
+    }
     out->push_back(std::move(f));
   }
 };
