@@ -184,6 +184,14 @@ assert [s["measured_ns"] for s in r["steps"]] == [10000000, 10000000, 22000000],
 PY
 expect_exit 0 "whatif text" "$perfdx" whatif "$golden" --remove data-loading --speedup fp32-matrix=2
 grep -q "predicted mean step: 14 ms -> 6.1 ms (saves 7.9 ms per step" "$tmp/out" || fail "whatif text: $(cat "$tmp/out")"
+# Captured as a graph (replay_test.cc by hand): steps 10, 9.31, 21.31 ms.
+expect_exit 0 "whatif --remove launch-overhead" "$perfdx" whatif "$golden" --remove launch-overhead --format json
+python3 - "$tmp/out" <<'PY' || fail "whatif launch-overhead JSON: $(head -c 600 "$tmp/out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["what_if"] == "remove launch-overhead", d["what_if"]
+assert [s["with_fix_ns"] for s in d["ranks"][0]["steps"]] == [10000000, 9310000, 21310000]
+PY
 expect_exit 2 "whatif with nothing to change" "$perfdx" whatif "$golden"
 expect_exit 2 "whatif --remove of an unknown cause" "$perfdx" whatif "$golden" --remove sleep
 for v in fp32-matrix=0 fp32-matrix=nan matrix= gemm=2 matrix; do
