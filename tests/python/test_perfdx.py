@@ -237,6 +237,10 @@ def test_whatif_is_perfdx_whatif_json():
         perfdx.whatif(path)
     with pytest.raises(perfdx.UsageError):
         perfdx.whatif(path, speedup={"gemm": 2})
+    # Captured as one graph (replay_test.cc by hand): 10, 9.31 and 21.31 ms.
+    captured = perfdx.whatif(path, remove=["launch-overhead"])
+    assert captured.what_if == "remove launch-overhead"
+    assert [s.with_fix_ns for s in captured.ranks[0].steps] == [10_000_000, 9_310_000, 21_310_000]
 
 
 def test_check_and_the_step_log(tmp_path):
