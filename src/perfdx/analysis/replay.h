@@ -125,8 +125,9 @@ struct Prediction {
   double replay_error = 0;        // the check's median error
   bool within_model_error = false;
   // The gain exceeds the upper bound it stands beside (a finding's own
-  // time): the fix lets other work overlap (the host running ahead into the
-  // next step). Set by whoever holds the bound (the advisor).
+  // time): the fix removes time the finding does not count (longer gaps,
+  // the host running ahead into the next step). Set by whoever holds the
+  // bound (the advisor).
   bool beyond_upper_bound = false;
   // Where the fix's factor is uncertain, the same fix at the low end of its
   // factor (`what_if` is the high end): the gain is then a range.

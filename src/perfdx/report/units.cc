@@ -34,7 +34,8 @@ std::string FormatShare(double share) {
 
 namespace {
 constexpr std::string_view kBeyondBound =
-    "; more than the finding's own time: with the fix, other work overlaps (the host runs ahead)";
+    "; more than the finding's own time: the replayed fix also removes time the finding does not "
+    "count (longer gaps, or the host running ahead into the next step)";
 }  // namespace
 
 std::string PredictionSentence(const analysis::Prediction& p) {
