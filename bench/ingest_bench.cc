@@ -141,9 +141,7 @@ Result<Measurement> PerfdxAnalyze(const std::string& path) {
     for (const advisor::Finding& f : findings) {
       if (!f.what_if) continue;
       const analysis::Prediction p =
-          f.what_if_low
-              ? analysis::PredictRange(graph, a.timeline.steps, check, *f.what_if, *f.what_if_low)
-              : analysis::Predict(graph, a.timeline.steps, check, *f.what_if);
+          analysis::Predict(graph, a.timeline.steps, check, *f.what_if, f.what_if_low);
       m.checksum += static_cast<uint64_t>(p.available);
     }
     m.replay_seconds += SecondsSince(replay_start);

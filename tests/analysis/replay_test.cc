@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -124,37 +126,54 @@ TEST(ReplayTest, LaunchOverheadRemovedByHand) {
   EXPECT_EQ(both.steps[2].replayed_ns, 6'000'000);
 }
 
+// Kineto events of the hand-made traces below, in µs: a step marker, a host
+// call (with the correlation of what it launches, 0: none), a device op on
+// stream 7 and the flow that links a launch to it.
+std::string Marker(int step, int ts, int dur) {
+  return fmt::format(
+      R"({{"ph":"X","name":"ProfilerStep#{}","cat":"user_annotation","ts":{},"dur":{},"pid":1,"tid":1}},)",
+      step, ts, dur);
+}
+
+std::string HostCall(std::string_view name, int ts, int dur, int corr) {
+  const std::string args = corr ? fmt::format(R"(,"args":{{"correlation":{}}})", corr) : "";
+  return fmt::format(
+      R"({{"ph":"X","name":"{}","cat":"cuda_runtime","ts":{},"dur":{},"pid":1,"tid":1{}}},)", name,
+      ts, dur, args);
+}
+
+std::string DeviceOp(std::string_view name, std::string_view cat, int ts, int dur, int corr,
+                     int launch_ts) {
+  return fmt::format(
+             R"({{"ph":"X","name":"{}","cat":"{}","ts":{},"dur":{},"pid":0,"tid":7,"args":{{"correlation":{},"stream":7,"device":0}}}},)",
+             name, cat, ts, dur, corr) +
+         fmt::format(
+             R"({{"ph":"s","name":"ac2g","cat":"ac2g","id":{},"ts":{},"pid":1,"tid":1}},{{"ph":"f","bp":"e","name":"ac2g","cat":"ac2g","id":{},"ts":{},"pid":0,"tid":7}},)",
+             corr, launch_ts, corr, ts);
+}
+
+std::string V100Trace(std::string events) {
+  events.pop_back();
+  return R"({"traceEvents":[)" + events + R"(],"deviceProperties":[{"id":0,"name":"Tesla V100"}]})";
+}
+
 // A sync the host waits in: the host launches a 5 ms kernel, then blocks in
 // cudaStreamSynchronize until it ends (+20 µs), then runs 1 ms of its own
 // work; 3 steps. Halving the kernel shortens each step by 2.5 ms, because
 // the host waits for it; the host's 1 ms stays.
 std::string SyncTrace() {
   std::string events;
-  int corr = 1;
   for (int k = 0; k < 3; ++k) {
     const int t0 = k * 10'000;
     const int launch = t0 + 100, kstart = t0 + 110, kend = kstart + 5000;
     const int sync_end = kend + 20;
     const int step_end = sync_end + 1000;
-    events += fmt::format(
-        R"({{"ph":"X","name":"ProfilerStep#{}","cat":"user_annotation","ts":{},"dur":{},"pid":1,"tid":1}},)",
-        k, t0, step_end - t0);
-    events += fmt::format(
-        R"({{"ph":"X","name":"cudaLaunchKernel","cat":"cuda_runtime","ts":{},"dur":5,"pid":1,"tid":1,"args":{{"correlation":{}}}}},)",
-        launch, corr);
-    events += fmt::format(
-        R"({{"ph":"X","name":"volta_sgemm_128x64_nn","cat":"kernel","ts":{},"dur":5000,"pid":0,"tid":7,"args":{{"correlation":{},"stream":7,"device":0}}}},)",
-        kstart, corr);
-    events += fmt::format(
-        R"({{"ph":"s","name":"ac2g","cat":"ac2g","id":{},"ts":{},"pid":1,"tid":1}},{{"ph":"f","bp":"e","name":"ac2g","cat":"ac2g","id":{},"ts":{},"pid":0,"tid":7}},)",
-        corr, launch, corr, kstart);
-    events += fmt::format(
-        R"({{"ph":"X","name":"cudaStreamSynchronize","cat":"cuda_runtime","ts":{},"dur":{},"pid":1,"tid":1}},)",
-        launch + 10, sync_end - launch - 10);
-    ++corr;
+    events += Marker(k, t0, step_end - t0);
+    events += HostCall("cudaLaunchKernel", launch, 5, k + 1);
+    events += DeviceOp("volta_sgemm_128x64_nn", "kernel", kstart, 5000, k + 1, launch);
+    events += HostCall("cudaStreamSynchronize", launch + 10, sync_end - launch - 10, 0);
   }
-  events.pop_back();
-  return R"({"traceEvents":[)" + events + R"(],"deviceProperties":[{"id":0,"name":"Tesla V100"}]})";
+  return V100Trace(std::move(events));
 }
 
 TEST(ReplayTest, TheHostWaitsForTheDeviceThroughASync) {
@@ -200,7 +219,6 @@ TEST(ReplayTest, TheHostWaitsForTheDeviceThroughASync) {
 // cost, kept: the same halving saves nothing.
 std::string PageableCopyTrace(bool stream_busy) {
   std::string events;
-  int corr = 1;
   for (int k = 0; k < 3; ++k) {
     const int t0 = k * 10'000;
     const int kstart = t0 + 110, kend = kstart + 5000;
@@ -208,32 +226,14 @@ std::string PageableCopyTrace(bool stream_busy) {
     const int copy_start = stream_busy ? kend : call + 50;
     const int call_end = copy_start + 510;
     const int step_end = call_end + 1000;
-    events += fmt::format(
-        R"({{"ph":"X","name":"ProfilerStep#{}","cat":"user_annotation","ts":{},"dur":{},"pid":1,"tid":1}},)",
-        k, t0, step_end - t0);
-    events += fmt::format(
-        R"({{"ph":"X","name":"cudaLaunchKernel","cat":"cuda_runtime","ts":{},"dur":5,"pid":1,"tid":1,"args":{{"correlation":{}}}}},)",
-        t0 + 100, corr);
-    events += fmt::format(
-        R"({{"ph":"X","name":"volta_sgemm_128x64_nn","cat":"kernel","ts":{},"dur":5000,"pid":0,"tid":7,"args":{{"correlation":{},"stream":7,"device":0}}}},)",
-        kstart, corr);
-    events += fmt::format(
-        R"({{"ph":"s","name":"ac2g","cat":"ac2g","id":{},"ts":{},"pid":1,"tid":1}},{{"ph":"f","bp":"e","name":"ac2g","cat":"ac2g","id":{},"ts":{},"pid":0,"tid":7}},)",
-        corr, t0 + 100, corr, kstart);
-    ++corr;
-    events += fmt::format(
-        R"({{"ph":"X","name":"cudaMemcpyAsync","cat":"cuda_runtime","ts":{},"dur":{},"pid":1,"tid":1,"args":{{"correlation":{}}}}},)",
-        call, call_end - call, corr);
-    events += fmt::format(
-        R"json({{"ph":"X","name":"Memcpy HtoD (Pageable -> Device)","cat":"gpu_memcpy","ts":{},"dur":500,"pid":0,"tid":7,"args":{{"correlation":{},"stream":7,"device":0}}}},)json",
-        copy_start, corr);
-    events += fmt::format(
-        R"({{"ph":"s","name":"ac2g","cat":"ac2g","id":{},"ts":{},"pid":1,"tid":1}},{{"ph":"f","bp":"e","name":"ac2g","cat":"ac2g","id":{},"ts":{},"pid":0,"tid":7}},)",
-        corr, call, corr, copy_start);
-    ++corr;
+    events += Marker(k, t0, step_end - t0);
+    events += HostCall("cudaLaunchKernel", t0 + 100, 5, 2 * k + 1);
+    events += DeviceOp("volta_sgemm_128x64_nn", "kernel", kstart, 5000, 2 * k + 1, t0 + 100);
+    events += HostCall("cudaMemcpyAsync", call, call_end - call, 2 * k + 2);
+    events += DeviceOp("Memcpy HtoD (Pageable -> Device)", "gpu_memcpy", copy_start, 500, 2 * k + 2,
+                       call);
   }
-  events.pop_back();
-  return R"({"traceEvents":[)" + events + R"(],"deviceProperties":[{"id":0,"name":"Tesla V100"}]})";
+  return V100Trace(std::move(events));
 }
 
 TEST(ReplayTest, APageableCopyWaitsForItsStream) {

@@ -151,11 +151,8 @@ void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>
     NameContributors(&f);
     if (!complete) NoPerStepGain(static_cast<int64_t>(analysis.steps.size()), &f);
     if (f.what_if) {
-      f.prediction = f.what_if_low
-                         ? analysis::PredictRange(analysis.replay_graph, analysis.timeline.steps,
-                                                  analysis.replay, *f.what_if, *f.what_if_low)
-                         : analysis::Predict(analysis.replay_graph, analysis.timeline.steps,
-                                             analysis.replay, *f.what_if);
+      f.prediction = analysis::Predict(analysis.replay_graph, analysis.timeline.steps,
+                                       analysis.replay, *f.what_if, f.what_if_low);
       // Beyond rounding: the replay's integer means differ by a few ns.
       f.prediction.beyond_upper_bound =
           f.prediction.available &&

@@ -157,8 +157,9 @@ ElementwiseChainSummary FindElementwiseChains(const model::Trace& trace,
       ++out.chains;
       out.ops += chain.size();
       out.span_ns += span;
-      out.fusable_ns += span * (k - 1) / k;
-      out.fusable_intervals.emplace_back(end - span * (k - 1) / k, end);
+      const int64_t fusable = span * (k - 1) / k;
+      out.fusable_ns += fusable;
+      out.fusable_intervals.emplace_back(end - fusable, end);
       out.longest = std::max(out.longest, chain.size());
       out.ops_per_step[static_cast<size_t>(std::max<int64_t>(0, chain_step))] += chain.size();
       ElementwiseChainPattern& p = by_sequence[sequence + "#" + std::to_string(chain.size())];

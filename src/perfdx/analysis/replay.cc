@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -348,37 +349,39 @@ ReplayCheck CheckReplay(const ReplayGraph& graph, const std::vector<StepWindow>&
 }
 
 Prediction Predict(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
-                   const ReplayCheck& check, const WhatIf& what_if) {
+                   const ReplayCheck& check, const WhatIf& what_if,
+                   const std::optional<WhatIf>& low) {
   Prediction p;
   p.what_if = what_if.Describe();
   if (!check.available) return p;
-  const ReplayRun fixed = Replay(graph, steps, what_if);
-  if (fixed.steps.size() != check.run.steps.size()) return p;
+  // A fix replayed over the same steps as the check (none where it lost one).
+  auto replayed_with = [&](const WhatIf& w) -> std::optional<ReplayRun> {
+    ReplayRun fixed = Replay(graph, steps, w);
+    if (fixed.steps.size() != check.run.steps.size()) return std::nullopt;
+    return fixed;
+  };
+  const std::optional<ReplayRun> fixed = replayed_with(what_if);
+  if (!fixed) return p;
   p.available = true;
-  p.gain_ns_per_step = check.run.replayed_mean_ns - fixed.replayed_mean_ns;
+  p.gain_ns_per_step = check.run.replayed_mean_ns - fixed->replayed_mean_ns;
   p.predicted_step_ns = check.run.measured_mean_ns - p.gain_ns_per_step;
   p.gain_share = ShareOf(p.gain_ns_per_step, check.run.measured_mean_ns);
   p.replay_error = check.median_abs_error;
   p.within_model_error = std::abs(p.gain_share) < check.median_abs_error;
-  for (size_t i = 0; i < fixed.steps.size(); ++i) {
+  for (size_t i = 0; i < fixed->steps.size(); ++i) {
     const ReplayedStep& s = check.run.steps[i];
-    const int64_t with_fix = fixed.steps[i].replayed_ns;
+    const int64_t with_fix = fixed->steps[i].replayed_ns;
     p.steps.push_back(
         {s.id, s.measured_ns, s.replayed_ns, with_fix, s.measured_ns - (s.replayed_ns - with_fix)});
   }
-  return p;
-}
-
-Prediction PredictRange(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
-                        const ReplayCheck& check, const WhatIf& what_if, const WhatIf& low) {
-  Prediction p = Predict(graph, steps, check, what_if);
-  if (!p.available) return p;
-  const ReplayRun fixed = Replay(graph, steps, low);
-  if (fixed.steps.size() != check.run.steps.size()) return p;
-  p.has_range = true;
-  p.low_what_if = low.Describe();
-  p.low_gain_ns_per_step = check.run.replayed_mean_ns - fixed.replayed_mean_ns;
-  p.low_gain_share = ShareOf(p.low_gain_ns_per_step, check.run.measured_mean_ns);
+  if (low) {
+    if (const std::optional<ReplayRun> low_fixed = replayed_with(*low)) {
+      p.has_range = true;
+      p.low_what_if = low->Describe();
+      p.low_gain_ns_per_step = check.run.replayed_mean_ns - low_fixed->replayed_mean_ns;
+      p.low_gain_share = ShareOf(p.low_gain_ns_per_step, check.run.measured_mean_ns);
+    }
+  }
   return p;
 }
 

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -138,10 +139,9 @@ struct Prediction {
   std::vector<PredictedStep> steps;  // per analysed step (`perfdx whatif` prints them)
 };
 
+// With `low`, the same fix at the low end of its factor: the gain's range.
 Prediction Predict(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
-                   const ReplayCheck& check, const WhatIf& what_if);
-// The same, with the range's low end replayed from `low`.
-Prediction PredictRange(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
-                        const ReplayCheck& check, const WhatIf& what_if, const WhatIf& low);
+                   const ReplayCheck& check, const WhatIf& what_if,
+                   const std::optional<WhatIf>& low = std::nullopt);
 
 }  // namespace perfdx::analysis
