@@ -118,7 +118,7 @@ def whatif(paths, remove=(), speedup=None, framework=None, *, rank=None, threads
     """`perfdx whatif PATH...`: the steps replayed with fixes applied. Returns a WhatIf.
 
     remove: causes that take no time ("data-loading", "layout-conversion",
-        "launch-overhead");
+        "launch-overhead", "communication-wait");
     speedup: {"fp32-matrix" | "matrix" | "communication": factor}. Each rank's
     `prediction` is the mean step predicted with them, beside its `replay`
     (how well the unchanged replay reproduces the measured steps).

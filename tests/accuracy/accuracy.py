@@ -53,17 +53,16 @@ PAIRS = [
      "execution and other time grow from 17.8 to 37.6 ms per step (TBP breakdown), which the before-run "
      "cannot show (tests/advisor/whatif_pairs_test.cc)"),
     ("examples/cpu_corpus/data_stall", "examples/cpu_corpus/baseline", "data_loader_stall",
-     "the baseline was recorded at another moment on the shared 2-core machine: its forward_backward "
-     "took 36.1 ms per step against 15.2 ms in data_stall's run, so it measures the machine, not the "
-     "fix; the script's own timing of the injected code (last column) is the measurement"),
+     "complete: the baseline is the same script without the problem, recorded in the same minute "
+     "while a calibration workload held the machine's speed within 10% (record_cpu_corpus.py); the "
+     "last column is the script's own timing of the injected code"),
     ("examples/cpu_corpus/host_sync", "examples/cpu_corpus/baseline", "host_sync_copies",
-     "as above; the injected time's median is the measurement (its mean carries preempted steps)"),
+     "complete, as above"),
     ("examples/cpu_corpus/sync_logging", "examples/cpu_corpus/baseline", "recurring_gap",
-     "as above"),
+     "complete, as above"),
     ("examples/cpu_corpus/elementwise", "examples/cpu_corpus/baseline", "elementwise_chain",
-     "as above; its steps were preempted inside the chain (the injected time's mean is 8.4 ms, its "
-     "median 0.89 ms): the median over steps of the predicted gain, 0.79 ms, is within 15% of the "
-     "injected median (tests/advisor/whatif_pairs_test.cc)"),
+     "complete, as above; the fused chain keeps one op's time, and the slicing and detach around "
+     "the chain stay"),
     ("examples/gpu/resnet50_workers8_fp32", "examples/gpu/resnet50_workers8_bf16", ["--speedup", "matrix=2"],
      "no FP32-matrix finding (cuDNN already runs the convolutions as TF32), so the user's scenario: "
      "matrix work at the H100/H200 dense BF16/TF32 peak ratio, 2.0; the host's loop holds the step, so "

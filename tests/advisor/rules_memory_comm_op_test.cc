@@ -398,6 +398,12 @@ TEST(ExposedCommunicationRuleTest, OwnsTheExposedTime) {
             0u);  // an all-reduce, but no DDP in the trace: no DDP bucket or no_sync fix
   // The communication share is reported once, here.
   EXPECT_EQ(FindRule(a->findings, "communication_share"), nullptr);
+  // Replayed with nothing waiting for the all-reduce: nothing did, and each
+  // step's marker (1000 us) holds it, so the replay predicts no gain, where
+  // the bound says 500 us.
+  ASSERT_TRUE(f->prediction.available);
+  EXPECT_EQ(f->prediction.what_if, "remove communication-wait");
+  EXPECT_EQ(f->prediction.gain_ns_per_step, 0);
 }
 
 TEST(ExposedCommunicationRuleTest, CpuOnlyRangesAreTheExposedHostCollectives) {
@@ -419,6 +425,9 @@ TEST(ExposedCommunicationRuleTest, CpuOnlyRangesAreTheExposedHostCollectives) {
   EXPECT_EQ(f->evidence.ranges[1].start_ns, 1'300'000);
   EXPECT_EQ(f->evidence.ranges[1].end_ns, 1'800'000);
   EXPECT_TRUE(f->evidence.contributors.empty());  // no device collective to name
+  // Nor one to replay: host collectives keep their measured time there.
+  EXPECT_FALSE(f->what_if.has_value());
+  EXPECT_FALSE(f->prediction.available);
 }
 
 TEST(CommunicationShareRuleTest, SpeaksOnlyForHiddenCommunication) {

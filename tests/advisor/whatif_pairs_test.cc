@@ -3,11 +3,9 @@
 // after the change. The measured side never comes from the replay: the
 // after-run's own steps, or the recording script's perf_counter timing of
 // the injected code (examples/cpu_corpus/*.truth.json).
-#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <string>
-#include <vector>
 
 #include <gtest/gtest.h>
 #include <simdjson.h>
@@ -30,6 +28,12 @@ std::unique_ptr<Analysed> Load(const std::string& path) {
   EXPECT_TRUE(t.ok()) << path << ": " << t.status().message();
   if (!t.ok()) return nullptr;
   return Analyse(std::move(*t));
+}
+
+// The target: the predicted gain within 15% of the measured one.
+void ExpectGainWithinTolerance(int64_t predicted_ns, double measured_ns, const char* against) {
+  EXPECT_LE(std::fabs(static_cast<double>(predicted_ns) - measured_ns), kTolerance * measured_ns)
+      << "predicted " << predicted_ns << " ns, " << against << " " << measured_ns << " ns";
 }
 
 const analysis::Prediction& PredictionOf(const Analysed& a, std::string_view rule) {
@@ -55,9 +59,7 @@ TEST(WhatIfPairsTest, GpuWorkers0To8ThePredictedGainIsTheMeasuredOne) {
   const double measured_gain =
       static_cast<double>(before->analysis.step_time.mean_ns - after->analysis.step_time.mean_ns);
   ASSERT_GT(measured_gain, 0);
-  EXPECT_LE(std::fabs(static_cast<double>(p.gain_ns_per_step) - measured_gain),
-            kTolerance * measured_gain)
-      << "predicted " << p.gain_ns_per_step << " ns, measured " << measured_gain << " ns";
+  ExpectGainWithinTolerance(p.gain_ns_per_step, measured_gain, "measured");
 }
 
 // ResNet-50 on a V100 (../shared, TensorBoard plugin samples), workers 0 ->
@@ -108,19 +110,36 @@ double InjectedMedianMs(const std::string& scenario) {
 }
 
 // The labelled CPU corpus: each injected problem's fix replayed on its trace
-// against the script's own timing of the injected code (the median over the
-// 8 steps, as the corpus test reads it: a preempted step's pause is not the
-// problem's). The baseline run is no measurement of the fix here: recorded
-// on the same shared machine at another moment, its forward and backward
-// took 36 ms per step against 15 ms in data_stall's run (docs/accuracy.md).
+// against the measured after-run, the baseline (the same script without the
+// problem, recorded in the same minute while a calibration workload held its
+// speed within 10%: record_cpu_corpus.py), and against the script's own
+// perf_counter timing of the injected code (the median over the steps: a
+// preempted step's pause is not the problem's).
+const struct {
+  const char* scenario;
+  const char* rule;
+} kCorpusPairs[] = {{"data_stall", "data_loader_stall"},
+                    {"host_sync", "host_sync_copies"},
+                    {"sync_logging", "recurring_gap"},
+                    {"elementwise", "elementwise_chain"}};
+
+TEST(WhatIfPairsTest, CpuCorpusFixesAgainstTheBaselineRun) {
+  auto baseline = Load("examples/cpu_corpus/baseline.json.gz");
+  ASSERT_TRUE(baseline);
+  for (const auto& pair : kCorpusPairs) {
+    SCOPED_TRACE(pair.scenario);
+    auto a = Load(std::string("examples/cpu_corpus/") + pair.scenario + ".json.gz");
+    ASSERT_TRUE(a);
+    const analysis::Prediction& p = PredictionOf(*a, pair.rule);
+    const double measured_gain =
+        static_cast<double>(a->analysis.step_time.mean_ns - baseline->analysis.step_time.mean_ns);
+    ASSERT_GT(measured_gain, 0);
+    ExpectGainWithinTolerance(p.gain_ns_per_step, measured_gain, "measured");
+  }
+}
+
 TEST(WhatIfPairsTest, CpuCorpusFixesAgainstTheInjectedTime) {
-  const struct {
-    const char* scenario;
-    const char* rule;
-  } kPairs[] = {{"data_stall", "data_loader_stall"},
-                {"host_sync", "host_sync_copies"},
-                {"sync_logging", "recurring_gap"}};
-  for (const auto& pair : kPairs) {
+  for (const auto& pair : kCorpusPairs) {
     SCOPED_TRACE(pair.scenario);
     auto a = Load(std::string("examples/cpu_corpus/") + pair.scenario + ".json.gz");
     ASSERT_TRUE(a);
@@ -128,9 +147,7 @@ TEST(WhatIfPairsTest, CpuCorpusFixesAgainstTheInjectedTime) {
     const analysis::Prediction& p = PredictionOf(*a, pair.rule);
     const double injected_ns = InjectedMedianMs(pair.scenario) * 1e6;
     ASSERT_GT(injected_ns, 0);
-    EXPECT_LE(std::fabs(static_cast<double>(p.gain_ns_per_step) - injected_ns),
-              kTolerance * injected_ns)
-        << "predicted " << p.gain_ns_per_step << " ns, injected " << injected_ns << " ns";
+    ExpectGainWithinTolerance(p.gain_ns_per_step, injected_ns, "injected");
   }
 }
 
@@ -222,30 +239,6 @@ TEST(WhatIfPairsTest, ResNetFp32ToBf16IsTheHostLoop) {
       << host_drop;
 }
 
-// The corpus's elementwise chain (96 eager ops on a 16x10 tensor per step),
-// fused on the CPU: the chain's host time but one average op's. Its steps
-// were preempted inside the chain (the script's injected time: mean 8.4 ms,
-// median 0.89 ms), so the median over steps of the predicted gain is set
-// against the injected median, as the corpus test reads it.
-TEST(WhatIfPairsTest, CpuCorpusElementwiseFusionAgainstTheInjectedTime) {
-  auto a = Load("examples/cpu_corpus/elementwise.json.gz");
-  ASSERT_TRUE(a);
-  const analysis::Prediction& p = PredictionOf(*a, "elementwise_chain");
-  ASSERT_FALSE(p.steps.empty());
-  std::vector<double> gains;
-  for (const analysis::PredictedStep& s : p.steps) {
-    gains.push_back(static_cast<double>(s.measured_ns - s.predicted_ns));
-  }
-  std::sort(gains.begin(), gains.end());
-  const double median = gains.size() % 2 == 1
-                            ? gains[gains.size() / 2]
-                            : (gains[gains.size() / 2 - 1] + gains[gains.size() / 2]) / 2;
-  const double injected_ns = InjectedMedianMs("elementwise") * 1e6;
-  ASSERT_GT(injected_ns, 0);
-  EXPECT_LE(std::fabs(median - injected_ns), kTolerance * injected_ns)
-      << "predicted median " << median << " ns, injected " << injected_ns << " ns";
-}
-
 // Every finding is ranked by the gain its replay predicts where it has one:
 // on the eager transformer the FP32 matrix work is 66% of the device time,
 // yet the host's own loop holds each step (no sync waits on the device for
@@ -283,6 +276,38 @@ TEST(WhatIfPairsTest, APredictionBeyondTheFindingsOwnTimeSaysSo) {
                      FindRule(chain->findings, "elementwise_chain")->gain.ns_per_step),
             1);
   EXPECT_FALSE(fused.beyond_upper_bound);
+}
+
+// Exposed communication on HTA's TorchRec trace (trace_diff/control): 14.7
+// ms per step of collectives run with no compute beside them, the upper
+// bound. With nothing waiting for a collective, the replay frees what the
+// host waited for: the aten::item reads of the all-to-all's splits (the
+// sparse-dist pipeline's fix, which reads them a step ahead). The host's
+// own loop still ends the step, so the prediction is that wait, not the
+// bound: the reads' own time per step, counted here from the trace.
+TEST(WhatIfPairsTest, ExposedCommunicationFreesTheHostsWaitsOnIt) {
+  auto a =
+      Load(perfdx::testing::SharedPath("traces/kineto/hta/trace_diff/control/control.json.gz"));
+  ASSERT_TRUE(a);
+  ASSERT_TRUE(a->analysis.replay.reliable());
+  const Finding* f = FindRule(a->findings, "exposed_communication");
+  ASSERT_NE(f, nullptr);
+  const analysis::Prediction& p = PredictionOf(*a, "exposed_communication");
+  EXPECT_EQ(p.what_if, "remove communication-wait");
+  EXPECT_FALSE(p.within_model_error);
+  EXPECT_FALSE(p.beyond_upper_bound);
+  EXPECT_LT(p.gain_ns_per_step, f->gain.ns_per_step / 2);
+  int64_t reads_ns = 0;
+  const model::SliceTable& slices = a->trace.slices;
+  for (model::SliceId i = 0; i < slices.size(); ++i) {
+    if (a->trace.slice_name(i) != "aten::item") continue;
+    for (const analysis::StepWindow& w : a->analysis.timeline.steps) {
+      if (slices.ts_ns[i] >= w.start_ns && slices.ts_ns[i] < w.end_ns) reads_ns += slices.dur_ns[i];
+    }
+  }
+  reads_ns = PerStep(*a, reads_ns);
+  EXPECT_GT(reads_ns, 5'000'000);
+  ExpectGainWithinTolerance(p.gain_ns_per_step, static_cast<double>(reads_ns), "host reads");
 }
 
 // The FP32 matrix factor is uncertain: a compute-bound GEMM runs at the

@@ -139,6 +139,25 @@ TEST(HostSyncsTest, LegacyRoundingDoesNotSplitOneCall) {
   EXPECT_EQ(h.copies, 1u);
 }
 
+// Regression: `(pred == c).sum().item()` 256 times in a row (the CPU
+// corpus, whole microseconds). aten::sum of a bool tensor calls aten::to
+// inside (the sum's copy, not the user's); the read that starts within a
+// microsecond of its end is the user's own all the same (39 of 256 reads
+// were lost). Then the user's .to(float64), whose _to_copy's copy_ escapes
+// its parent by rounding: one copy.
+TEST(HostSyncsTest, AUsersReadIsNeverAnotherCallsRoundedInner) {
+  const model::Trace t =
+      Import(Step(1, 0, 1000) + Op("aten::item", 541, 2) + Op("aten::_local_scalar_dense", 542, 0) +
+             Op("aten::eq", 544, 1) + Op("aten::sum", 546, 10) + Op("aten::to", 553, 2) +
+             Op("aten::_to_copy", 554, 2) + Op("aten::copy_", 555, 0) + Op("aten::fill_", 556, 0) +
+             Op("aten::item", 557, 0) + Op("aten::_local_scalar_dense", 557, 0) +
+             Op("aten::select", 560, 0) + Op("aten::to", 561, 2) + Op("aten::_to_copy", 561, 1) +
+             Op("aten::empty_strided", 562, 0) + Op("aten::copy_", 563, 0));
+  const HostSyncSummary h = CountHostSyncs(t, BuildSteps(t).steps);
+  EXPECT_EQ(h.syncs, 2u);
+  EXPECT_EQ(h.copies, 1u);
+}
+
 TEST(HostSyncsTest, PhasesFromTheCallersAncestors) {
   // One sync inside optimizer.step(), one inside an autograd function, one
   // in the step body.
@@ -236,6 +255,25 @@ TEST(ElementwiseChainsTest, LongPauseAndStepBoundaryBreakAChain) {
   EXPECT_EQ(c.chains, 2u);
   EXPECT_EQ(c.ops, 6u);
   EXPECT_EQ(c.span_ns, 2 * 25'000);
+}
+
+// Regression (the CPU corpus's 960-op chain was cut into 64): in the legacy
+// export's whole microseconds, the copy_ of `s * 0.5`'s wrapped scalar and an
+// empty_strided show up between two ops as zero-length top-level calls. They
+// hold no work, so the chain runs through them; a non-elementwise call that
+// takes time still ends it.
+TEST(ElementwiseChainsTest, ZeroLengthCallsDoNotBreakAChain) {
+  const model::Trace t = Import(
+      Step(1, 0, 1000) + Op("aten::mul", 100, 5) + Op("aten::copy_", 105, 0) +
+      Op("aten::add", 106, 5) + Op("aten::empty_strided", 111, 0) + Op("aten::copy_", 111, 0) +
+      Op("aten::tanh", 112, 5) + Op("aten::sub", 120, 5) + Op("aten::linear", 130, 2) +
+      Op("aten::mul", 140, 5) + Op("aten::add", 150, 5) + Op("aten::exp", 160, 5));
+  const ElementwiseChainSummary c =
+      FindElementwiseChains(t, AttributeDeviceWork(t), BuildSteps(t).steps, true);
+  EXPECT_EQ(c.chains, 2u);
+  EXPECT_EQ(c.ops, 7u);
+  EXPECT_EQ(c.longest, 4u);
+  EXPECT_EQ(c.span_ns, 25'000 + 25'000);  // 100..125 and 140..165
 }
 
 }  // namespace

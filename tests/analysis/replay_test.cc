@@ -21,6 +21,13 @@ namespace {
 using perfdx::testing::ImportFile;
 using perfdx::testing::ImportString;
 
+// With `fix`, each of the rank's 3 steps replays to `ns`.
+void ExpectEachStepReplaysTo(const RankAnalysis& a, const WhatIf& fix, int64_t ns) {
+  const ReplayRun fixed = Replay(a.replay_graph, a.timeline.steps, fix);
+  ASSERT_EQ(fixed.steps.size(), 3u);
+  for (const ReplayedStep& s : fixed.steps) EXPECT_EQ(s.replayed_ns, ns) << s.id;
+}
+
 // tests/data/golden/small_cuda_trace.json, in µs (its test has the layout):
 // step k is [t0, t0+D) with D = 10, 10, 22 ms and w = t0 + D - 6000; the
 // DataLoader runs [t0, w-100), a pageable copy is launched at w-50 and runs
@@ -60,9 +67,7 @@ TEST(ReplayTest, SmallCudaTraceByHand) {
 
   WhatIf fix;
   fix.remove_data_loading = true;
-  const ReplayRun fixed = Replay(g, a.timeline.steps, fix);
-  ASSERT_EQ(fixed.steps.size(), 3u);
-  for (const ReplayedStep& s : fixed.steps) EXPECT_EQ(s.replayed_ns, 6'100'000) << s.id;
+  ExpectEachStepReplaysTo(a, fix, 6'100'000);
   const Prediction p = Predict(g, a.timeline.steps, a.replay, fix);
   ASSERT_TRUE(p.available);
   EXPECT_EQ(p.gain_ns_per_step, 7'900'000);
@@ -143,13 +148,13 @@ std::string HostCall(std::string_view name, int ts, int dur, int corr) {
 }
 
 std::string DeviceOp(std::string_view name, std::string_view cat, int ts, int dur, int corr,
-                     int launch_ts) {
+                     int launch_ts, int stream = 7) {
   return fmt::format(
-             R"({{"ph":"X","name":"{}","cat":"{}","ts":{},"dur":{},"pid":0,"tid":7,"args":{{"correlation":{},"stream":7,"device":0}}}},)",
-             name, cat, ts, dur, corr) +
+             R"({{"ph":"X","name":"{}","cat":"{}","ts":{},"dur":{},"pid":0,"tid":{},"args":{{"correlation":{},"stream":{},"device":0}}}},)",
+             name, cat, ts, dur, stream, corr, stream) +
          fmt::format(
-             R"({{"ph":"s","name":"ac2g","cat":"ac2g","id":{},"ts":{},"pid":1,"tid":1}},{{"ph":"f","bp":"e","name":"ac2g","cat":"ac2g","id":{},"ts":{},"pid":0,"tid":7}},)",
-             corr, launch_ts, corr, ts);
+             R"({{"ph":"s","name":"ac2g","cat":"ac2g","id":{},"ts":{},"pid":1,"tid":1}},{{"ph":"f","bp":"e","name":"ac2g","cat":"ac2g","id":{},"ts":{},"pid":0,"tid":{}}},)",
+             corr, launch_ts, corr, ts, stream);
 }
 
 std::string V100Trace(std::string events) {
@@ -254,6 +259,78 @@ TEST(ReplayTest, APageableCopyWaitsForItsStream) {
   EXPECT_EQ(Predict(b.replay_graph, b.timeline.steps, b.replay, half).gain_ns_per_step, 0);
 }
 
+// A step that waits for its all-reduce, by hand (µs from each step's t0,
+// steps 10 ms apart): the host launches an sgemm A [110, 2110) and an
+// elementwise D queued behind it [2110, 2310) on stream 7, the all-reduce
+// on the NCCL stream (21), which waits for D: [2310, 5310), and a kernel B
+// on stream 7 that waits for the all-reduce (the event wait PyTorch
+// records, inferred): [5310, 6310); the host syncs until B ends + 20 µs,
+// then launches C [6460, 6660) and E queued behind it [6660, 6860), and
+// its marker ends at 7500. Latencies: launch 10 µs (A, C; the all-reduce's
+// 2190 µs is the outlier), queue gap 0 (D, E; B's 3000 µs the outlier),
+// sync return 20 µs: the unchanged replay is exact.
+//   Nothing waiting for the all-reduce, B runs right after D [2310, 3310),
+// the sync returns at 3330, 3000 µs early, and so does the rest of the
+// host: its marker ends at 4500. The all-reduce still runs [2310, 5310)
+// and the step ends after it: 5.31 ms, 2.19 ms saved of the 3 ms exposed
+// (the upper bound). The same with the all-reduce on stream 7 between D
+// and B: B then follows D, the op before the collective on its stream.
+std::string AllReduceTrace(int comm_stream) {
+  std::string events;
+  for (int k = 0; k < 3; ++k) {
+    const int t0 = k * 10'000;
+    const int c = 6 * k;  // correlation ids
+    events += Marker(k, t0, 7500);
+    events += HostCall("cudaLaunchKernel", t0 + 100, 5, c + 1);
+    events += DeviceOp("volta_sgemm_128x64_nn", "kernel", t0 + 110, 2000, c + 1, t0 + 100);
+    events += HostCall("cudaLaunchKernel", t0 + 110, 5, c + 2);
+    events += DeviceOp("void at::native::vectorized_elementwise_kernel<4>()", "kernel", t0 + 2110,
+                       200, c + 2, t0 + 110);
+    events += HostCall("cudaLaunchKernel", t0 + 120, 5, c + 3);
+    events += DeviceOp("ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)", "kernel", t0 + 2310,
+                       3000, c + 3, t0 + 120, comm_stream);
+    events += HostCall("cudaLaunchKernel", t0 + 130, 5, c + 4);
+    events += DeviceOp("volta_sgemm_128x64_nt", "kernel", t0 + 5310, 1000, c + 4, t0 + 130);
+    events += HostCall("cudaStreamSynchronize", t0 + 140, 6330 - 140, 0);
+    events += HostCall("cudaLaunchKernel", t0 + 6450, 5, c + 5);
+    events += DeviceOp("void at::native::vectorized_elementwise_kernel<4>()", "kernel", t0 + 6460,
+                       200, c + 5, t0 + 6450);
+    events += HostCall("cudaLaunchKernel", t0 + 6460, 5, c + 6);
+    events += DeviceOp("void at::native::vectorized_elementwise_kernel<4>()", "kernel", t0 + 6660,
+                       200, c + 6, t0 + 6460);
+  }
+  return V100Trace(std::move(events));
+}
+
+TEST(ReplayTest, NothingWaitsForTheCollectiveByHand) {
+  for (const int comm_stream : {21, 7}) {
+    SCOPED_TRACE(comm_stream);
+    auto trace = ImportString(AllReduceTrace(comm_stream));
+    ASSERT_TRUE(trace.ok()) << trace.status().message();
+    const RankAnalysis a = AnalyzeRank(*trace, {});
+    const ReplayGraph& g = a.replay_graph;
+    ASSERT_TRUE(g.built);
+    EXPECT_EQ(g.params.launch_latency_ns, 10'000);
+    EXPECT_EQ(g.params.queue_gap_ns, 0);
+    EXPECT_EQ(g.params.sync_return_ns, 20'000);
+    EXPECT_EQ(g.inferred_waits, comm_stream == 7 ? 0u : 6u);  // the all-reduce on D, B on it
+    ASSERT_TRUE(a.replay.available) << a.replay.why_not;
+    ASSERT_EQ(a.replay.run.steps.size(), 3u);
+    for (const ReplayedStep& s : a.replay.run.steps) {
+      EXPECT_EQ(s.measured_ns, 7'500'000);
+      EXPECT_EQ(s.replayed_ns, 7'500'000);
+    }
+    WhatIf fix;
+    EXPECT_TRUE(AddRemoval("communication-wait", &fix).ok());
+    EXPECT_FALSE(fix.identity());
+    ExpectEachStepReplaysTo(a, fix, 5'310'000);
+    const Prediction p = Predict(g, a.timeline.steps, a.replay, fix);
+    ASSERT_TRUE(p.available);
+    EXPECT_EQ(p.gain_ns_per_step, 2'190'000);
+    EXPECT_EQ(p.what_if, "remove communication-wait");
+  }
+}
+
 // The replay's step windows are steps.h's rule over the graph's times; on
 // the measured times they must be steps.h's own windows, on every trace
 // with steps (else the replay error would measure the rule, not the model).
@@ -302,7 +379,9 @@ TEST(ReplayTest, WhatIfSpellings) {
   EXPECT_TRUE(AddRemoval("data-loading", &w).ok());
   EXPECT_TRUE(AddRemoval("layout-conversion", &w).ok());
   EXPECT_TRUE(AddRemoval("launch-overhead", &w).ok());
+  EXPECT_TRUE(AddRemoval("communication-wait", &w).ok());
   EXPECT_FALSE(AddRemoval("dataloading", &w).ok());
+  EXPECT_FALSE(AddRemoval("communication", &w).ok());
   EXPECT_TRUE(AddSpeedup("fp32-matrix=2.5", &w).ok());
   EXPECT_EQ(w.fp32_matrix_speedup, 2.5);
   EXPECT_TRUE(AddSpeedup("communication=0.5", &w).ok());
@@ -311,8 +390,8 @@ TEST(ReplayTest, WhatIfSpellings) {
     EXPECT_FALSE(AddSpeedup(bad, &w).ok()) << bad;
   }
   EXPECT_EQ(w.Describe(),
-            "remove data-loading, remove layout-conversion, remove launch-overhead, speedup "
-            "fp32-matrix=2.5, speedup communication=0.5");
+            "remove data-loading, remove layout-conversion, remove launch-overhead, remove "
+            "communication-wait, speedup fp32-matrix=2.5, speedup communication=0.5");
   EXPECT_EQ(WhatIf{}.Describe(), "none");
 }
 

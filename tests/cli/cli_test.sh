@@ -192,6 +192,14 @@ d = json.load(open(sys.argv[1]))
 assert d["what_if"] == "remove launch-overhead", d["what_if"]
 assert [s["with_fix_ns"] for s in d["ranks"][0]["steps"]] == [10000000, 9310000, 21310000]
 PY
+# No collective to wait for: the steps replay as they were.
+expect_exit 0 "whatif --remove communication-wait" "$perfdx" whatif "$golden" --remove communication-wait --format json
+python3 - "$tmp/out" <<'PY' || fail "whatif communication-wait JSON: $(head -c 600 "$tmp/out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["what_if"] == "remove communication-wait", d["what_if"]
+assert [s["with_fix_ns"] for s in d["ranks"][0]["steps"]] == [10000000, 10000000, 22000000]
+PY
 expect_exit 2 "whatif with nothing to change" "$perfdx" whatif "$golden"
 expect_exit 2 "whatif --remove of an unknown cause" "$perfdx" whatif "$golden" --remove sleep
 for v in fp32-matrix=0 fp32-matrix=nan matrix= gemm=2 matrix; do

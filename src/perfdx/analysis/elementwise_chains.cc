@@ -187,6 +187,11 @@ ElementwiseChainSummary FindElementwiseChains(const model::Trace& trace,
         if (s.kind[i] == EventKind::kFrameworkOp && s.dur_ns[i] == 0)
           zero_op = static_cast<int32_t>(i);
         m = rounded_child ? Member::kSkip : HostMember(trace, enclosing, i);
+        // Nor does a zero-length op between two members break the chain:
+        // under a microsecond (the wrapped scalar's copy_ of `s * 0.5`, an
+        // empty_strided), or a child whose start was rounded to its
+        // parent's end; either way no work stands between the two.
+        if (m == Member::kOther && s.dur_ns[i] == 0) m = Member::kSkip;
       } else if (s.kind[i] != EventKind::kComputeKernel || s.dur_ns[i] <= 0) {
         m = Member::kSkip;
       } else {

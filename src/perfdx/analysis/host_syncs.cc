@@ -28,6 +28,12 @@ struct Call {
   int64_t step;
 };
 
+// Where a user's read or cast begins; what it calls (_local_scalar_dense,
+// _to_copy, copy_, the runtime's sync) is inside it.
+bool IsUserEntryCall(std::string_view name) {
+  return name == "aten::item" || name == "aten::to";
+}
+
 // Is the call nested in slice p (its parent, or a zero-length op it starts
 // at) in a way that makes it not the user's own call? Sets the phase.
 bool BlockedBy(const model::Trace& trace, int32_t p, HostSyncClass cls, std::string_view* phase) {
@@ -137,8 +143,13 @@ HostSyncSummary CountHostSyncs(const model::Trace& trace, const std::vector<Step
         zero_op = static_cast<int32_t>(i);
       if (cls == HostSyncClass::kNone) continue;
       // aten::item(865 us, 3 us) then _local_scalar_dense(868 us, 1 us): the
-      // inner call ends past its rounded parent, so nothing nests it.
-      const bool rounded_inner = classified_end >= 0 && s.ts_ns[i] <= classified_end + kRoundingNs;
+      // inner call ends past its rounded parent, so nothing nests it. The
+      // parent may itself be nested (the aten::to inside aten::sum, whose
+      // copy_ escapes both). A user's own read or cast (aten::item,
+      // aten::to) is never another's inner call, however close it starts
+      // (regression: `(pred == c).sum().item()` 256 times lost 39 reads).
+      const bool rounded_inner = classified_end >= 0 && !IsUserEntryCall(name) &&
+                                 s.ts_ns[i] <= classified_end + kRoundingNs;
       classified_end = std::max(classified_end, s.end_ns(i));
       if (rounded_inner) continue;
       std::string_view phase = "forward";

@@ -101,6 +101,27 @@ Intervals Removals(const ReplayGraph& g, const WhatIf& w) {
   return Merged(std::move(in));
 }
 
+// With remove_communication_wait: what each op depends on in place of a
+// collective. For a collective, the op its stream's order reaches first
+// that is not one (kNoNode: none); an op queued behind collectives then
+// follows that op instead.
+std::vector<int32_t> BeforeCollectives(const ReplayGraph& g) {
+  std::vector<int32_t> before(g.device.size(), kNoNode);
+  for (size_t k = 0; k < g.device.size(); ++k) {
+    const ReplayDeviceOp& op = g.device[k];
+    if (!(op.flags & kReplayCommunication)) {
+      before[k] = static_cast<int32_t>(k);
+    } else if (op.stream_prev != kNoNode) {
+      before[k] = before[op.stream_prev];  // stream_prev < k: already set
+    }
+  }
+  return before;
+}
+
+bool IsCollective(const ReplayGraph& g, int32_t op) {
+  return op != kNoNode && (g.device[op].flags & kReplayCommunication);
+}
+
 Times Sweep(const ReplayGraph& g, const WhatIf& w) {
   const ReplayParams& p = g.params;
   Times t;
@@ -110,6 +131,13 @@ Times Sweep(const ReplayGraph& g, const WhatIf& w) {
   t.device_end.assign(g.device.size(), 0);
   const std::vector<int32_t>& by_end = g.host_by_end;
   const Intervals removals = Removals(g, w);
+  const bool free_of_collectives = w.remove_communication_wait;
+  const std::vector<int32_t> before =
+      free_of_collectives ? BeforeCollectives(g) : std::vector<int32_t>{};
+  // The op a host call waited for, kNoNode where the fix frees it.
+  auto awaited_of = [&](const ReplayHostSpan& span) {
+    return free_of_collectives && IsCollective(g, span.awaited) ? kNoNode : span.awaited;
+  };
 
   int64_t shift = 0;
   // A removal in progress: every host instant before `collapse_until` maps
@@ -149,15 +177,22 @@ Times Sweep(const ReplayGraph& g, const WhatIf& w) {
         t.host_end[h] = collapse_to;
       } else if (span.kind == ReplayHostKind::kLaunch && span.awaited != kNoNode) {
         // A blocking copy's call: its own cost after the op it waited for.
+        const int32_t awaited = awaited_of(span);
         const int64_t end =
-            std::max(t.host_start[h], t.device_end[span.awaited]) + span.after_awaited_ns;
+            (awaited == kNoNode ? t.host_start[h]
+                                : std::max(t.host_start[h], t.device_end[awaited])) +
+            span.after_awaited_ns;
         t.host_end[h] = end;
         shift = end - span.end_ns;
       } else if (span.kind == ReplayHostKind::kSync) {
-        int64_t end = span.awaited == kNoNode
-                          ? t.host_start[h] + (span.end_ns - span.start_ns)
-                          : std::max(t.host_start[h] + p.sync_floor_ns,
-                                     t.device_end[span.awaited] + p.sync_return_ns);
+        const int32_t awaited = awaited_of(span);
+        int64_t end = t.host_start[h] + (span.end_ns - span.start_ns);  // found the device idle
+        if (awaited != kNoNode) {
+          end =
+              std::max(t.host_start[h] + p.sync_floor_ns, t.device_end[awaited] + p.sync_return_ns);
+        } else if (span.awaited != kNoNode) {
+          end = t.host_start[h] + p.sync_floor_ns;  // freed from its collective: a sync's own cost
+        }
         end = std::max(end, t.host_start[h]);
         t.host_end[h] = end;
         shift = end - span.end_ns;
@@ -172,12 +207,14 @@ Times Sweep(const ReplayGraph& g, const WhatIf& w) {
       const ReplayDeviceOp& op = g.device[k];
       int64_t ready =
           op.launch != kNoNode ? t.host_start[op.launch] + p.launch_latency_ns : map(op.start_ns);
-      if (op.stream_prev != kNoNode) {
-        ready = std::max(ready, t.device_end[op.stream_prev] + p.queue_gap_ns);
+      int32_t prev = op.stream_prev;
+      int32_t waits_for = op.waits_for;
+      if (free_of_collectives && !(op.flags & kReplayCommunication)) {
+        if (prev != kNoNode) prev = before[prev];
+        if (IsCollective(g, waits_for)) waits_for = kNoNode;
       }
-      if (op.waits_for != kNoNode) {
-        ready = std::max(ready, t.device_end[op.waits_for] + p.queue_gap_ns);
-      }
+      if (prev != kNoNode) ready = std::max(ready, t.device_end[prev] + p.queue_gap_ns);
+      if (waits_for != kNoNode) ready = std::max(ready, t.device_end[waits_for] + p.queue_gap_ns);
       t.device_start[k] = ready;
       t.device_end[k] = ready + ReplayedDuration(op, w);
     }
@@ -225,6 +262,7 @@ std::string WhatIf::Describe() const {
   if (remove_data_loading) parts.push_back("remove data-loading");
   if (remove_layout_conversions) parts.push_back("remove layout-conversion");
   if (remove_launch_overhead) parts.push_back("remove launch-overhead");
+  if (remove_communication_wait) parts.push_back("remove communication-wait");
   if (!removed_host_ns.empty()) {
     parts.push_back(fmt::format("remove {} host interval{}", removed_host_ns.size(),
                                 removed_host_ns.size() == 1 ? "" : "s"));
@@ -248,10 +286,13 @@ Status AddRemoval(std::string_view what, WhatIf* what_if) {
     what_if->remove_layout_conversions = true;
   } else if (what == "launch-overhead") {
     what_if->remove_launch_overhead = true;
+  } else if (what == "communication-wait") {
+    what_if->remove_communication_wait = true;
   } else {
-    return InvalidInput(fmt::format(
-        "--remove {}: not a removable cause (data-loading, layout-conversion, launch-overhead)",
-        what));
+    return InvalidInput(
+        fmt::format("--remove {}: not a removable cause (data-loading, layout-conversion, "
+                    "launch-overhead, communication-wait)",
+                    what));
   }
   return Status::Ok();
 }

@@ -40,6 +40,14 @@ struct WhatIf {
   // captured and replayed as one graph (CUDA graphs, torch.compile's
   // "reduce-overhead", graph mode on Ascend). Its ops then run back to back.
   bool remove_launch_overhead = false;
+  // Nothing waits for a collective: no op, sync or blocking copy is held by
+  // one (an op queued behind one on its stream goes after what came before
+  // it), as in a pipelined schedule whose collectives feed the next step
+  // (DDP's bucketed all-reduce, FSDP prefetch, TorchRec's sparse-dist
+  // pipeline). The collectives keep their own dependencies and lengths, and
+  // a step still ends after the ones it launched: what it buys is the
+  // exposed communication that compute can run beside.
+  bool remove_communication_wait = false;
   double fp32_matrix_speedup = 1;    // FP32 CUDA-core matrix ops run this much faster
   double matrix_speedup = 1;         // all matrix ops (after the FP32 factor)
   double communication_speedup = 1;  // collectives
@@ -48,16 +56,16 @@ struct WhatIf {
   std::vector<std::pair<int64_t, int64_t>> removed_host_ns;
   bool identity() const {
     return !remove_data_loading && !remove_layout_conversions && !remove_launch_overhead &&
-           removed_host_ns.empty() && fp32_matrix_speedup == 1 && matrix_speedup == 1 &&
-           communication_speedup == 1;
+           !remove_communication_wait && removed_host_ns.empty() && fp32_matrix_speedup == 1 &&
+           matrix_speedup == 1 && communication_speedup == 1;
   }
   // "remove data-loading, speedup fp32-matrix=2.5" (the CLI's own spelling).
   std::string Describe() const;
 };
 
 // The spellings `perfdx whatif` takes: --remove data-loading |
-// layout-conversion | launch-overhead; --speedup fp32-matrix=F | matrix=F | communication=F,
-// F a factor in (0, 1000] (below 1: a slowdown).
+// layout-conversion | launch-overhead | communication-wait; --speedup fp32-matrix=F | matrix=F |
+// communication=F, F a factor in (0, 1000] (below 1: a slowdown).
 Status AddRemoval(std::string_view what, WhatIf* what_if);
 Status AddSpeedup(std::string_view spec, WhatIf* what_if);
 

@@ -106,7 +106,10 @@ ReplayGraph BuildReplayGraph(const model::Trace& trace, const KernelSummary& ker
       if (f != flags_of.end()) known->second = f->second;
     }
     op.flags = known->second;
-    if (s.kind[i] == model::EventKind::kCollective) op.flags |= kReplayCommunication;
+    if (s.kind[i] == model::EventKind::kCollective) {
+      op.flags |= kReplayCommunication;
+      ++g.collectives;
+    }
     op_of_slice[i] = static_cast<int32_t>(k);
   }
 

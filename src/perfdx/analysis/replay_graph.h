@@ -95,6 +95,7 @@ struct ReplayGraph {
   ReplayParams params;
   uint32_t streams = 0;
   uint64_t inferred_waits = 0;  // ops given a cross-stream dependency
+  uint64_t collectives = 0;     // device ops flagged kReplayCommunication
 };
 
 ReplayGraph BuildReplayGraph(const model::Trace& trace, const KernelSummary& kernels);

@@ -71,7 +71,8 @@ void RegisterWhatIfCommand(CLI::App& app, int* exit_code) {
   command->add_option(
       "--remove", options->removals,
       "a cause that takes no time: data-loading, layout-conversion, launch-overhead "
-      "(each step's dispatch, as if captured in a graph)");
+      "(each step's dispatch, as if captured in a graph), communication-wait (nothing waits "
+      "for a collective)");
   command->add_option("--speedup", options->speedups,
                       "a class of device work made faster: fp32-matrix=F, matrix=F, "
                       "communication=F (F: the factor)");

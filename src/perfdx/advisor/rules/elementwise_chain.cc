@@ -9,6 +9,8 @@
 // trace with device work fusion_candidates already reports repeated short
 // kernel sequences, elementwise ones included, with the same what-if: there
 // this finding stays info, so the time is not claimed twice.
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "perfdx/advisor/advisor.h"
@@ -41,18 +43,20 @@ class ElementwiseChainRule final : public Rule {
     f.severity = e.on_device ? Severity::kInfo : SeverityFor(band, share, share);
     const std::string sequence =
         e.patterns.empty() ? "" : fmt::format(": {}", e.patterns.front().sequence);
+    const double chains_per_step = static_cast<double>(e.chains) / steps;
     f.title = fmt::format(
-        "{:.0f} unfused elementwise {} per step in {:.0f} chains (longest {}) span {} per step ({} "
-        "of "
-        "step time); fused, they would save about {}{}",
-        ops_per_step, e.on_device ? "kernels" : "ops", static_cast<double>(e.chains) / steps,
-        e.longest, Ms(span), Pct(ShareOfStep(c, span)), Ms(fusable), sequence);
+        "{:.0f} unfused elementwise {} per step in {:.0f} chain{} (longest {}) span {} per step "
+        "({} "
+        "of step time); fused, they would save about {}{}",
+        ops_per_step, e.on_device ? "kernels" : "ops", chains_per_step,
+        std::lround(chains_per_step) == 1 ? "" : "s", e.longest, Ms(span),
+        Pct(ShareOfStep(c, span)), Ms(fusable), sequence);
     f.evidence.metric = "elementwise_chain_share";
     f.evidence.value = share;
     f.evidence.threshold = band.healthy;
     f.evidence.unit = "share";
     f.evidence.details = {{"chain_ops_per_step", ops_per_step},
-                          {"chains_per_step", static_cast<double>(e.chains) / steps},
+                          {"chains_per_step", chains_per_step},
                           {"longest_chain", static_cast<double>(e.longest)},
                           {"chain_span_ns_per_step", static_cast<double>(span)},
                           {"chain_op_ns_per_step", static_cast<double>(e.op_ns) / steps}};

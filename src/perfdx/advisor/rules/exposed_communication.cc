@@ -2,10 +2,11 @@
 // (TensorBoard plugin: communication not overlapped > 10% of the step;
 // Ascend's step_trace_time.csv "Communication(Not Overlapped)"). This rule
 // owns the communication time; communication_share speaks only when the
-// communication is large but hidden. Gain: the exposed communication time
-// per step — the what-if in which it all runs under compute. An upper bound:
-// when the step has less compute than communication, overlap alone cannot
-// hide it all, and the title says so (and recommends cutting the volume).
+// communication is large but hidden. Upper bound: the exposed communication
+// time per step, all of it run under compute; when the step has less
+// compute than communication, overlap alone cannot hide it all, and the
+// title says so (and recommends cutting the volume). Prediction: the replay
+// with nothing waiting for a collective (replay.h).
 #include <algorithm>
 #include <map>
 
@@ -106,6 +107,16 @@ class ExposedCommunicationRule final : public Rule {
       // Less compute than communication: only fewer synchronisations per
       // sample (larger batches, accumulation) can close the rest.
       AppendFixes(&f.recommendations, {"gradient_accumulation"});
+    }
+    // The replay's check of the bound: the collectives as they are, with
+    // nothing waiting for them. Where the host holds the step (its loop, not
+    // the device, ends it), the prediction falls short of the bound. Only
+    // device collectives replay: a CPU job's (gloo) run on the host threads,
+    // which the replay keeps as measured, so it would predict nothing.
+    if (c.analysis.replay_graph.collectives > 0) {
+      analysis::WhatIf fix;
+      fix.remove_communication_wait = true;
+      f.what_if = fix;
     }
     out->push_back(std::move(f));
   }
