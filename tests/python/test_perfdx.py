@@ -241,6 +241,10 @@ def test_whatif_is_perfdx_whatif_json():
     captured = perfdx.whatif(path, remove=["launch-overhead"])
     assert captured.what_if == "remove launch-overhead"
     assert [s.with_fix_ns for s in captured.ranks[0].steps] == [10_000_000, 9_310_000, 21_310_000]
+    # No collective in it to wait for: the steps as measured.
+    freed = perfdx.whatif(path, remove="communication-wait")
+    assert freed.what_if == "remove communication-wait"
+    assert [s.with_fix_ns for s in freed.ranks[0].steps] == [10_000_000, 10_000_000, 22_000_000]
 
 
 def test_check_and_the_step_log(tmp_path):

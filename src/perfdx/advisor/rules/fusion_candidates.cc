@@ -11,7 +11,7 @@
 // i.e. the sequence time per step x (k-1)/k. Fusion of memory-bound
 // kernels (the usual candidates) comes close to this; an upper bound.
 #include <algorithm>
-#include <cctype>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -20,32 +20,27 @@
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
 #include "perfdx/analysis/kernel_stats.h"
+#include "perfdx/analysis/kernel_taxonomy.h"
 
 namespace perfdx::advisor {
 namespace {
 
-bool AnyHas(const std::string& s, std::initializer_list<std::string_view> parts) {
-  return std::any_of(parts.begin(), parts.end(),
-                     [&](std::string_view p) { return s.find(p) != std::string::npos; });
-}
-
-// What the sequence looks like, from its kernel names.
+// What the sequence is: its kernels' classes in order (kernel_taxonomy.h's
+// table, never words found in a name), a class repeated in a row once:
+// "matrix+normalization+elementwise".
 std::string Label(const analysis::KernelSequence& seq) {
-  bool conv = false, bn = false, act = false, gemm = false, bias = false;
-  for (const std::string& name : seq.names) {
-    std::string n(name);
-    std::transform(n.begin(), n.end(), n.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    if (AnyHas(n, {"bn_", "batch_norm", "batchnorm"})) bn = true;
-    if (analysis::ClassifyKernel(name).matrix()) (AnyHas(n, {"conv"}) ? conv : gemm) = true;
-    if (AnyHas(n, {"relu", "threshold", "gelu", "silu", "swish", "sigmoid", "tanh", "clamp"}))
-      act = true;
-    if (AnyHas(n, {"bias", "add"})) bias = true;
-  }
-  if (conv && bn) return act ? "conv+bn+relu" : "conv+bn";
-  if (gemm && bias) return act ? "matmul+bias+activation" : "matmul+bias";
   if (seq.elementwise) return "elementwise chain";
-  return "kernel sequence";
+  std::string label;
+  std::string_view last;
+  for (const std::string& name : seq.names) {
+    const std::string_view category =
+        analysis::KernelCategoryName(analysis::ClassifyKernel(name).category);
+    if (category == last) continue;
+    if (!label.empty()) label += '+';
+    label += category;
+    last = category;
+  }
+  return label;
 }
 
 class FusionCandidatesRule final : public Rule {
