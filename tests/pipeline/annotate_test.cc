@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 
 #include <gtest/gtest.h>
 #include <simdjson.h>
@@ -51,6 +52,23 @@ Counted CountEvents(const std::string& json) {
     }
   }
   return c;
+}
+
+// The args of the first added event of `rule`'s finding: its prediction's
+// step time, -1 where it has none.
+int64_t PredictedStepNs(const std::string& json, std::string_view rule) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  EXPECT_EQ(parser.parse(json).get(doc), simdjson::SUCCESS);
+  for (simdjson::dom::element e : doc["traceEvents"].get_array()) {
+    std::string_view cat, name;
+    if (e["cat"].get_string().get(cat) != simdjson::SUCCESS || cat != "perfdx") continue;
+    if (e["args"]["rule"].get_string().get(name) != simdjson::SUCCESS || name != rule) continue;
+    int64_t ns = -1;
+    EXPECT_EQ(e["args"]["predicted_step_ns"].get_int64().get(ns), simdjson::SUCCESS);
+    return ns;
+  }
+  return -1;
 }
 
 // All of `original`'s bytes, in order, with one run inserted: the common
@@ -100,6 +118,16 @@ TEST(Annotate, AKinetoTraceKeepsItsBytesAndGainsTheAnalysisTracks) {
                               a.activity.communication_exposed.intervals().size() + ranges);
   // Metadata: the process, its sort index, three threads, one per finding with ranges.
   EXPECT_GT(after.events, before.events + after.perfdx + 4);
+  // A finding's events carry its replayed prediction, as the report does.
+  const advisor::Finding* stall = nullptr;
+  for (const advisor::Finding& f : report->ranks[0].findings) {
+    if (f.rule == "data_loader_stall") stall = &f;
+  }
+  ASSERT_NE(stall, nullptr);
+  ASSERT_TRUE(stall->prediction.available);
+  ASSERT_FALSE(stall->evidence.ranges.empty());
+  EXPECT_EQ(PredictedStepNs(annotated->bytes, "data_loader_stall"),
+            stall->prediction.predicted_step_ns);
 
   // perfdx reads it back: the added tracks are there, kept out of the analysis.
   perfdx::testing::TempDir dir;

@@ -130,6 +130,13 @@ std::string RenderAnnotationEvents(const AnalyzeRank& rank,
         w.Key("severity").String(advisor::SeverityName(f->severity));
         w.Key("gain_ns_per_step").Int(f->gain.ns_per_step);
         w.Key("gain_share").Double(f->gain.share);
+        const analysis::Prediction& p = f->prediction;
+        if (!p.available) return;
+        w.Key("what_if").String(p.what_if);
+        w.Key("predicted_gain_ns_per_step").Int(p.gain_ns_per_step);
+        w.Key("predicted_step_ns").Int(p.predicted_step_ns);
+        w.Key("replay_error").Double(p.replay_error);
+        w.Key("within_model_error").Bool(p.within_model_error);
       });
     }
     ++tid;
