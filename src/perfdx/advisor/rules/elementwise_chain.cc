@@ -46,8 +46,7 @@ class ElementwiseChainRule final : public Rule {
     const double chains_per_step = static_cast<double>(e.chains) / steps;
     f.title = fmt::format(
         "{:.0f} unfused elementwise {} per step in {:.0f} chain{} (longest {}) span {} per step "
-        "({} "
-        "of step time); fused, they would save about {}{}",
+        "({} of step time); fused, they would save about {}{}",
         ops_per_step, e.on_device ? "kernels" : "ops", chains_per_step,
         std::lround(chains_per_step) == 1 ? "" : "s", e.longest, Ms(span),
         Pct(ShareOfStep(c, span)), Ms(fusable), sequence);
