@@ -67,12 +67,12 @@ def _steps(steps):
     raise UsageError(f"steps={steps!r}: expected N, (A, B) or 'A..B'")
 
 
-def _ranks(rank):
+def _ranks(rank, name="rank"):
     if rank is None:
         return []
     if isinstance(rank, int):
-        return [_whole("rank", rank)]
-    return [_whole("rank", r) for r in rank]
+        return [_whole(name, rank)]
+    return [_whole(name, r) for r in rank]
 
 
 def _load(paths, framework, threads, max_decompressed_bytes, max_ratio):
@@ -113,8 +113,8 @@ def analyze(paths, steps=None, window="steps", framework=None, *, rank=None,
     return Report(tree, json_text, text, html, markdown)
 
 
-def whatif(paths, remove=(), speedup=None, framework=None, *, rank=None, threads=0,
-           max_decompressed_bytes=None, max_ratio=None):
+def whatif(paths, remove=(), speedup=None, framework=None, *, rank=None, fix_rank=None,
+           threads=0, max_decompressed_bytes=None, max_ratio=None):
     """`perfdx whatif PATH...`: the steps replayed with fixes applied. Returns a WhatIf.
 
     remove: causes that take no time ("data-loading", "layout-conversion",
@@ -122,12 +122,16 @@ def whatif(paths, remove=(), speedup=None, framework=None, *, rank=None, threads
     speedup: {"fp32-matrix" | "matrix" | "communication": factor}. Each rank's
     `prediction` is the mean step predicted with them, beside its `replay`
     (how well the unchanged replay reproduces the measured steps).
+    fix_rank: apply the fixes to these ranks only. A whole job of several
+    ranks is replayed jointly too (`jobs[i].joint_replay`): a collective
+    ends when its last rank arrives, so each rank gains what the others let it.
     """
     if isinstance(remove, str):
         remove = [remove]
     speedups = [f"{k}={float(v)!r}" for k, v in (speedup or {}).items()]
     load = _load(paths, framework, threads, max_decompressed_bytes, max_ratio)
-    tree, json_text, text = _perfdx.whatif(load, [str(r) for r in remove], speedups, _ranks(rank))
+    tree, json_text, text = _perfdx.whatif(load, [str(r) for r in remove], speedups, _ranks(rank),
+                                           _ranks(fix_rank, "fix_rank"))
     _warn(tree.warnings)
     return WhatIf(tree, json_text, text)
 

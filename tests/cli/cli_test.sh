@@ -206,6 +206,10 @@ for v in fp32-matrix=0 fp32-matrix=nan matrix= gemm=2 matrix; do
   expect_exit 2 "whatif --speedup $v" "$perfdx" whatif "$golden" --speedup "$v"
 done
 expect_exit 2 "whatif on bad input" "$perfdx" whatif tests/data/bad/empty.json --remove data-loading
+# --fix-rank: a rank that is not loaded is an error; one that is gets the fix alone.
+expect_exit 2 "whatif --fix-rank not loaded" "$perfdx" whatif "$golden" --remove data-loading --fix-rank 3
+grep -q "fix-rank 3: no loaded trace is that rank" "$tmp/err" || fail "whatif --fix-rank error: $(cat "$tmp/err")"
+expect_exit 2 "whatif --fix-rank -1" "$perfdx" whatif "$golden" --remove data-loading --fix-rank -1
 
 # analyze: the report, and --fail-on as a CI gate.
 expect_exit 0 "analyze the example" "$perfdx" analyze "$example"

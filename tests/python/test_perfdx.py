@@ -247,6 +247,24 @@ def test_whatif_is_perfdx_whatif_json():
     assert [s.with_fix_ns for s in freed.ranks[0].steps] == [10_000_000, 10_000_000, 22_000_000]
 
 
+def test_whatif_fix_rank_and_the_job():
+    # HTA's sampled pair: 2 of 128 ranks, so no joint replay (joint_replay_test.cc).
+    path = os.path.join(SHARED, "kineto", "hta", "trace_filter")
+    got = perfdx.whatif(path, speedup={"matrix": 2}, fix_rank=1)
+    text = cli("whatif", path, "--speedup", "matrix=2.0", "--fix-rank", "1", "--format", "json")
+    assert got.to_json() == text
+    assert got.ranks[0].prediction.what_if == "none"
+    assert got.ranks[0].prediction.gain_ns_per_step == 0
+    assert got.ranks[1].prediction.what_if == "speedup matrix=2"
+    joint = got.jobs[0].joint_replay
+    assert not joint.available
+    assert joint.why_not.startswith("2 of the job's 128 ranks given")
+    with pytest.raises(perfdx.UsageError, match="fix_rank=-1"):
+        perfdx.whatif(path, speedup={"matrix": 2}, fix_rank=-1)
+    with pytest.raises(perfdx.Error, match="--fix-rank 7"):
+        perfdx.whatif(path, speedup={"matrix": 2}, fix_rank=7)
+
+
 def test_check_and_the_step_log(tmp_path):
     base, new = tmp_path / "base.jsonl", tmp_path / "new.jsonl"
     with perfdx.StepLog(base, model="toy") as log:

@@ -122,8 +122,14 @@ bool IsCollective(const ReplayGraph& g, int32_t op) {
   return op != kNoNode && (g.device[op].flags & kReplayCommunication);
 }
 
-Times Sweep(const ReplayGraph& g, const WhatIf& w) {
+Times Sweep(const ReplayGraph& g, const WhatIf& w, const std::vector<CollectiveJoin>& joins) {
   const ReplayParams& p = g.params;
+  // The join of each device op (-1: none), dense for the sweep.
+  std::vector<int32_t> join_of;
+  if (!joins.empty()) {
+    join_of.assign(g.device.size(), -1);
+    for (size_t j = 0; j < joins.size(); ++j) join_of[joins[j].op] = static_cast<int32_t>(j);
+  }
   Times t;
   t.host_start.assign(g.host.size(), 0);
   t.host_end.assign(g.host.size(), 0);
@@ -216,7 +222,9 @@ Times Sweep(const ReplayGraph& g, const WhatIf& w) {
       if (prev != kNoNode) ready = std::max(ready, t.device_end[prev] + p.queue_gap_ns);
       if (waits_for != kNoNode) ready = std::max(ready, t.device_end[waits_for] + p.queue_gap_ns);
       t.device_start[k] = ready;
-      t.device_end[k] = ready + ReplayedDuration(op, w);
+      const int32_t j = join_of.empty() ? -1 : join_of[k];
+      t.device_end[k] = j < 0 ? ready + ReplayedDuration(op, w)
+                              : std::max(ready + joins[j].transfer_ns, joins[j].end_floor_ns);
     }
   }
   return t;
@@ -347,8 +355,18 @@ ReplayRun RunOf(const std::vector<StepWindow>& steps,
 ReplayRun Replay(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
                  const WhatIf& what_if) {
   if (!graph.built) return {};
-  const Times t = Sweep(graph, what_if);
+  const Times t = Sweep(graph, what_if, {});
   return RunOf(steps, WindowLengths(graph, t.host_start, t.host_end, t.device_end));
+}
+
+JoinedRun ReplayJoined(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
+                       const WhatIf& what_if, const std::vector<CollectiveJoin>& joins) {
+  JoinedRun out;
+  if (!graph.built) return out;
+  const Times t = Sweep(graph, what_if, joins);
+  out.run = RunOf(steps, WindowLengths(graph, t.host_start, t.host_end, t.device_end));
+  for (const CollectiveJoin& j : joins) out.arrival_ns.push_back(t.device_start[j.op]);
+  return out;
 }
 
 std::vector<ReplayedStep> RebuiltWindows(const ReplayGraph& graph,
@@ -374,7 +392,12 @@ ReplayCheck CheckReplay(const ReplayGraph& graph, const std::vector<StepWindow>&
     check.why_not = "no complete step";
     return check;
   }
-  check.run = Replay(graph, steps, WhatIf{});
+  return CheckOfRun(graph, Replay(graph, steps, WhatIf{}));
+}
+
+ReplayCheck CheckOfRun(const ReplayGraph& graph, ReplayRun unchanged) {
+  ReplayCheck check;
+  check.run = std::move(unchanged);
   if (check.run.steps.empty()) {
     check.why_not = "no analysed step has a marker";
     return check;
@@ -389,20 +412,12 @@ ReplayCheck CheckReplay(const ReplayGraph& graph, const std::vector<StepWindow>&
   return check;
 }
 
-Prediction Predict(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
-                   const ReplayCheck& check, const WhatIf& what_if,
-                   const std::optional<WhatIf>& low) {
+Prediction PredictionOf(const ReplayCheck& check, const WhatIf& what_if,
+                        const std::optional<ReplayRun>& fixed) {
   Prediction p;
   p.what_if = what_if.Describe();
-  if (!check.available) return p;
   // A fix replayed over the same steps as the check (none where it lost one).
-  auto replayed_with = [&](const WhatIf& w) -> std::optional<ReplayRun> {
-    ReplayRun fixed = Replay(graph, steps, w);
-    if (fixed.steps.size() != check.run.steps.size()) return std::nullopt;
-    return fixed;
-  };
-  const std::optional<ReplayRun> fixed = replayed_with(what_if);
-  if (!fixed) return p;
+  if (!check.available || !fixed || fixed->steps.size() != check.run.steps.size()) return p;
   p.available = true;
   p.gain_ns_per_step = check.run.replayed_mean_ns - fixed->replayed_mean_ns;
   p.predicted_step_ns = check.run.measured_mean_ns - p.gain_ns_per_step;
@@ -415,12 +430,21 @@ Prediction Predict(const ReplayGraph& graph, const std::vector<StepWindow>& step
     p.steps.push_back(
         {s.id, s.measured_ns, s.replayed_ns, with_fix, s.measured_ns - (s.replayed_ns - with_fix)});
   }
-  if (low) {
-    if (const std::optional<ReplayRun> low_fixed = replayed_with(*low)) {
+  return p;
+}
+
+Prediction Predict(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
+                   const ReplayCheck& check, const WhatIf& what_if,
+                   const std::optional<WhatIf>& low) {
+  if (!check.available) return PredictionOf(check, what_if, std::nullopt);
+  Prediction p = PredictionOf(check, what_if, Replay(graph, steps, what_if));
+  if (p.available && low) {
+    const Prediction low_p = PredictionOf(check, *low, Replay(graph, steps, *low));
+    if (low_p.available) {
       p.has_range = true;
-      p.low_what_if = low->Describe();
-      p.low_gain_ns_per_step = check.run.replayed_mean_ns - low_fixed->replayed_mean_ns;
-      p.low_gain_share = ShareOf(p.low_gain_ns_per_step, check.run.measured_mean_ns);
+      p.low_what_if = low_p.what_if;
+      p.low_gain_ns_per_step = low_p.gain_ns_per_step;
+      p.low_gain_share = low_p.gain_share;
     }
   }
   return p;

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -112,6 +113,28 @@ std::vector<ReplayedStep> RebuiltWindows(const ReplayGraph& graph,
 
 ReplayCheck CheckReplay(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
                         bool complete_steps);
+// The check of an unchanged replay made otherwise (the joint replay of a job).
+ReplayCheck CheckOfRun(const ReplayGraph& graph, ReplayRun unchanged);
+
+// A collective this rank shares with other ranks, in the joint replay of a
+// job (cluster/joint_replay.h): it ends when its last rank has arrived and
+// the transfer is done, not after its own measured length (which holds the
+// wait for the others as it was).
+struct CollectiveJoin {
+  int32_t op = kNoNode;     // the collective's device op in this rank's graph
+  int64_t transfer_ns = 0;  // its length once every rank has arrived (fix applied)
+  // On this rank's replayed clock: the last rank's arrival + transfer.
+  int64_t end_floor_ns = std::numeric_limits<int64_t>::min();
+};
+
+struct JoinedRun {
+  ReplayRun run;
+  std::vector<int64_t> arrival_ns;  // per join: the collective's replayed start
+};
+
+// Replays `steps` with the joins' collectives timed as they say.
+JoinedRun ReplayJoined(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
+                       const WhatIf& what_if, const std::vector<CollectiveJoin>& joins);
 
 // One step with a fix: measured, replayed unchanged and with the fix, and
 // the prediction (measured - (replayed - with_fix)).
@@ -146,6 +169,11 @@ struct Prediction {
   double low_gain_share = 0;
   std::vector<PredictedStep> steps;  // per analysed step (`perfdx whatif` prints them)
 };
+
+// The prediction of `what_if` from its replay (`fixed`, none: it could not
+// be replayed) against the unchanged one.
+Prediction PredictionOf(const ReplayCheck& check, const WhatIf& what_if,
+                        const std::optional<ReplayRun>& fixed);
 
 // With `low`, the same fix at the low end of its factor: the gain's range.
 Prediction Predict(const ReplayGraph& graph, const std::vector<StepWindow>& steps,

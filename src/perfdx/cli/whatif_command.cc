@@ -18,6 +18,7 @@ struct WhatIfOptions {
   std::string output;
   WindowOptions window;
   std::vector<int64_t> ranks;
+  std::vector<int64_t> fix_ranks;
   std::vector<std::string> removals;
   std::vector<std::string> speedups;
 };
@@ -41,6 +42,7 @@ int RunWhatIf(const WhatIfOptions& options) {
   request.load = options.input.ToLoadOptions();
   request.ranks = options.ranks;
   request.what_if = what_if;
+  request.fix_ranks = options.fix_ranks;
   const Terminal terminal = ReadTerminal();
   AttachProgressBar(terminal, &request.load);
   auto report = pipeline::BuildAnalyzeReport(request);
@@ -68,6 +70,11 @@ void RegisterWhatIfCommand(CLI::App& app, int* exit_code) {
   AddWindowOptions(command, &options->window);
   command->add_option("--rank", options->ranks, "replay only these ranks")
       ->check(WholeNumber("--rank", 0, kMaxRank));
+  command
+      ->add_option("--fix-rank", options->fix_ranks,
+                   "apply the fixes to these ranks only (a straggler's cause); the job's "
+                   "joint replay says what the others gain from it")
+      ->check(WholeNumber("--fix-rank", 0, kMaxRank));
   command->add_option(
       "--remove", options->removals,
       "a cause that takes no time: data-loading, layout-conversion, launch-overhead "

@@ -34,6 +34,10 @@ struct AnalyzeRequest {
   bool keep_traces = false;
   // `perfdx whatif`: these fixes replayed on every rank (AnalyzeRank::what_if).
   std::optional<analysis::WhatIf> what_if;
+  // With what_if: the ranks the fixes apply to (empty: every rank). A job
+  // of several ranks is replayed jointly as well (AnalyzeJob::joint_replay),
+  // where the others gain only what their wait for these ranks lets them.
+  std::vector<int64_t> fix_ranks;
 };
 
 // What a user typed for the request's options, as every front end reads it:

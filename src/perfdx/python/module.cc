@@ -213,7 +213,8 @@ py::tuple Analyze(const LoadArgs& load, const std::string& steps, const std::str
 // whatif(): (the JSON as objects, the JSON text, the text), as
 // `perfdx whatif` with the same spellings of the fixes.
 py::tuple WhatIf(const LoadArgs& load, const std::vector<std::string>& removals,
-                 const std::vector<std::string>& speedups, const std::vector<int64_t>& ranks) {
+                 const std::vector<std::string>& speedups, const std::vector<int64_t>& ranks,
+                 const std::vector<int64_t>& fix_ranks) {
   analysis::WhatIf what_if;
   for (const std::string& r : removals) {
     if (Status st = analysis::AddRemoval(r, &what_if); !st.ok()) RaiseUsage(st.message());
@@ -222,10 +223,12 @@ py::tuple WhatIf(const LoadArgs& load, const std::vector<std::string>& removals,
     if (Status st = analysis::AddSpeedup(s, &what_if); !st.ok()) RaiseUsage(st.message());
   }
   if (what_if.identity()) RaiseUsage("whatif: nothing to change: give remove or speedup");
-  for (int64_t r : ranks) {
-    if (r < 0 || r > pipeline::kMaxRank) {
-      RaiseUsage(
-          fmt::format("rank={}: expected a whole number from 0 to {}", r, pipeline::kMaxRank));
+  for (const auto& [name, list] : {std::pair{"rank", &ranks}, std::pair{"fix_rank", &fix_ranks}}) {
+    for (int64_t r : *list) {
+      if (r < 0 || r > pipeline::kMaxRank) {
+        RaiseUsage(fmt::format("{}={}: expected a whole number from 0 to {}", name, r,
+                               pipeline::kMaxRank));
+      }
     }
   }
   pipeline::AnalyzeRequest request;
@@ -233,6 +236,7 @@ py::tuple WhatIf(const LoadArgs& load, const std::vector<std::string>& removals,
   request.load = ToLoadOptions(load);
   request.ranks = ranks;
   request.what_if = what_if;
+  request.fix_ranks = fix_ranks;
   struct Rendered {
     Result<report::AnalyzeReport> report;
     std::string json;
@@ -405,7 +409,7 @@ PYBIND11_MODULE(_perfdx, m) {
         py::arg("include_incomplete"), py::arg("min_gap_us"), py::arg("config"));
   m.def("info", &Info, py::arg("load"));
   m.def("whatif", &WhatIf, py::arg("load"), py::arg("removals"), py::arg("speedups"),
-        py::arg("ranks"));
+        py::arg("ranks"), py::arg("fix_ranks"));
   m.def("check", &Check, py::arg("current"), py::arg("against"), py::arg("db"), py::arg("load"),
         py::arg("window"), py::arg("include_incomplete"), py::arg("rank"), py::arg("warmup"),
         py::arg("max_regression"), py::arg("min_improvement"), py::arg("confidence"),

@@ -26,6 +26,7 @@
 #include "perfdx/analysis/rank_analysis.h"
 #include "perfdx/base/value_sink.h"
 #include "perfdx/cluster/cluster_analysis.h"
+#include "perfdx/cluster/joint_replay.h"
 #include "perfdx/cluster/rank_summary.h"
 
 namespace perfdx::report {
@@ -54,6 +55,9 @@ struct AnalyzeJob {
   // The ranks seen together (cluster/cluster_analysis.h); only for a job of
   // two ranks or more.
   std::optional<cluster::ClusterAnalysis> cluster;
+  // `perfdx whatif` on a job of two ranks or more: the ranks replayed
+  // together (cluster/joint_replay.h).
+  std::optional<cluster::JointReplay> joint_replay;
 };
 
 struct AnalyzeReport {

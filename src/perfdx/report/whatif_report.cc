@@ -1,6 +1,11 @@
 #include "perfdx/report/whatif_report.h"
 
+#include <optional>
+#include <string>
+#include <vector>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "perfdx/base/json_writer.h"
 #include "perfdx/report/text_table.h"
@@ -10,11 +15,92 @@
 namespace perfdx::report {
 namespace {
 
+// The user's fixes (a rank --fix-rank leaves out was replayed with none).
 std::string WhatIfOf(const AnalyzeReport& report) {
   for (const AnalyzeRank& r : report.ranks) {
-    if (!r.what_if.what_if.empty()) return r.what_if.what_if;
+    if (!r.what_if.what_if.empty() && r.what_if.what_if != "none") return r.what_if.what_if;
+  }
+  for (const AnalyzeJob& j : report.jobs) {
+    if (j.joint_replay) return j.joint_replay->what_if;
   }
   return "none";
+}
+
+bool Applied(const analysis::Prediction& p) {
+  return p.what_if != "none";
+}
+
+std::string RankLabel(std::optional<int64_t> rank) {
+  return rank ? fmt::format("{}", *rank) : "?";
+}
+
+void WriteJointReplay(ValueSink& w, const cluster::JointReplay& j) {
+  w.BeginObject();
+  w.Key("available").Bool(j.available);
+  w.Key("why_not");
+  j.available ? w.Null() : w.String(j.why_not);
+  w.Key("what_if").String(j.what_if);
+  w.Key("joined_collectives").Int(static_cast<int64_t>(j.joined_collectives));
+  w.Key("unjoined_collectives").Int(static_cast<int64_t>(j.unjoined_collectives));
+  w.Key("rounds").Int(j.rounds);
+  w.Key("median_abs_error").Double(j.median_abs_error);
+  w.Key("max_abs_error").Double(j.max_abs_error);
+  w.Key("measured_step_ns").Int(j.measured_step_ns);
+  w.Key("predicted_step_ns").Int(j.predicted_step_ns);
+  w.Key("gain_ns_per_step").Int(j.gain_ns_per_step());
+  w.Key("within_model_error").Bool(j.available && j.within_model_error());
+  w.Key("ranks").BeginArray();
+  for (const cluster::JointRank& r : j.ranks) {
+    w.BeginObject();
+    w.Key("rank");
+    r.rank ? w.Int(*r.rank) : w.Null();
+    w.Key("fixed").Bool(r.fixed);
+    WriteReplayCheck(w, r.check);
+    w.Key("prediction");
+    WritePrediction(w, r.prediction);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+}
+
+std::string JointReplayText(const AnalyzeReport& report, const AnalyzeJob& job, size_t width) {
+  std::vector<std::string> ids;
+  for (size_t m : job.members) ids.push_back(RankLabel(report.ranks[m].analysis.info().rank));
+  std::string out = fmt::format("\njob of {} ranks ({})", job.members.size(), fmt::join(ids, ", "));
+  const cluster::JointReplay& j = *job.joint_replay;
+  if (!j.available) return out + fmt::format(": not replayed jointly: {}\n", j.why_not);
+  out += fmt::format(", replayed jointly: {} collective{} end when their last rank arrives",
+                     j.joined_collectives, j.joined_collectives == 1 ? "" : "s");
+  if (j.unjoined_collectives > 0) {
+    out +=
+        fmt::format(" ({} not on every rank keep their measured length)", j.unjoined_collectives);
+  }
+  out += fmt::format("; settled in {} round{}\n", j.rounds, j.rounds == 1 ? "" : "s");
+  size_t steps = 0;
+  for (const cluster::JointRank& r : j.ranks) steps += r.check.run.steps.size();
+  out += fmt::format(
+      "  replay: the joint model reproduces the {} rank-steps within {} (median; max {})\n", steps,
+      FormatShare(j.median_abs_error), FormatShare(j.max_abs_error));
+  out += fmt::format("  predicted job step (its slowest rank): {} -> {} (saves {} per step){}\n",
+                     FormatDuration(j.measured_step_ns), FormatDuration(j.predicted_step_ns),
+                     FormatDuration(j.gain_ns_per_step()),
+                     j.within_model_error() ? ": within model error" : "");
+  TextTable table({{.header = "rank", .right = true},
+                   {.header = "fixed"},
+                   {.header = "measured", .right = true},
+                   {.header = "alone", .right = true},
+                   {.header = "jointly", .right = true}});
+  for (size_t i = 0; i < j.ranks.size(); ++i) {
+    const cluster::JointRank& r = j.ranks[i];
+    const analysis::Prediction& alone = report.ranks[job.members[i]].what_if;
+    table.AddRow({RankLabel(r.rank), r.fixed ? "yes" : "no",
+                  FormatDuration(r.check.run.measured_mean_ns),
+                  alone.available ? FormatDuration(alone.predicted_step_ns) : "-",
+                  r.prediction.available ? FormatDuration(r.prediction.predicted_step_ns) : "-"});
+  }
+  for (const std::string& line : table.Render(width, 2)) out += line + "\n";
+  return out;
 }
 
 }  // namespace
@@ -48,6 +134,22 @@ void WriteWhatIfReport(const AnalyzeReport& report, ValueSink& w) {
     w.EndObject();
   }
   w.EndArray();
+  // Jobs of two ranks or more, replayed jointly.
+  w.Key("jobs").BeginArray();
+  for (const AnalyzeJob& job : report.jobs) {
+    if (!job.joint_replay) continue;
+    w.BeginObject();
+    w.Key("ranks").BeginArray();
+    for (size_t m : job.members) {
+      const std::optional<int64_t> rank = report.ranks[m].analysis.info().rank;
+      rank ? w.Int(*rank) : w.Null();
+    }
+    w.EndArray();
+    w.Key("joint_replay");
+    WriteJointReplay(w, *job.joint_replay);
+    w.EndObject();
+  }
+  w.EndArray();
   w.Key("warnings").Strings(report.warnings);
   w.EndObject();
 }
@@ -71,6 +173,10 @@ std::string RenderWhatIfText(const AnalyzeReport& report, size_t width) {
     }
     out += "  " + ReplaySentence(check) + "\n";
     const analysis::Prediction& p = r.what_if;
+    if (!Applied(p)) {
+      out += "  not fixed (--fix-rank names other ranks)\n";
+      continue;
+    }
     if (p.available) {
       out += fmt::format("  predicted mean step: {} -> {} (saves {} per step, {}){}\n",
                          FormatDuration(check.run.measured_mean_ns),
@@ -89,6 +195,9 @@ std::string RenderWhatIfText(const AnalyzeReport& report, size_t width) {
                     FormatDuration(row.predicted_ns)});
     }
     for (const std::string& line : table.Render(width, 2)) out += line + "\n";
+  }
+  for (const AnalyzeJob& job : report.jobs) {
+    if (job.joint_replay) out += JointReplayText(report, job, width);
   }
   for (const std::string& w : report.warnings) out += "warning: " + w + "\n";
   return out;
