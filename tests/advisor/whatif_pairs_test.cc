@@ -308,6 +308,46 @@ TEST(WhatIfPairsTest, ExposedCommunicationFreesTheHostsWaitsOnIt) {
   reads_ns = PerStep(*a, reads_ns);
   EXPECT_GT(reads_ns, 5'000'000);
   ExpectGainWithinTolerance(p.gain_ns_per_step, static_cast<double>(reads_ns), "host reads");
+
+  // host_sync_copies frees the same reads (and more): the two gains must not
+  // be added, and each finding says so. Together they free the reads once:
+  // the sum less the combined gain is the reads' time again.
+  const Finding* syncs = FindRule(a->findings, "host_sync_copies");
+  ASSERT_NE(syncs, nullptr);
+  ASSERT_TRUE(syncs->prediction.available);
+  ASSERT_EQ(f->overlaps.size(), 1u);
+  ASSERT_EQ(syncs->overlaps.size(), 1u);
+  const FindingOverlap& o = f->overlaps[0];
+  EXPECT_EQ(o.rule, "host_sync_copies");
+  EXPECT_EQ(syncs->overlaps[0].rule, "exposed_communication");
+  EXPECT_EQ(o.combined_gain_ns_per_step, syncs->overlaps[0].combined_gain_ns_per_step);
+  EXPECT_EQ(o.sum_gain_ns_per_step, p.gain_ns_per_step + syncs->prediction.gain_ns_per_step);
+  ExpectGainWithinTolerance(o.sum_gain_ns_per_step - o.combined_gain_ns_per_step,
+                            static_cast<double>(reads_ns), "the reads freed twice");
+}
+
+// Fixes that touch different time add up, and no finding claims an
+// overlap: on the V100 workers-4 trace, the host-bound dispatch and the FP32
+// matrix work. Together they buy more than the sum (once dispatch is gone
+// the step waits for the device, which the faster GEMMs then shorten), so
+// the check cannot pass by the sum alone.
+TEST(WhatIfPairsTest, FixesOfDifferentTimeDoNotOverlap) {
+  auto a = Load(perfdx::testing::SharedPath(
+      "traces/kineto/tbp/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz"));
+  ASSERT_TRUE(a);
+  const Finding* dispatch = FindRule(a->findings, "host_bound_dispatch");
+  const Finding* fp32 = FindRule(a->findings, "fp32_matrix");
+  ASSERT_NE(dispatch, nullptr);
+  ASSERT_NE(fp32, nullptr);
+  for (const Finding* f : {dispatch, fp32}) {
+    ASSERT_TRUE(f->prediction.available) << f->rule;
+    EXPECT_FALSE(f->prediction.within_model_error) << f->rule;
+    EXPECT_TRUE(f->overlaps.empty()) << f->rule << " overlaps " << f->overlaps[0].rule;
+  }
+  const analysis::Prediction both =
+      PredictUserFix(*a, analysis::Combined(*dispatch->what_if, *fp32->what_if));
+  EXPECT_GT(both.gain_ns_per_step,
+            dispatch->prediction.gain_ns_per_step + fp32->prediction.gain_ns_per_step);
 }
 
 // The FP32 matrix factor is uncertain: a compute-bound GEMM runs at the

@@ -107,6 +107,51 @@ void NameContributors(Finding* f) {
   f->title += fmt::format("; top: {}", names);
 }
 
+// Two fixes overlap when replayed together they buy less than their two
+// predictions added, by more than the model's error (or 1% of the sum):
+// they free the same time (two findings on the same waits), and the report
+// must not let a reader add them. The largest predicted gains only, each
+// pair one more replay.
+constexpr size_t kOverlapCheckedFindings = 6;
+
+void FindOverlaps(const analysis::RankAnalysis& analysis, std::vector<Finding>* findings) {
+  std::vector<Finding*> predicted;
+  for (Finding& f : *findings) {
+    if (f.what_if && f.prediction.available && !f.prediction.within_model_error &&
+        f.prediction.gain_ns_per_step > 0) {
+      predicted.push_back(&f);
+    }
+  }
+  std::stable_sort(predicted.begin(), predicted.end(), [](const Finding* a, const Finding* b) {
+    return a->prediction.gain_ns_per_step > b->prediction.gain_ns_per_step;
+  });
+  if (predicted.size() > kOverlapCheckedFindings) predicted.resize(kOverlapCheckedFindings);
+  const analysis::ReplayCheck& check = analysis.replay;
+  const auto error_ns = static_cast<int64_t>(check.median_abs_error *
+                                             static_cast<double>(check.run.measured_mean_ns));
+  for (size_t i = 0; i < predicted.size(); ++i) {
+    for (size_t j = i + 1; j < predicted.size(); ++j) {
+      Finding* a = predicted[i];
+      Finding* b = predicted[j];
+      const analysis::Prediction both =
+          analysis::Predict(analysis.replay_graph, analysis.timeline.steps, check,
+                            analysis::Combined(*a->what_if, *b->what_if));
+      if (!both.available) continue;
+      const int64_t sum = a->prediction.gain_ns_per_step + b->prediction.gain_ns_per_step;
+      const int64_t tolerance = std::max({error_ns, sum / 100, kBoundToleranceNs});
+      if (sum - both.gain_ns_per_step <= tolerance) continue;
+      a->overlaps.push_back({b->rule, b->title, both.gain_ns_per_step, sum});
+      b->overlaps.push_back({a->rule, a->title, both.gain_ns_per_step, sum});
+    }
+  }
+  for (Finding* f : predicted) {
+    std::stable_sort(f->overlaps.begin(), f->overlaps.end(), [](const auto& x, const auto& y) {
+      return x.sum_gain_ns_per_step - x.combined_gain_ns_per_step >
+             y.sum_gain_ns_per_step - y.combined_gain_ns_per_step;
+    });
+  }
+}
+
 }  // namespace
 
 int64_t RankingGainNs(const Finding& f) {
@@ -160,6 +205,7 @@ void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>
               f.gain.ns_per_step + std::max<int64_t>(kBoundToleranceNs, f.gain.ns_per_step / 100);
     }
   }
+  FindOverlaps(analysis, findings);
 }
 
 std::vector<Finding> RunAdvisor(const analysis::RankAnalysis& analysis,

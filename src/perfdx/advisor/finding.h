@@ -98,6 +98,15 @@ inline constexpr std::string_view kNoCompleteStep = "no complete step";
 // NVLink assumed from its generation): measured, not a prediction.
 inline constexpr std::string_view kAssumedLinkPeak = "link peak not recorded";
 
+// Another finding of the rank whose fix frees some of the same time: the
+// two predicted gains do not add up (advisor.cc, docs/metrics.md "Replay").
+struct FindingOverlap {
+  std::string rule;
+  std::string title;
+  int64_t combined_gain_ns_per_step = 0;  // both fixes replayed together
+  int64_t sum_gain_ns_per_step = 0;       // the two predictions added
+};
+
 struct Finding {
   std::string rule;  // stable id, e.g. "data_loader_stall"
   Category category = Category::kComputeUtilization;
@@ -127,6 +136,8 @@ struct Finding {
   // speedup between two regimes): the prediction is then a range.
   std::optional<analysis::WhatIf> what_if_low;
   analysis::Prediction prediction;
+  // The findings whose fixes overlap this one's, largest overlap first.
+  std::vector<FindingOverlap> overlaps;
 };
 
 }  // namespace perfdx::advisor

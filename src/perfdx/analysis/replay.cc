@@ -287,6 +287,20 @@ std::string WhatIf::Describe() const {
   return out;
 }
 
+WhatIf Combined(const WhatIf& a, const WhatIf& b) {
+  WhatIf out = a;
+  out.remove_data_loading |= b.remove_data_loading;
+  out.remove_layout_conversions |= b.remove_layout_conversions;
+  out.remove_launch_overhead |= b.remove_launch_overhead;
+  out.remove_communication_wait |= b.remove_communication_wait;
+  out.fp32_matrix_speedup = std::max(a.fp32_matrix_speedup, b.fp32_matrix_speedup);
+  out.matrix_speedup = std::max(a.matrix_speedup, b.matrix_speedup);
+  out.communication_speedup = std::max(a.communication_speedup, b.communication_speedup);
+  out.removed_host_ns.insert(out.removed_host_ns.end(), b.removed_host_ns.begin(),
+                             b.removed_host_ns.end());
+  return out;
+}
+
 Status AddRemoval(std::string_view what, WhatIf* what_if) {
   if (what == "data-loading") {
     what_if->remove_data_loading = true;

@@ -64,6 +64,10 @@ struct WhatIf {
   std::string Describe() const;
 };
 
+// Both fixes at once (the removals of both; each class at the larger of its
+// two factors): what two findings' fixes buy together.
+WhatIf Combined(const WhatIf& a, const WhatIf& b);
+
 // The spellings `perfdx whatif` takes: --remove data-loading |
 // layout-conversion | launch-overhead | communication-wait; --speedup fp32-matrix=F | matrix=F |
 // communication=F, F a factor in (0, 1000] (below 1: a slowdown).

@@ -475,6 +475,16 @@ void WriteFinding(ValueSink& w, const advisor::Finding& f) {
   w.EndArray();
   w.Key("prediction");
   WritePrediction(w, f.prediction);
+  w.Key("overlaps").BeginArray();
+  for (const advisor::FindingOverlap& o : f.overlaps) {
+    w.BeginObject();
+    w.Key("rule").String(o.rule);
+    w.Key("title").String(o.title);
+    w.Key("combined_gain_ns_per_step").Int(o.combined_gain_ns_per_step);
+    w.Key("sum_gain_ns_per_step").Int(o.sum_gain_ns_per_step);
+    w.EndObject();
+  }
+  w.EndArray();
   w.EndObject();
 }
 

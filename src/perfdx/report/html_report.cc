@@ -292,6 +292,9 @@ std::string FindingCard(const advisor::Finding& f, size_t number, int64_t origin
   if (f.prediction.available) {
     out += fmt::format("<p class=\"gain\">What-if: {}.</p>\n", H(PredictionSentence(f.prediction)));
   }
+  for (const advisor::FindingOverlap& o : f.overlaps) {
+    out += fmt::format("<p class=\"gain\">{}.</p>\n", H(OverlapSentence(o)));
+  }
   out +=
       fmt::format("<p class=\"muted\">rule <code>{}</code> · {} · {}{}</p>\n", H(f.rule),
                   H(advisor::CategoryName(f.category)),

@@ -81,6 +81,7 @@ void RenderFinding(std::string& out, const advisor::Finding& f, bool fixes) {
   }
   out += fmt::format("<details><summary>{}</summary>\n\n", summary);
   if (f.prediction.available) out += "- " + PredictionSentence(f.prediction) + "\n";
+  for (const advisor::FindingOverlap& o : f.overlaps) out += "- " + OverlapSentence(o) + "\n";
   const advisor::Evidence& e = f.evidence;
   out += fmt::format("- evidence: {} = {} (threshold {})\n", MdCode(e.metric),
                      EvidenceValue(e, e.value), EvidenceValue(e, e.threshold));

@@ -93,6 +93,7 @@ void RenderFindings(std::string& out, const Layout& l,
                           FormatShare(f.gain.share));
     }
     if (f.prediction.available) text += "; " + PredictionSentence(f.prediction);
+    for (const advisor::FindingOverlap& o : f.overlaps) text += "; " + OverlapSentence(o);
     const std::string number = fmt::format("  {}. ", ++n);
     AppendLines(out, Wrap(text, l.width, number, DisplayWidth(number)));
     if (!l.fixes) continue;

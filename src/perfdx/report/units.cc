@@ -64,6 +64,12 @@ std::string PredictionSentence(const analysis::Prediction& p) {
                      FormatShare(p.replay_error), beyond);
 }
 
+std::string OverlapSentence(const advisor::FindingOverlap& o) {
+  return fmt::format("overlaps {}: both fixes together save {} per step, not {}", o.rule,
+                     FormatDuration(o.combined_gain_ns_per_step),
+                     FormatDuration(o.sum_gain_ns_per_step));
+}
+
 std::string ReplaySentence(const analysis::ReplayCheck& c) {
   if (!c.available) return fmt::format("replay: none ({})", c.why_not);
   return fmt::format("replay: the step model reproduces the {} steps within {} (median; max {}){}",

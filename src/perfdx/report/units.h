@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "perfdx/advisor/finding.h"
 #include "perfdx/analysis/replay.h"
 
 namespace perfdx::report {
@@ -19,6 +20,9 @@ std::string FormatShare(double share);
 // 0.1%" (or that the step does not shorten, or that the gain is within the
 // model's error); "" when the fix was not replayed. Every renderer says it so.
 std::string PredictionSentence(const analysis::Prediction& p);
+// "overlaps host_sync_copies: both fixes together save 15 ms per step, not
+// 21 ms" (the same time freed by both). Every renderer says it so.
+std::string OverlapSentence(const advisor::FindingOverlap& o);
 // "replay: the step model reproduces the 8 steps within 0.1% (median; max
 // 0.3%)", saying when that is too far off to trust, or why there is none.
 std::string ReplaySentence(const analysis::ReplayCheck& check);
