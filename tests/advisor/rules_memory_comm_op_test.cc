@@ -844,6 +844,44 @@ TEST(FusionCandidatesRuleTest, LabelIsTheKernelClassesAndTooFewRepeats) {
   EXPECT_EQ(FindRule(few->findings, "fusion_candidates"), nullptr);
 }
 
+// A GEMM, cuBLAS's split-K reduction of its result and a sum, as they are
+// named in HTA's trace_diff control trace (its repeated sequence there): repeated short kernels,
+// but nothing a fusing compiler generates, so no fusion fix (torch.compile would not fuse them);
+// the convolution + batch norm + add above keeps it.
+TEST(FusionCandidatesRuleTest, AGemmAndItsSplitKReduceIsNoFusionCandidate) {
+  const std::vector<std::string> gemm_split_k = {
+      "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_64x64_16x6_nt_align4>(cutlass_80_"
+      "tensorop_s1688gemm_64x64_16x6_nt_align4::Params)",
+      "void splitKreduce_kernel<float, float, float, float, true, false, false>(cublasSplitKParams<"
+      "float>, float const*, float const*, float*, float const*, float const*, float const*, float "
+      "const*, float*, void*, long, float*, int*)",
+      "void at::native::reduce_kernel<128, 4, at::native::ReduceOp<float, at::native::func_wrapper_"
+      "t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{"
+      "lambda(float, float)#1}>, unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::"
+      "func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::"
+      "TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4>)"};
+  auto a = AnalyseJson(Repeats(4, gemm_split_k));
+  const Finding* f = FindRule(a->findings, "fusion_candidates");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->title.rfind("Short kernel sequence (matrix+reduction, 3 short kernels)", 0), 0u)
+      << f->title;
+  EXPECT_TRUE(std::find(f->evidence_tags.begin(), f->evidence_tags.end(), "fusible") ==
+              f->evidence_tags.end());
+  EXPECT_EQ(FixIds(*f).count("operator_fusion"), 0u);
+  const std::vector<std::string> conv_bn_add = {
+      "sm90_xmma_fprop_implicit_gemm_f32f32_tf32f32_f32_nhwckrsc_nhwc_tilesize128x128x32_"
+      "warpgroupsize1x1x1_g1_execute_segment_k_off_kernel__5x_cudnn",
+      "void cudnn::bn_fw_tr_1C11_singleread<float, 512, true, 1, 2, 0>(cudnn::bn_fw_tr_1C11_args<"
+      "float>)",
+      "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
+      "std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul>)"};
+  auto fused = AnalyseJson(Repeats(4, conv_bn_add));
+  const Finding* g = FindRule(fused->findings, "fusion_candidates");
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->title.rfind("Fusion candidate (", 0), 0u) << g->title;
+  EXPECT_EQ(FixIds(*g).count("operator_fusion"), 1u);
+}
+
 TEST(AiCpuOperatorsRuleTest, AiCpuTasksOnAscend) {
   // One 1000 us step: AI Core 0..500, AI_CPU tasks 100 us and 15 us. The
   // longest >= 20 us: an issue. 115 us = 11.5% > 5% -> critical.

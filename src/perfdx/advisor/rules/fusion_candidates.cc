@@ -43,6 +43,19 @@ std::string Label(const analysis::KernelSequence& seq) {
   return label;
 }
 
+// Does a fusing compiler (Inductor, MindSpore's graph kernels) fuse it? It
+// generates pointwise, normalization and softmax kernels and folds their
+// neighbours in; a GEMM beside its own split-K reduction (cuBLAS's) holds
+// nothing it would generate, so no fusion fix rests on such a sequence.
+bool HasFusibleMember(const analysis::KernelSequence& seq) {
+  if (seq.elementwise) return true;
+  return std::any_of(seq.names.begin(), seq.names.end(), [](const std::string& name) {
+    const analysis::KernelCategory c = analysis::ClassifyKernel(name).category;
+    return c == analysis::KernelCategory::kElementwise ||
+           c == analysis::KernelCategory::kNormalization || c == analysis::KernelCategory::kSoftmax;
+  });
+}
+
 class FusionCandidatesRule final : public Rule {
  public:
   std::string_view id() const override { return "fusion_candidates"; }
@@ -73,10 +86,11 @@ class FusionCandidatesRule final : public Rule {
     f.gain.share = ShareOfStep(c, f.gain.ns_per_step);
     f.severity = SeverityFor(band, share, f.gain.share);
     const std::string label = Label(seq);
+    const bool fusible = HasFusibleMember(seq);
     f.title = fmt::format(
-        "Fusion candidate ({}, {} short kernels) repeats {:.0f} times per step ({} per step, {} "
+        "{} ({}, {} short kernels) repeats {:.0f} times per step ({} per step, {} "
         "of the step); fused, it would save about {}",
-        label, seq.names.size(),
+        fusible ? "Fusion candidate" : "Short kernel sequence", label, seq.names.size(),
         static_cast<double>(seq.count) / static_cast<double>(c.step_count()), Ms(seq_per_step),
         Pct(share), Ms(f.gain.ns_per_step));
     f.evidence.metric = "fusion_sequence_share";
@@ -93,7 +107,7 @@ class FusionCandidatesRule final : public Rule {
       const int64_t ns = stat == ks.kernels.end() ? 0 : stat->total_ns;
       f.evidence.contributors.push_back({name, ns, static_cast<double>(ns) / window_ns});
     }
-    AddTag(&f, "fusible");
+    if (fusible) AddTag(&f, "fusible");
     for (const std::string& name : seq.names) f.rests_on.push_back("kernel:" + name);
     AppendFixes(&f.recommendations, {"operator_fusion", "reduce_launch_overhead"});
     out->push_back(std::move(f));
