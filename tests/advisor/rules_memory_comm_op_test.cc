@@ -824,16 +824,22 @@ TEST(FusionCandidatesRuleTest, RepeatedElementwiseChain) {
 }
 
 // A convolution, its batch norm and the residual add, as cuDNN and ATen
-// name them on an H200 (examples/gpu_training, ResNet-50): the label is the
-// kernels' classes from the taxonomy's table, not words in their names.
-TEST(FusionCandidatesRuleTest, LabelIsTheKernelClassesAndTooFewRepeats) {
-  const std::vector<std::string> conv_bn_add = {
+// name them on an H200 (examples/gpu_training, ResNet-50).
+std::vector<std::string> ConvBnAdd() {
+  return {
       "sm90_xmma_fprop_implicit_gemm_f32f32_tf32f32_f32_nhwckrsc_nhwc_tilesize128x128x32_"
       "warpgroupsize1x1x1_g1_execute_segment_k_off_kernel__5x_cudnn",
-      "void cudnn::bn_fw_tr_1C11_singleread<float, 512, true, 1, 2, 0>(cudnn::bn_fw_tr_1C11_args<"
-      "float>)",
+      "void cudnn::bn_fw_tr_1C11_singleread<float, 512, true, 1, 2, 0>(cudnn::bn_fw_tr_1C11_"
+      "args<float>)",
       "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
-      "std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul>)"};
+      "std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<float>, std::array<char*, "
+      "3ul>)"};
+}
+
+// The label is the kernels' classes from the taxonomy's table, not words in
+// their names.
+TEST(FusionCandidatesRuleTest, LabelIsTheKernelClassesAndTooFewRepeats) {
+  const std::vector<std::string> conv_bn_add = ConvBnAdd();
   auto a = AnalyseJson(Repeats(4, conv_bn_add));
   const Finding* f = FindRule(a->findings, "fusion_candidates");
   ASSERT_NE(f, nullptr);
@@ -868,13 +874,7 @@ TEST(FusionCandidatesRuleTest, AGemmAndItsSplitKReduceIsNoFusionCandidate) {
   EXPECT_TRUE(std::find(f->evidence_tags.begin(), f->evidence_tags.end(), "fusible") ==
               f->evidence_tags.end());
   EXPECT_EQ(FixIds(*f).count("operator_fusion"), 0u);
-  const std::vector<std::string> conv_bn_add = {
-      "sm90_xmma_fprop_implicit_gemm_f32f32_tf32f32_f32_nhwckrsc_nhwc_tilesize128x128x32_"
-      "warpgroupsize1x1x1_g1_execute_segment_k_off_kernel__5x_cudnn",
-      "void cudnn::bn_fw_tr_1C11_singleread<float, 512, true, 1, 2, 0>(cudnn::bn_fw_tr_1C11_args<"
-      "float>)",
-      "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
-      "std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul>)"};
+  const std::vector<std::string> conv_bn_add = ConvBnAdd();
   auto fused = AnalyseJson(Repeats(4, conv_bn_add));
   const Finding* g = FindRule(fused->findings, "fusion_candidates");
   ASSERT_NE(g, nullptr);
