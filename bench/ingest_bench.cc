@@ -2,7 +2,9 @@
 // per measurement so that the peak RSS belongs to that measurement alone.
 //
 //   perfdx_ingest_bench perfdx   TRACE   # what `perfdx info` does: load + summarise
-//   perfdx_ingest_bench simdjson TRACE   # the practical limit: see MinimalPass below
+//   perfdx_ingest_bench simdjson TRACE   # the whole-document limit: see MinimalPass below
+//   perfdx_ingest_bench stream   TRACE   # the bounded-memory limit: StreamingMinimalPass
+//   ... TRACE --threads N                # perfdx/analyze with LoadOptions::threads = N
 //
 // Prints one JSON object on stdout: "mode", "path", "bytes" (uncompressed
 // JSON), "seconds" (wall), "cpu_seconds" (user + system), "mb_per_s" (10^6
@@ -17,7 +19,9 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -27,6 +31,7 @@
 #include "perfdx/advisor/advisor.h"
 #include "perfdx/analysis/rank_analysis.h"
 #include "perfdx/analysis/trace_summary.h"
+#include "perfdx/base/allocator.h"
 #include "perfdx/base/json_writer.h"
 #include "perfdx/formats/trace_loader.h"
 #include "perfdx/io/byte_source.h"
@@ -96,11 +101,12 @@ struct Measurement {
 
 // --- perfdx mode -----------------------------------------------------------
 
-Result<Measurement> PerfdxInfo(const std::string& path) {
+Result<Measurement> PerfdxInfo(const std::string& path, unsigned threads) {
   Measurement m;
   const double cpu_start = CpuSeconds();
   const auto start = Clock::now();
   formats::LoadOptions options;
+  options.threads = threads;
   PERFDX_ASSIGN_OR_RETURN(formats::LoadedTraces loaded, formats::LoadTraces({path}, options));
   // What `perfdx info` computes; rendering the summary as text is left out
   // (microseconds, and it keeps this benchmark off the report library).
@@ -118,11 +124,12 @@ Result<Measurement> PerfdxInfo(const std::string& path) {
 
 // What `perfdx analyze` computes (load, every analysis, the advisor), with the
 // analysis part timed on its own: issue #3 bounds it at +50% of ingest.
-Result<Measurement> PerfdxAnalyze(const std::string& path) {
+Result<Measurement> PerfdxAnalyze(const std::string& path, unsigned threads) {
   Measurement m;
   const double cpu_start = CpuSeconds();
   const auto start = Clock::now();
   formats::LoadOptions options;
+  options.threads = threads;
   PERFDX_ASSIGN_OR_RETURN(formats::LoadedTraces loaded, formats::LoadTraces({path}, options));
   const double load_seconds = SecondsSince(start);
   double replay_cpu_seconds = 0;  // the re-timed replay, left out of cpu_seconds
@@ -277,16 +284,145 @@ Result<Measurement> MinimalPass(const std::string& path) {
   return m;
 }
 
+// The streaming minimal pass: the limit for a reader that never holds the
+// file. The decompressed bytes come through the same io::ByteSource in chunks
+// of perfdx's size; each chunk's complete events (up to its last `}, {`) are
+// handed to one ondemand::parser as one array, as perfdx's fast path does,
+// and walked like the whole-document pass. Assumes a well-formed trace: what
+// it measures is the cost of the bytes, not of recovering from damage.
+Result<Measurement> StreamingMinimalPass(const std::string& path) {
+  Measurement m;
+  const size_t chunk = formats::ChromeJsonOptions{}.chunk_bytes;
+  const double cpu_start = CpuSeconds();
+  const auto start = Clock::now();
+  PERFDX_ASSIGN_OR_RETURN(auto source, io::OpenByteSource(path));
+  // One byte of headroom before the data for the '[' that opens a region.
+  size_t capacity = 2 * chunk;
+  auto storage = std::make_unique_for_overwrite<char[]>(1 + capacity + simdjson::SIMDJSON_PADDING);
+  char* data = storage.get() + 1;
+  size_t begin = 0;
+  size_t end = 0;
+  bool eof = false;
+  auto fill = [&]() -> Status {
+    std::memmove(data, data + begin, end - begin);
+    end -= begin;
+    begin = 0;
+    if (end + chunk > capacity) {  // an event longer than a chunk: grow
+      capacity = 2 * (end + chunk);
+      auto grown =
+          std::make_unique_for_overwrite<char[]>(1 + capacity + simdjson::SIMDJSON_PADDING);
+      std::memcpy(grown.get() + 1, data, end);
+      storage = std::move(grown);
+      data = storage.get() + 1;
+    }
+    while (end < capacity && !eof) {
+      PERFDX_ASSIGN_OR_RETURN(size_t n, source->Read(data + end, capacity - end));
+      if (n == 0) eof = true;
+      end += n;
+    }
+    std::memset(data + end, ' ', simdjson::SIMDJSON_PADDING);
+    return Status::Ok();
+  };
+  PERFDX_RETURN_IF_ERROR(fill());
+  // The event array: the first '[' of a bare array, or the one after the key.
+  const std::string_view head(data, end);
+  size_t open = head.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
+  if (open == std::string_view::npos) return InvalidInput("empty");
+  if (data[open] == '{') {
+    const size_t key = head.find("\"traceEvents\"");
+    if (key == std::string_view::npos) return InvalidInput("no traceEvents in the first chunk");
+    open = head.find('[', key);
+    if (open == std::string_view::npos) return InvalidInput("no event array");
+  }
+  begin = open + 1;
+  od::parser parser;
+  for (;;) {
+    while (begin < end && (data[begin] == ',' || std::strchr(" \t\r\n", data[begin]) != nullptr)) {
+      ++begin;
+    }
+    if (begin == end || data[begin] == ']') break;
+    // The last `}` ws* `,` ws* `{` of the chunk, as perfdx's FindCut.
+    size_t cut = std::string_view::npos;
+    for (size_t to = end; to > begin;) {
+      const void* hit = memrchr(data + begin, '{', to - begin);
+      if (hit == nullptr) break;
+      size_t i = static_cast<size_t>(static_cast<const char*>(hit) - data);
+      to = i;
+      while (i > begin && std::strchr(" \t\r\n", data[i - 1]) != nullptr) --i;
+      if (i > begin && data[i - 1] == ',') {
+        --i;
+        while (i > begin && std::strchr(" \t\r\n", data[i - 1]) != nullptr) --i;
+        if (i > begin && data[i - 1] == '}') {
+          cut = i;
+          break;
+        }
+      }
+    }
+    const bool last = eof && cut == std::string_view::npos;
+    if (cut == std::string_view::npos && !eof) {
+      PERFDX_RETURN_IF_ERROR(fill());
+      continue;
+    }
+    // The last region runs to the array's own ']': the first `}` ws* `]`
+    // (keys may follow the array, and their values hold brackets too).
+    size_t close = cut;
+    if (last) {
+      close = end;
+      for (size_t i = begin; i + 1 < end; ++i) {
+        if (data[i] != '}') continue;
+        size_t j = i + 1;
+        while (j < end && std::strchr(" \t\r\n", data[j]) != nullptr) ++j;
+        if (j < end && data[j] == ']') {
+          close = j + 1;
+          break;
+        }
+      }
+    }
+    const char saved_open = data[begin - 1];
+    const char saved_close = last ? ' ' : data[close];
+    data[begin - 1] = '[';
+    if (!last) data[close] = ']';
+    od::document doc;
+    od::array events;
+    simdjson::error_code e = parser
+                                 .iterate(data + begin - 1, close - begin + (last ? 1 : 2),
+                                          capacity + simdjson::SIMDJSON_PADDING - begin + 1)
+                                 .get(doc);
+    if (e == simdjson::SUCCESS) e = doc.get_array().get(events);
+    if (e != simdjson::SUCCESS) {
+      return InvalidInput(
+          fmt::format("{}: at byte {} of the JSON: the minimal pass cannot parse it: {}", path,
+                      source->bytes_out() - (end - begin), simdjson::error_message(e)));
+    }
+    PERFDX_ASSIGN_OR_RETURN(uint64_t count, WalkEvents(events, &m.checksum));
+    m.events += count;
+    data[begin - 1] = saved_open;
+    if (!last) data[close] = saved_close;
+    if (last) break;
+    begin = cut;
+    if (!eof && end - begin < chunk) PERFDX_RETURN_IF_ERROR(fill());
+  }
+  m.bytes = source->bytes_out();
+  m.seconds = SecondsSince(start);
+  m.cpu_seconds = CpuSeconds() - cpu_start;
+  return m;
+}
+
 int Main(int argc, char** argv) {
-  if (argc != 3 || (std::strcmp(argv[1], "perfdx") != 0 && std::strcmp(argv[1], "simdjson") != 0 &&
-                    std::strcmp(argv[1], "analyze") != 0)) {
-    std::fprintf(stderr, "usage: %s perfdx|analyze|simdjson TRACE\n", argv[0]);
+  const bool known =
+      argc >= 3 && (std::strcmp(argv[1], "perfdx") == 0 || std::strcmp(argv[1], "analyze") == 0 ||
+                    std::strcmp(argv[1], "simdjson") == 0 || std::strcmp(argv[1], "stream") == 0);
+  const bool threads_given = argc == 5 && std::strcmp(argv[3], "--threads") == 0;
+  if (!known || (argc != 3 && !threads_given)) {
+    std::fprintf(stderr, "usage: %s perfdx|analyze|simdjson|stream TRACE [--threads N]\n", argv[0]);
     return 64;
   }
   const std::string mode = argv[1];
   const std::string path = argv[2];
-  Result<Measurement> result = mode == "perfdx"    ? PerfdxInfo(path)
-                               : mode == "analyze" ? PerfdxAnalyze(path)
+  const unsigned threads = threads_given ? static_cast<unsigned>(std::atoi(argv[4])) : 0;
+  Result<Measurement> result = mode == "perfdx"    ? PerfdxInfo(path, threads)
+                               : mode == "analyze" ? PerfdxAnalyze(path, threads)
+                               : mode == "stream"  ? StreamingMinimalPass(path)
                                                    : MinimalPass(path);
   // Read before anything else allocates.
   const uint64_t peak_rss = PeakRssBytes();
@@ -295,7 +431,7 @@ int Main(int argc, char** argv) {
     return 2;
   }
   Measurement m = *result;
-  if (mode != "simdjson") {
+  if (mode == "perfdx" || mode == "analyze") {
     // After the measurement: a streaming pass with a 1 MiB buffer.
     auto bytes = UncompressedBytes(path);
     if (!bytes.ok()) {
@@ -316,6 +452,7 @@ int Main(int argc, char** argv) {
   out.Key("peak_rss_bytes").Uint(peak_rss);
   out.Key("events").Uint(m.events);
   out.Key("read_seconds").Double(m.read_seconds);
+  out.Key("threads").Uint(threads);
   if (mode == "analyze") {
     out.Key("analysis_seconds").Double(m.analysis_seconds);
     out.Key("replay_seconds").Double(m.replay_seconds);
@@ -331,5 +468,6 @@ int Main(int argc, char** argv) {
 }  // namespace perfdx::bench
 
 int main(int argc, char** argv) {
+  perfdx::base::KeepLargeBlocksOutOfTheHeap();  // as the CLI does
   return perfdx::bench::Main(argc, argv);
 }

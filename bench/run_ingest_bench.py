@@ -8,10 +8,17 @@
 For every trace under ../shared/traces and for a >= 1 GiB trace built by
 make_big_trace.py (under build/bench_data/ unless --big says where), runs
 perfdx_ingest_bench once per mode and repetition, each in its own process, and
-prints the Markdown table of docs/PERFORMANCE.md:
+prints the Markdown tables of docs/PERFORMANCE.md:
 
-  trace, MB of uncompressed JSON, events, perfdx MB/s, simdjson MB/s,
-  time ratio (perfdx / minimal pass), peak RSS / uncompressed size for both.
+  trace, MB of uncompressed JSON, events; MB/s of perfdx, of the streaming
+  minimal pass (chunks, bounded memory: the limit for perfdx's reader) and of
+  the whole-document one; perfdx's time over each; peak RSS / uncompressed
+  size for all three.
+
+--threads also times `perfdx info` and `analyze` on the big trace with 1 and
+2 loader threads (wall and CPU); --instructions TRACE counts, under callgrind,
+the instructions of perfdx and of the streaming pass on TRACE (repeatable on
+a busy machine) and prints their ratio.
 
 Times are the best of --repeat runs, the two modes interleaved (wall clock;
 --cpu-time uses user+system CPU time instead, steadier on a busy machine);
@@ -26,7 +33,7 @@ import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_SOURCE = "../shared/traces/kineto/hta/trace_diff/control/control.json.gz"
-MODES = ("perfdx", "simdjson")
+MODES = ("perfdx", "stream", "simdjson")
 
 
 def find_traces(root):
@@ -39,8 +46,8 @@ def find_traces(root):
     return sorted(found)
 
 
-def run_once(bench, mode, path, use_cpu):
-    proc = subprocess.run([bench, mode, path], capture_output=True, text=True)
+def run_once(bench, mode, path, use_cpu, extra=()):
+    proc = subprocess.run([bench, mode, path] + list(extra), capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit("{} {} {} failed:\n{}".format(bench, mode, path, proc.stderr))
     r = json.loads(proc.stdout)
@@ -50,7 +57,7 @@ def run_once(bench, mode, path, use_cpu):
 
 def measure(bench, path, repeat, use_cpu):
     """Best time of `repeat` runs per mode, the modes interleaved so that a
-    burst of load on the machine hits both alike; the largest peak RSS."""
+    burst of load on the machine hits all alike; the largest peak RSS."""
     best = {}
     for _ in range(repeat):
         for mode in MODES:
@@ -63,7 +70,7 @@ def measure(bench, path, repeat, use_cpu):
             if r["time"] < b["time"]:
                 best[mode] = b = r
             b["peak_rss_bytes"] = rss
-    return best["perfdx"], best["simdjson"]
+    return best
 
 
 def label(path, traces_root):
@@ -73,11 +80,46 @@ def label(path, traces_root):
     return rel
 
 
-def row(name, p, s):
+def row(name, p, st, s):
     mb = p["bytes"] / 1e6
-    return "| {} | {:.1f} | {} | {:.0f} | {:.0f} | {:.2f} | {:.2f} | {:.2f} |".format(
-        name, mb, p["events"], mb / p["time"], mb / s["time"], p["time"] / s["time"],
-        p["peak_rss_bytes"] / p["bytes"], s["peak_rss_bytes"] / s["bytes"])
+    return "| {} | {:.1f} | {} | {:.0f} | {:.0f} | {:.0f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} |".format(
+        name, mb, p["events"], p["mb_per_s"], st["mb_per_s"], s["mb_per_s"],
+        p["time"] / st["time"], p["time"] / s["time"],
+        p["peak_rss_bytes"] / p["bytes"], st["peak_rss_bytes"] / p["bytes"],
+        s["peak_rss_bytes"] / p["bytes"])
+
+
+def threads_table(bench, path, repeat):
+    """perfdx info and analyze with 1 and 2 loader threads: best wall and CPU."""
+    lines = ["| command | threads | wall s | CPU s | speed-up (wall) |", "|---|---:|---:|---:|---:|"]
+    for mode, command in (("perfdx", "info"), ("analyze", "analyze")):
+        best = {}
+        for _ in range(repeat):
+            for threads in (1, 2):
+                r = run_once(bench, mode, path, False, ["--threads", str(threads)])
+                b = best.setdefault(threads, [r["seconds"], r["cpu_seconds"]])
+                b[0] = min(b[0], r["seconds"])
+                b[1] = min(b[1], r["cpu_seconds"])
+        for threads in (1, 2):
+            lines.append("| perfdx {} | {} | {:.2f} | {:.2f} | {:.2f}x |".format(
+                command, threads, best[threads][0], best[threads][1], best[1][0] / best[threads][0]))
+    return lines
+
+
+def instructions_table(bench, traces):
+    """Instructions under callgrind: perfdx info's load against the streaming pass."""
+    sys.path.insert(0, os.path.join(REPO, "bench"))
+    from instruction_guard import instructions  # noqa: E402 (same folder)
+    lines = ["| trace | MB | perfdx instructions | streaming pass | per byte | ratio |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for path in traces:
+        print("counting instructions on {} ...".format(path), file=sys.stderr)
+        size = run_once(bench, "stream", path, False)["bytes"]
+        p = instructions(bench, ["perfdx", path])
+        st = instructions(bench, ["stream", path])
+        lines.append("| {} | {:.1f} | {:,} | {:,} | {:.1f} / {:.1f} | {:.2f} |".format(
+            os.path.basename(path), size / 1e6, p, st, p / size, st / size, p / st))
+    return lines
 
 
 def main():
@@ -94,6 +136,10 @@ def main():
     ap.add_argument("--only-big", action="store_true", help="only the large trace")
     ap.add_argument("--cpu-time", action="store_true", help="user+system CPU time, not wall time")
     ap.add_argument("--json", help="also write every measurement to this file")
+    ap.add_argument("--threads", action="store_true",
+                    help="also time info and analyze on the big trace with 1 and 2 threads")
+    ap.add_argument("--instructions", action="append", default=[], metavar="TRACE",
+                    help="count instructions of perfdx and the streaming pass on TRACE (callgrind)")
     args = ap.parse_args()
 
     os.chdir(REPO)
@@ -116,24 +162,31 @@ def main():
 
     results = []
     lines = [
-        "| trace | MB | events | perfdx MB/s | simdjson MB/s | time ratio | perfdx RSS / size "
-        "| simdjson RSS / size |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| trace | MB | events | perfdx MB/s | streaming pass MB/s | whole-document pass MB/s "
+        "| perfdx / streaming | perfdx / whole | perfdx RSS / size | streaming RSS / size "
+        "| whole RSS / size |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     march = None
     for name, path, repeat in jobs:
         print("measuring {} ...".format(name), file=sys.stderr)
-        p, s = measure(bench, path, repeat, args.cpu_time)
-        if p["events"] != s["events"]:
-            print("warning: {}: perfdx read {} events, the minimal pass {}".format(
-                name, p["events"], s["events"]), file=sys.stderr)
+        r = measure(bench, path, repeat, args.cpu_time)
+        p, st, s = r["perfdx"], r["stream"], r["simdjson"]
+        for other in (st, s):
+            if p["events"] != other["events"]:
+                print("warning: {}: perfdx read {} events, the {} pass {}".format(
+                    name, p["events"], other["mode"], other["events"]), file=sys.stderr)
         march = p["march"]
-        results.append({"trace": name, "perfdx": p, "simdjson": s})
-        lines.append(row(name, p, s))
+        results.append({"trace": name, "perfdx": p, "stream": st, "simdjson": s})
+        lines.append(row(name, p, st, s))
 
     print("\nmarch: {}; times: {}, best of {} ({} for the big trace)\n".format(
         march, "CPU" if args.cpu_time else "wall", args.repeat, args.big_repeat))
     print("\n".join(lines))
+    if args.threads and not args.no_big:
+        print("\n" + "\n".join(threads_table(bench, args.big, args.big_repeat)))
+    if args.instructions:
+        print("\n" + "\n".join(instructions_table(bench, args.instructions)))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)

@@ -46,6 +46,33 @@ TEST(ByteSourceTest, DetectsCompressionByMagicNotName) {
   }
 }
 
+// #13: discovery sniffs 4 KiB of every candidate file; the first read of
+// compressed input took a whole 1 MiB of it (and its page faults).
+TEST(ByteSourceTest, ASmallFirstReadReadsLittleCompressedInput) {
+  // Incompressible text, so that 4 MiB of JSON stays megabytes of gzip.
+  std::string data;
+  uint64_t x = 88172645463325252ull;
+  while (data.size() < (size_t{4} << 20)) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    data += std::to_string(x);
+  }
+  for (std::string compressed : {GzipCompress(data), ZstdCompress(data)}) {
+    ASSERT_GT(compressed.size(), size_t{1} << 20);
+    auto source = OpenMemoryByteSource(compressed, "big.json.gz");
+    ASSERT_TRUE(source.ok());
+    std::string head(4096, '\0');
+    auto n = (*source)->Read(head.data(), head.size());
+    ASSERT_TRUE(n.ok());
+    EXPECT_EQ(*n, head.size());
+    EXPECT_EQ(head, data.substr(0, head.size()));
+    EXPECT_LE((*source)->bytes_in(), size_t{64} << 10);
+    // The rest still comes whole.
+    EXPECT_EQ(head + ReadThrough(**source, 1 << 20), data);
+  }
+}
+
 TEST(ByteSourceTest, ConcatenatedGzipMembersAreOneStream) {
   const std::string a = Sample();
   const std::string b = "second member";

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "perfdx/base/allocator.h"
 #include "perfdx/cli/analyze_command.h"
 #include "perfdx/cli/annotate_command.h"
 #include "perfdx/cli/baseline_command.h"
@@ -19,6 +20,7 @@
 
 int main(int argc, char** argv) {
   using perfdx::cli::kExitBadInput;
+  perfdx::base::KeepLargeBlocksOutOfTheHeap();
   CLI::App app{"perfdx " PERFDX_VERSION
                " — performance diagnosis for AI training on Ascend NPUs and NVIDIA GPUs"};
   app.name("perfdx");

@@ -19,7 +19,15 @@
 namespace perfdx::io {
 namespace {
 
-constexpr size_t kInputChunk = size_t{1} << 20;
+constexpr size_t kInputChunk = size_t{256} << 10;
+// The first read of compressed input: discovery's sniff wants 4 KiB of JSON
+// and a small rank file is a few KiB of gzip; a whole 1 MiB read (and its
+// page faults) for them was most of the sniff's cost.
+constexpr size_t kFirstInputChunk = size_t{64} << 10;
+
+size_t InputReadSize(uint64_t bytes_in) {
+  return bytes_in == 0 ? kFirstInputChunk : kInputChunk;
+}
 // The largest zstd window: 2 GiB, what `zstd --long=31` writes.
 constexpr int kZstdWindowLogLimit = 31;
 
@@ -167,7 +175,7 @@ class GzipSource final : public LimitedSource {
     state_.avail_out = static_cast<uint32_t>(std::min<size_t>(capacity, UINT32_MAX));
     while (state_.avail_out > 0) {
       if (state_.avail_in == 0) {
-        PERFDX_ASSIGN_OR_RETURN(size_t n, input_.Read(in_buf_.get(), kInputChunk));
+        PERFDX_ASSIGN_OR_RETURN(size_t n, input_.Read(in_buf_.get(), InputReadSize(bytes_in_)));
         if (n == 0) {
           // The input ended. ISA-L may still hold decoded bytes it has not
           // written out: drain them first.
@@ -292,7 +300,7 @@ class ZstdSource final : public LimitedSource {
     ZSTD_outBuffer out{dst, capacity, 0};
     while (out.pos < out.size) {
       if (in_.pos == in_.size) {
-        PERFDX_ASSIGN_OR_RETURN(size_t n, input_.Read(in_buf_.get(), kInputChunk));
+        PERFDX_ASSIGN_OR_RETURN(size_t n, input_.Read(in_buf_.get(), InputReadSize(bytes_in_)));
         if (n == 0) {
           if (last_rc_ != 0) {
             if (bytes_out_ + out.pos == 0) {

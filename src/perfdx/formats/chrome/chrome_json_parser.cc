@@ -537,7 +537,7 @@ Status Reader::Fill(size_t want) {
   if (want > capacity_ || capacity_ == 0) {
     capacity_ = std::min(limit, std::max({want, capacity_ * 2, options_.chunk_bytes}));
     // Left uninitialised: zeroing a whole chunk that a small file never fills
-    // cost more than parsing it (2048 page faults for 8 MiB).
+    // cost more than parsing it (a page fault per 4 KiB of chunk).
     storage_bytes_ = 1 + capacity_ + simdjson::SIMDJSON_PADDING;
     auto grown = std::make_unique_for_overwrite<char[]>(storage_bytes_);
     if (storage_) std::memcpy(grown.get(), storage_.get(), 1 + end_);
@@ -835,7 +835,7 @@ Result<bool> Reader::FastChunk() {
   // Every call must cost O(what it consumes), or the exact path, which
   // comes back here after each element, turns quadratic (#17): refill only
   // when under half a chunk is left (a refill moves what is left to the
-  // front; once per element it moved ~8 MiB per element), and a region
+  // front; once per element it moved most of a chunk per element), and a region
   // without a cut goes to the exact path whole instead of being searched
   // again for the next element.
   if (available() < options_.chunk_bytes / 2) PERFDX_RETURN_IF_ERROR(Fill(options_.chunk_bytes));
