@@ -33,11 +33,20 @@ std::string MissingSharedMessage() {
          " (tests run from the repository root; the shared traces sit beside the checkout)";
 }
 
-Result<model::Trace> ImportString(const std::string& json, bool fast_path,
+formats::ChromeJsonOptions ParserOptions(ParserPath path) {
+  formats::ChromeJsonOptions options;
+  options.fast_path = path != ParserPath::kExact;
+  if (path == ParserPath::kParallel) {
+    options.decode_threads = 3;
+    options.parallel_after_bytes = 0;
+  }
+  return options;
+}
+
+Result<model::Trace> ImportString(const std::string& json, ParserPath path,
                                   const std::string& name) {
   PERFDX_ASSIGN_OR_RETURN(auto source, io::OpenMemoryByteSource(json, name));
-  formats::ChromeJsonOptions options;
-  options.fast_path = fast_path;
+  formats::ChromeJsonOptions options = ParserOptions(path);
   // Small chunks exercise the chunk boundaries even on small inputs.
   options.chunk_bytes = 256;
   io::TraceInput input;
@@ -45,13 +54,24 @@ Result<model::Trace> ImportString(const std::string& json, bool fast_path,
   return formats::ImportChromeTraceFrom(*source, input, options);
 }
 
-Result<model::Trace> ImportFile(const std::string& path, bool fast_path) {
+Result<model::Trace> ImportString(const std::string& json, bool fast_path,
+                                  const std::string& name) {
+  return ImportString(json, fast_path ? ParserPath::kFast : ParserPath::kExact, name);
+}
+
+Result<model::Trace> ImportFile(const std::string& path, ParserPath parser) {
   formats::LoadOptions options;
-  options.json.fast_path = fast_path;
+  options.json = ParserOptions(parser);
+  // Many chunks in flight on the parallel path even for a small file.
+  if (parser == ParserPath::kParallel) options.json.chunk_bytes = 4096;
   io::TraceInput input;
   input.trace_path = path;
   // As the loader does: the framework and platform detected too.
   return formats::ImportInput(input, options);
+}
+
+Result<model::Trace> ImportFile(const std::string& path, bool fast_path) {
+  return ImportFile(path, fast_path ? ParserPath::kFast : ParserPath::kExact);
 }
 
 std::string ReadFileOrDie(const std::string& path) {

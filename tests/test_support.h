@@ -19,15 +19,35 @@ bool HaveShared();
 // Says where ../shared was looked for (an absolute path), for the failure message.
 std::string MissingSharedMessage();
 
-// Imports a Chrome trace held in memory (optionally gzip/zstd bytes).
+// How the Chrome parser reads: its fast path (simdjson chunks), its exact
+// scalar path, or the fast path with chunks decoded ahead by three threads
+// from the first byte on (ChromeJsonOptions::decode_threads).
+enum class ParserPath { kFast, kExact, kParallel };
+formats::ChromeJsonOptions ParserOptions(ParserPath path);
+
+// Imports a Chrome trace held in memory (optionally gzip/zstd bytes), in
+// 256-byte chunks so that chunk boundaries fall everywhere.
+Result<model::Trace> ImportString(const std::string& json, ParserPath path,
+                                  const std::string& name = "inline.json");
 Result<model::Trace> ImportString(const std::string& json, bool fast_path = true,
                                   const std::string& name = "inline.json");
+Result<model::Trace> ImportFile(const std::string& path, ParserPath parser);
 Result<model::Trace> ImportFile(const std::string& path, bool fast_path = true);
 
-// Names the parameter of tests run on both parser paths.
-inline std::string ParserPathName(const ::testing::TestParamInfo<bool>& p) {
-  return p.param ? "FastPath" : "ScalarPath";
+// Names the parameter of tests run on every parser path.
+inline std::string ParserPathName(const ::testing::TestParamInfo<ParserPath>& p) {
+  switch (p.param) {
+    case ParserPath::kFast:
+      return "FastPath";
+    case ParserPath::kExact:
+      return "ScalarPath";
+    case ParserPath::kParallel:
+      return "ParallelFastPath";
+  }
+  return "Unknown";
 }
+inline const auto kEveryParserPath =
+    ::testing::Values(ParserPath::kFast, ParserPath::kExact, ParserPath::kParallel);
 
 std::string ReadFileOrDie(const std::string& path);
 

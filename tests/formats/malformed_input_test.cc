@@ -83,7 +83,7 @@ const std::map<std::string, Expectation>& Corpus() {
   return kCorpus;
 }
 
-class MalformedInputTest : public ::testing::TestWithParam<bool> {};
+class MalformedInputTest : public ::testing::TestWithParam<perfdx::testing::ParserPath> {};
 
 TEST_P(MalformedInputTest, EveryCorpusFileHasItsExpectedOutcome) {
   const std::string dir = "tests/data/bad";
@@ -139,7 +139,7 @@ TEST_P(MalformedInputTest, TimesBeyondTheRangeAreOutOfRangeNotInvalid) {
   EXPECT_EQ(trace->load_stats.Get(LoadStat::kEventInvalidTs), 1u);  // "soon"
 }
 
-INSTANTIATE_TEST_SUITE_P(BothPaths, MalformedInputTest, ::testing::Values(true, false),
+INSTANTIATE_TEST_SUITE_P(EveryPath, MalformedInputTest, perfdx::testing::kEveryParserPath,
                          perfdx::testing::ParserPathName);
 
 }  // namespace

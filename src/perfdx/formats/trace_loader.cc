@@ -124,15 +124,30 @@ void DescribeRuntime(const io::TraceInput& input, std::optional<model::Framework
   }
 }
 
+// About how many events files of `bytes` hold, to reserve the model's
+// columns: their JSON over the densest events of the shared traces (Ascend's,
+// ~170 bytes; Kineto's are 220-460), compressed files at 20:1 (Kineto's
+// .json.gz are 17-29:1); an estimate short by 2x costs one doubling.
+size_t ExpectedEvents(uint64_t bytes, io::Compression compression) {
+  constexpr uint64_t kBytesPerEvent = 160;
+  constexpr uint64_t kCompressionRatio = 20;
+  constexpr uint64_t kMaxReserved = uint64_t{1} << 25;  // 32 M events
+  const uint64_t json = compression == io::Compression::kNone ? bytes : bytes * kCompressionRatio;
+  return static_cast<size_t>(std::min(json / kBytesPerEvent, kMaxReserved));
+}
+
 // One trace from one or more Chrome-trace sources: msprof cuts its timeline
 // into msprof_slice_{n}_{ts}.json files, all of one rank.
 Result<model::Trace> ImportChromeSources(const std::vector<io::ByteSource*>& sources,
                                          const io::TraceInput& input,
-                                         const ChromeJsonOptions& options) {
+                                         const ChromeJsonOptions& options,
+                                         size_t expected_events = 0) {
   model::RankInfo info;
   info.path = input.trace_path;
   info.rank = input.rank_hint;
   model::TraceBuilder builder(std::move(info));
+  builder.set_finalize_threads(options.decode_threads);
+  builder.ReserveEvents(expected_events);
   BuilderSink sink(builder);
   TraceEnvelope envelope;
   for (size_t k = 0; k < sources.size(); ++k) {
@@ -171,12 +186,13 @@ Result<model::Trace> ImportChromeTrace(const io::TraceInput& input, const LoadOp
     sources.push_back(extra.get());
     owned.push_back(std::move(extra));
   }
-  if (!options.progress) return ImportChromeSources(sources, input, options.json);
   uint64_t total = 0;
   if (!input.from_stdin) {
     total = FileBytes(input.trace_path);
     for (const std::string& more : input.more_trace_paths) total += FileBytes(more);
   }
+  const size_t expected = ExpectedEvents(total, source->compression());
+  if (!options.progress) return ImportChromeSources(sources, input, options.json, expected);
   ProgressCounter counter(options, input.trace_path, total);
   std::vector<std::unique_ptr<io::ByteSource>> counted;
   std::vector<io::ByteSource*> counted_sources;
@@ -184,7 +200,7 @@ Result<model::Trace> ImportChromeTrace(const io::TraceInput& input, const LoadOp
     counted.push_back(std::make_unique<ProgressSource>(*s, counter));
     counted_sources.push_back(counted.back().get());
   }
-  return ImportChromeSources(counted_sources, input, options.json);
+  return ImportChromeSources(counted_sources, input, options.json, expected);
 }
 
 Result<model::Trace> ImportChromeTraceFrom(io::ByteSource& source, const io::TraceInput& input,
@@ -270,8 +286,13 @@ Result<LoadOutcome> LoadEachTrace(const std::vector<std::string>& paths, const L
   // Per input: how it ended and the rank it said it was (for the order).
   std::vector<Status> statuses(n);
   std::vector<std::optional<int64_t>> ranks(n);
-  unsigned threads = options.threads != 0 ? options.threads : std::thread::hardware_concurrency();
-  threads = std::clamp<unsigned>(threads, 1, static_cast<unsigned>(std::max<size_t>(n, 1)));
+  const unsigned budget = std::max<unsigned>(
+      1, options.threads != 0 ? options.threads : std::thread::hardware_concurrency());
+  const unsigned threads =
+      std::clamp<unsigned>(budget, 1, static_cast<unsigned>(std::max<size_t>(n, 1)));
+  // Fewer inputs than threads: the rest decode each input's chunks.
+  LoadOptions each = options;
+  each.json.decode_threads = std::max<unsigned>(1, budget / threads);
 
   auto load_one = [&](size_t i, const LoadOptions& mine) {
     const io::TraceInput& input = discovery.inputs[i];
@@ -288,11 +309,11 @@ Result<LoadOutcome> LoadEachTrace(const std::vector<std::string>& paths, const L
   auto work = [&] {
     for (size_t i = next++; i < n; i = next++) {
       if (!options.progress) {
-        load_one(i, options);
+        load_one(i, each);
         continue;
       }
       // The input's own options: its progress calls carry its index.
-      LoadOptions mine = options;
+      LoadOptions mine = each;
       mine.progress = [&options, i, n](const LoadProgress& p) {
         LoadProgress q = p;
         q.input = i;

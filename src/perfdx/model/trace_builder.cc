@@ -6,6 +6,7 @@
 #include <numeric>
 #include <optional>
 #include <string>
+#include <thread>
 #include <tuple>
 
 #include "perfdx/base/hash.h"
@@ -24,11 +25,20 @@ uint64_t HashRawId(const RawId& id) {
   return RawIdHash()(id);
 }
 
+// column[i] = column[order[i]] by a gather into `scratch` and a swap: the
+// column's old block becomes the scratch of the next column of its type, so
+// a table is permuted with one new block per element type, not per column.
+template <typename T>
+void Permute(std::vector<T>& column, const std::vector<uint32_t>& order, std::vector<T>& scratch) {
+  scratch.resize(column.size());
+  for (size_t i = 0; i < order.size(); ++i) scratch[i] = column[order[i]];
+  column.swap(scratch);
+}
+
 template <typename T>
 void Permute(std::vector<T>& column, const std::vector<uint32_t>& order) {
-  std::vector<T> out(column.size());
-  for (size_t i = 0; i < order.size(); ++i) out[i] = column[order[i]];
-  column.swap(out);
+  std::vector<T> scratch;
+  Permute(column, order, scratch);
 }
 
 // Sorts `v` by `less`. Trace records arrive mostly in order — a host thread's
@@ -278,6 +288,25 @@ uint32_t TraceBuilder::AppendSlice(TrackId track, int64_t ts, int64_t dur, Strin
   s.args_count.push_back(static_cast<uint8_t>(count));
   max_ts_ns_ = std::max(max_ts_ns_, ts + std::max<int64_t>(dur, 0));
   return index;
+}
+
+void TraceBuilder::ReserveEvents(size_t events) {
+  SliceTable& s = trace_.slices;
+  s.ts_ns.reserve(events);
+  s.dur_ns.reserve(events);
+  s.track.reserve(events);
+  s.name.reserve(events);
+  s.category.reserve(events);
+  s.flags.reserve(events);
+  s.correlation.reserve(events);
+  s.external_id.reserve(events);
+  s.args_begin.reserve(events);
+  s.args_count.reserve(events);
+  // Kineto's events carry 2 to 3 of the args perfdx keeps.
+  const size_t args = events * 3;
+  trace_.args.key.reserve(args);
+  trace_.args.type.reserve(args);
+  trace_.args.bits.reserve(args);
 }
 
 void TraceBuilder::AddEvent(const RawEvent& event) {
@@ -583,17 +612,21 @@ void TraceBuilder::ClassifySlices(Classifier& classifier) {
   }
 }
 
-void TraceBuilder::SortSlices() {
-  SliceTable& s = trace_.slices;
+// Reads only the ts, dur and track columns: runs beside ClassifySlices.
+TraceBuilder::SliceOrder TraceBuilder::ComputeSliceOrder() const {
+  const SliceTable& s = trace_.slices;
   const size_t n = s.size();
   const size_t num_tracks = trace_.tracks.size();
+  SliceOrder result;
+  std::vector<uint32_t>& offset = result.track_offsets;
+  std::vector<uint32_t>& order = result.order;
 
   // Group by track with a counting sort, then order each track by
   // (ts asc, dur desc); most tracks arrive already in order.
-  std::vector<uint32_t> offset(num_tracks + 1, 0);
+  offset.assign(num_tracks + 1, 0);
   for (size_t i = 0; i < n; ++i) ++offset[s.track[i] + 1];
   std::partial_sum(offset.begin(), offset.end(), offset.begin());
-  std::vector<uint32_t> order(n);
+  order.resize(n);
   {
     std::vector<uint32_t> cursor(offset.begin(), offset.end() - 1);
     for (size_t i = 0; i < n; ++i) order[cursor[s.track[i]]++] = static_cast<uint32_t>(i);
@@ -607,8 +640,6 @@ void TraceBuilder::SortSlices() {
   for (size_t t = 0; t < num_tracks; ++t) {
     const uint32_t begin = offset[t];
     const uint32_t end = offset[t + 1];
-    trace_.tracks[t].slice_begin = begin;
-    trace_.tracks[t].slice_end = end;
     auto less = [](const Key& a, const Key& b) {
       return std::tie(a.ts, b.dur, a.index) < std::tie(b.ts, a.dur, b.index);
     };
@@ -631,21 +662,50 @@ void TraceBuilder::SortSlices() {
     if (!moved) continue;
     for (uint32_t j = begin; j < end; ++j) order[j] = keys[j - begin].index;
   }
+  return result;
+}
 
+void TraceBuilder::ApplySliceOrder(const SliceOrder& sorted) {
+  SliceTable& s = trace_.slices;
+  const size_t n = s.size();
+  const std::vector<uint32_t>& order = sorted.order;
+  for (size_t t = 0; t < trace_.tracks.size(); ++t) {
+    trace_.tracks[t].slice_begin = sorted.track_offsets[t];
+    trace_.tracks[t].slice_end = sorted.track_offsets[t + 1];
+  }
   bool identity = true;
   for (size_t i = 0; i < n && identity; ++i) identity = order[i] == i;
   if (!identity) {
-    Permute(s.ts_ns, order);
-    Permute(s.dur_ns, order);
-    Permute(s.track, order);
-    Permute(s.name, order);
-    Permute(s.category, order);
-    Permute(s.kind, order);
-    Permute(s.flags, order);
-    Permute(s.correlation, order);
-    Permute(s.external_id, order);
-    Permute(s.args_begin, order);
-    Permute(s.args_count, order);
+    // Two halves of about the same bytes per slice, on two threads if given.
+    auto first = [&] {
+      std::vector<int64_t> wide;
+      std::vector<uint32_t> narrow;
+      Permute(s.ts_ns, order, wide);
+      Permute(s.dur_ns, order, wide);
+      Permute(s.track, order, narrow);
+      Permute(s.name, order, narrow);
+      Permute(s.category, order, narrow);
+    };
+    auto second = [&] {
+      std::vector<int64_t> wide;
+      Permute(s.correlation, order, wide);
+      Permute(s.external_id, order, wide);
+      std::vector<EventKind> kinds;
+      Permute(s.kind, order, kinds);
+      std::vector<uint8_t> bytes;
+      Permute(s.flags, order, bytes);
+      Permute(s.args_count, order, bytes);
+      std::vector<uint32_t> narrow;
+      Permute(s.args_begin, order, narrow);
+    };
+    if (finalize_threads_ > 1 && n >= kParallelFinalizeSlices) {
+      std::thread other(second);
+      first();
+      other.join();
+    } else {
+      first();
+      second();
+    }
     std::vector<uint32_t> new_index(n);
     for (size_t i = 0; i < n; ++i) new_index[order[i]] = static_cast<uint32_t>(i);
     for (auto& [slice, id] : step_markers_) slice = new_index[slice];
@@ -682,7 +742,7 @@ void TraceBuilder::ComputeNesting() {
   }
 }
 
-void TraceBuilder::BindFlows(Classifier& classifier) {
+void TraceBuilder::SortRawFlows() {
   // A flow is the set of s/t/f records sharing (id, category, name). Records
   // are paired by identity, not by time: device clocks can place the 'f'
   // before its 's' (torch_npu HostToDevice), and one 's' may fan out to
@@ -702,20 +762,27 @@ void TraceBuilder::BindFlows(Classifier& classifier) {
     if (rank_a != rank_b) return rank_a < rank_b;
     return a.ts_ns < b.ts_ns;
   });
+  // The records bound to their enclosing slice, by (track, time), for one
+  // cursor per track in BindFlows.
+  flows_by_time_.clear();
+  for (size_t k = 0; k < raw_flows_.size(); ++k) {
+    if (raw_flows_[k].bind_enclosing) flows_by_time_.push_back(static_cast<uint32_t>(k));
+  }
+  std::sort(flows_by_time_.begin(), flows_by_time_.end(), [&](uint32_t a, uint32_t b) {
+    return std::tie(raw_flows_[a].track, raw_flows_[a].ts_ns, a) <
+           std::tie(raw_flows_[b].track, raw_flows_[b].ts_ns, b);
+  });
+}
+
+// The flow records sorted by SortRawFlows.
+void TraceBuilder::BindFlows(Classifier& classifier) {
   const SliceTable& s = trace_.slices;
   // The slice enclosing each record bound that way, in (track, time) order
   // by one cursor per track: a walk up the nesting per record was
   // flows x depth (#17).
   std::vector<int64_t> enclosing(raw_flows_.size(), -1);
   {
-    std::vector<uint32_t> by_time;
-    for (size_t k = 0; k < raw_flows_.size(); ++k) {
-      if (raw_flows_[k].bind_enclosing) by_time.push_back(static_cast<uint32_t>(k));
-    }
-    std::sort(by_time.begin(), by_time.end(), [&](uint32_t a, uint32_t b) {
-      return std::tie(raw_flows_[a].track, raw_flows_[a].ts_ns, a) <
-             std::tie(raw_flows_[b].track, raw_flows_[b].ts_ns, b);
-    });
+    const std::vector<uint32_t>& by_time = flows_by_time_;
     std::optional<InnermostSliceCursor> cursor;
     for (size_t k = 0; k < by_time.size(); ++k) {
       const RawFlow& f = raw_flows_[by_time[k]];
@@ -902,8 +969,20 @@ Result<Trace> TraceBuilder::Finalize(Classifier& classifier) && {
     }
   }
   classifier.ClassifyTracks(trace_.tracks, trace_.strings, categories);
-  ClassifySlices(classifier);
-  SortSlices();
+  // The slices' order reads none of what ClassifySlices writes, and the flow
+  // records need neither: with a second thread, both beside it.
+  SliceOrder order;
+  if (finalize_threads_ > 1 && trace_.slices.size() >= kParallelFinalizeSlices) {
+    std::thread other([this, &order] { order = ComputeSliceOrder(); });
+    ClassifySlices(classifier);
+    SortRawFlows();
+    other.join();
+  } else {
+    ClassifySlices(classifier);
+    SortRawFlows();
+    order = ComputeSliceOrder();
+  }
+  ApplySliceOrder(order);
   ComputeNesting();
   BindFlows(classifier);
   BuildLaunchFlows();

@@ -27,6 +27,9 @@ namespace perfdx::model {
 inline constexpr int64_t kMinTimestampNs = -(int64_t{1} << 61);
 inline constexpr int64_t kMaxTimestampNs = int64_t{1} << 62;
 inline constexpr int64_t kMaxDurationNs = int64_t{1} << 60;
+// Finalize takes its second thread from this many slices on: below, the
+// thread costs more than the few milliseconds it would save.
+inline constexpr size_t kParallelFinalizeSlices = size_t{1} << 14;
 
 // An id as it appears in the file, before interning.
 struct RawIdView {
@@ -100,6 +103,15 @@ class TraceBuilder {
 
   LoadStats& load_stats() { return trace_.load_stats; }
   RankInfo& info() { return trace_.info; }
+  // Threads Finalize may use (1: only the caller's). With two, the slices'
+  // order is found while they are classified and the flows sorted, and the
+  // slice columns are permuted in two halves; the trace is the same.
+  void set_finalize_threads(unsigned threads) { finalize_threads_ = threads; }
+  // Room for about `events` events before the first is added, from the
+  // input's size: grown by doubling, the columns fault in twice their final
+  // size (a third of a large trace's load time was the kernel zeroing pages);
+  // room never touched costs address space, not memory.
+  void ReserveEvents(size_t events);
 
   Result<Trace> Finalize(Classifier& classifier) &&;
 
@@ -147,8 +159,16 @@ class TraceBuilder {
   void CloseOpenSlices();
   void ApplyMetadata();
   void ClassifySlices(Classifier& classifier);
-  void SortSlices();
+  // The slices grouped by track, each track by (ts, -dur): order[j] is the
+  // slice that goes to position j.
+  struct SliceOrder {
+    std::vector<uint32_t> order;
+    std::vector<uint32_t> track_offsets;  // track t holds [t], [t + 1])
+  };
+  SliceOrder ComputeSliceOrder() const;
+  void ApplySliceOrder(const SliceOrder& sorted);
   void ComputeNesting();
+  void SortRawFlows();
   void BindFlows(Classifier& classifier);
   void BuildLaunchFlows();
   void BuildSteps();
@@ -167,11 +187,13 @@ class TraceBuilder {
   std::vector<std::vector<uint32_t>> open_begins_;  // per track: B slices not yet ended
   std::unordered_map<AsyncKey, std::vector<uint32_t>, AsyncKeyHash> open_async_;
   std::vector<RawFlow> raw_flows_;
+  std::vector<uint32_t> flows_by_time_;                     // SortRawFlows: see BindFlows
   std::vector<std::pair<uint32_t, int64_t>> step_markers_;  // (slice, step id)
   // Events by phase letter; buckets 0 and 1 count missing and unknown phases.
   std::array<uint64_t, 256> phase_counts_{};
   StringId async_space_ = kEmptyString;
   int64_t max_ts_ns_ = INT64_MIN;
+  unsigned finalize_threads_ = 1;
 };
 
 }  // namespace perfdx::model

@@ -1,13 +1,17 @@
 // The Chrome trace event format as PyTorch, torch_npu and MindSpore write it.
-// Every case runs through both the fast (simdjson chunk) path and the exact
-// scalar path, with tiny chunks so that chunk boundaries fall everywhere.
+// Every case runs through the fast (simdjson chunk) path, sequential and with
+// chunks decoded ahead on three threads, and the exact scalar path, with tiny
+// chunks so that chunk boundaries fall everywhere.
 #include "perfdx/formats/chrome/chrome_json_parser.h"
 
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "perfdx/analysis/trace_summary.h"
+#include "perfdx/io/byte_source.h"
 #include "test_support.h"
 
 namespace perfdx::formats {
@@ -18,7 +22,7 @@ using model::LoadStat;
 using model::Trace;
 using perfdx::testing::ImportString;
 
-class ParserTest : public ::testing::TestWithParam<bool> {
+class ParserTest : public ::testing::TestWithParam<perfdx::testing::ParserPath> {
  protected:
   Trace Import(const std::string& json) {
     auto r = ImportString(json, GetParam());
@@ -79,8 +83,7 @@ TEST_P(ParserTest, ObjectFormWithKeysBeforeAndAfterTheEvents) {
     void OnStat(LoadStat) override { ADD_FAILURE(); }
     void OnWarning(std::string m) override { ADD_FAILURE() << m; }
   } sink;
-  ChromeJsonOptions options;
-  options.fast_path = GetParam();
+  ChromeJsonOptions options = perfdx::testing::ParserOptions(GetParam());
   options.chunk_bytes = 64;
   TraceEnvelope env;
   ASSERT_TRUE(ParseChromeJson(**source, options, sink, &env).ok());
@@ -118,8 +121,7 @@ TEST_P(ParserTest, KeysAfterTheEventsHoldingObjectListsAreNotEvents) {
       void OnStat(LoadStat s) override { ADD_FAILURE() << model::GetLoadStatInfo(s).name; }
       void OnWarning(std::string m) override { ADD_FAILURE() << m; }
     } sink;
-    ChromeJsonOptions options;
-    options.fast_path = GetParam();
+    ChromeJsonOptions options = perfdx::testing::ParserOptions(GetParam());
     options.chunk_bytes = chunk;
     TraceEnvelope env;
     ASSERT_TRUE(ParseChromeJson(**source, options, sink, &env).ok());
@@ -249,27 +251,205 @@ TEST_P(ParserTest, NotATraceIsAnErrorWithByteOffset) {
   EXPECT_NE(s.message().find("empty"), std::string::npos) << s.message();
 }
 
-INSTANTIATE_TEST_SUITE_P(BothPaths, ParserTest, ::testing::Values(true, false),
+INSTANTIATE_TEST_SUITE_P(EveryPath, ParserTest, perfdx::testing::kEveryParserPath,
                          perfdx::testing::ParserPathName);
 
-// On every real trace, the fast path and the exact path read the same thing.
+// On every real trace, the fast path (sequential and parallel) and the exact
+// path read the same thing.
 TEST(ParserEquivalenceTest, FastAndScalarPathsAgreeOnRealTraces) {
   PERFDX_REQUIRE_SHARED();
   for (const char* rel : {"traces/kineto/hta/trace_filter/sampled_rank-0.json.gz",
                           "traces/kineto/hta/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz",
                           "traces/ascend/mstt_samples/single_step_trace_view.json",
                           "traces/kineto/hta/nccl_parser_config/nccl_data.json.gz"}) {
-    auto fast = perfdx::testing::ImportFile(perfdx::testing::SharedPath(rel), true);
-    auto exact = perfdx::testing::ImportFile(perfdx::testing::SharedPath(rel), false);
-    ASSERT_TRUE(fast.ok() && exact.ok()) << rel;
-    EXPECT_EQ(fast->raw.events, exact->raw.events) << rel;
-    EXPECT_EQ(fast->raw.by_phase, exact->raw.by_phase) << rel;
-    EXPECT_EQ(fast->slices.ts_ns, exact->slices.ts_ns) << rel;
-    EXPECT_EQ(fast->slices.dur_ns, exact->slices.dur_ns) << rel;
-    EXPECT_EQ(fast->slices.kind, exact->slices.kind) << rel;
-    EXPECT_EQ(fast->slices.correlation, exact->slices.correlation) << rel;
-    EXPECT_EQ(fast->args.bits.size(), exact->args.bits.size()) << rel;
-    EXPECT_EQ(fast->flows.from, exact->flows.from) << rel;
+    using perfdx::testing::ParserPath;
+    auto exact = perfdx::testing::ImportFile(perfdx::testing::SharedPath(rel), ParserPath::kExact);
+    ASSERT_TRUE(exact.ok()) << rel;
+    for (ParserPath path : {ParserPath::kFast, ParserPath::kParallel}) {
+      auto fast = perfdx::testing::ImportFile(perfdx::testing::SharedPath(rel), path);
+      ASSERT_TRUE(fast.ok()) << rel;
+      EXPECT_EQ(fast->raw.events, exact->raw.events) << rel;
+      EXPECT_EQ(fast->raw.by_phase, exact->raw.by_phase) << rel;
+      EXPECT_EQ(fast->slices.ts_ns, exact->slices.ts_ns) << rel;
+      EXPECT_EQ(fast->slices.dur_ns, exact->slices.dur_ns) << rel;
+      EXPECT_EQ(fast->slices.kind, exact->slices.kind) << rel;
+      EXPECT_EQ(fast->slices.correlation, exact->slices.correlation) << rel;
+      EXPECT_EQ(fast->args.bits.size(), exact->args.bits.size()) << rel;
+      EXPECT_EQ(fast->flows.from, exact->flows.from) << rel;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace perfdx::formats
+
+namespace perfdx::formats {
+namespace {
+
+// Issue #13: chunks decoded ahead by other threads reach the sink in file
+// order, on the calling thread, and read the same events and stats as one
+// thread does, also where a chunk in flight holds damage that sends the
+// reader back to the exact path (the chunks after it are given back unread).
+TEST(ParallelDecodeTest, DamageAmongChunksInFlightReadsAsOneThreadDoes) {
+  std::string json = R"({"schemaVersion": 1, "traceEvents": [)";
+  for (int i = 0; i < 3000; ++i) {
+    if (i) json += ",\n";
+    const std::string ts = std::to_string(1000 + i * 10);
+    switch (i % 97) {
+      case 13:  // invalid UTF-8 in a name
+        json += R"({"ph": "X", "name": "bad\xff)" + std::to_string(i) +
+                R"(", "pid": 1, "tid": 1, "ts": )" + ts + R"(, "dur": 5})";
+        break;
+      case 29:  // an unescaped Windows path (kineto#336)
+        json += R"({"ph": "X", "name": "C:\temp\op)" + std::to_string(i) +
+                R"(", "pid": 1, "tid": 1, "ts": )" + ts + R"(, "dur": 5})";
+        break;
+      case 41:  // not an object
+        json += "17";
+        break;
+      case 57:  // an empty value (pytorch#172353)
+        json += R"({"ph": "X", "name": "empty)" + std::to_string(i) +
+                R"(", "pid": 1, "tid": 1, "ts": )" + ts +
+                R"(, "dur": 5, "args": {"Process Group Description": , "x": 1}})";
+        break;
+      case 71:  // the fast path's cut pattern inside a string
+        json += R"({"ph": "X", "name": "op}, {)" + std::to_string(i) +
+                R"(", "pid": 1, "tid": 2, "ts": )" + ts + R"(, "dur": 5})";
+        break;
+      default:
+        json += R"({"ph": "X", "cat": "kernel", "name": "k)" + std::to_string(i % 7) +
+                R"(", "pid": 0, "tid": 7, "ts": )" + ts +
+                R"(, "dur": 5, "args": {"correlation": )" + std::to_string(i) + "}}";
+    }
+  }
+  // Keys after the array whose values hold `}, {` of their own.
+  json +=
+      R"(], "deviceProperties": [{"id": 0, "name": "GPU A"}, {"id": 1, "name": "GPU B"}], "traceName": "t"})";
+
+  struct Recorder final : ChromeEventSink {
+    std::vector<std::string> seen;  // every call, in order
+    std::vector<std::thread::id> threads;
+    void OnEvent(model::RawEvent& e) override {
+      seen.push_back("event " + std::string(e.name) + " " + std::to_string(e.ts_ns));
+      threads.push_back(std::this_thread::get_id());
+    }
+    void OnBadEvent(LoadStat why) override {
+      seen.push_back("bad " + std::string(model::GetLoadStatInfo(why).name));
+    }
+    void OnStat(LoadStat stat) override {
+      seen.push_back("stat " + std::string(model::GetLoadStatInfo(stat).name));
+    }
+    void OnWarning(std::string message) override { seen.push_back("warning " + message); }
+  };
+  auto parse = [&](ChromeJsonOptions options, TraceEnvelope* env) {
+    Recorder sink;
+    auto source = io::OpenMemoryByteSource(json, "damaged.json");
+    EXPECT_TRUE(source.ok());
+    EXPECT_TRUE(ParseChromeJson(**source, options, sink, env).ok());
+    return sink;
+  };
+  ChromeJsonOptions one;
+  TraceEnvelope one_env;
+  const Recorder expected = parse(one, &one_env);
+  // An independent count: 3000 elements, of which every 97th from 41 is not
+  // an object, and the two device names after the array.
+  size_t events = 0;
+  for (const std::string& s : expected.seen) events += s.rfind("event ", 0) == 0;
+  EXPECT_EQ(events, 3000u - (3000 / 97 + (3000 % 97 > 41 ? 1 : 0)));
+  ASSERT_EQ(one_env.devices.size(), 2u);
+
+  for (size_t chunk : {size_t{300}, size_t{1024}, size_t{4096}}) {
+    for (unsigned threads : {2u, 3u, 8u}) {
+      ChromeJsonOptions many;
+      many.chunk_bytes = chunk;
+      many.decode_threads = threads;
+      many.parallel_after_bytes = 0;
+      ChromeJsonOptions one_chunked = one;
+      one_chunked.chunk_bytes = chunk;
+      TraceEnvelope env;
+      TraceEnvelope env_one;
+      const Recorder got = parse(many, &env);
+      const Recorder want = parse(one_chunked, &env_one);
+      EXPECT_EQ(got.seen, want.seen) << chunk << " bytes, " << threads << " threads";
+      EXPECT_EQ(got.seen, expected.seen) << "as with the default chunk";
+      EXPECT_EQ(env.devices.size(), 2u);
+      for (std::thread::id id : got.threads) ASSERT_EQ(id, std::this_thread::get_id());
+    }
+  }
+}
+
+}  // namespace
+}  // namespace perfdx::formats
+
+namespace perfdx::formats {
+namespace {
+
+// Issue #13: a trace loaded with two threads (chunks decoded ahead from the
+// first byte, Finalize's order, flow sort and permutation beside the
+// classification) is the same model, column by column, as with one. The two
+// largest shared traces: above the sizes where Finalize takes a second thread.
+TEST(ParallelLoadTest, TwoThreadsBuildTheSameModelAsOne) {
+  PERFDX_REQUIRE_SHARED();
+  for (const char* rel : {"traces/kineto/hta/trace_diff/control/control.json.gz",
+                          "traces/kineto/tbp/resnet50_num_workers_0/"
+                          "worker0.1623143089861.pt.trace.json.gz"}) {
+    const std::string path = perfdx::testing::SharedPath(rel);
+    LoadOptions one;
+    one.threads = 1;
+    LoadOptions two;
+    two.threads = 2;
+    two.json.parallel_after_bytes = 0;
+    auto a = LoadTraces({path}, one);
+    auto b = LoadTraces({path}, two);
+    ASSERT_TRUE(a.ok() && b.ok()) << rel;
+    ASSERT_EQ(a->traces.size(), 1u);
+    ASSERT_EQ(b->traces.size(), 1u);
+    const model::Trace& x = a->traces[0];
+    const model::Trace& y = b->traces[0];
+    ASSERT_GE(x.slices.size(), model::kParallelFinalizeSlices)
+        << "large enough for Finalize's second thread";
+    EXPECT_EQ(x.raw.events, y.raw.events);
+    EXPECT_EQ(x.raw.by_phase, y.raw.by_phase);
+    EXPECT_EQ(x.strings.size(), y.strings.size());
+    ASSERT_EQ(x.tracks.size(), y.tracks.size());
+    for (size_t t = 0; t < x.tracks.size(); ++t) {
+      EXPECT_EQ(x.tracks[t].kind, y.tracks[t].kind);
+      EXPECT_EQ(x.tracks[t].slice_begin, y.tracks[t].slice_begin);
+      EXPECT_EQ(x.tracks[t].slice_end, y.tracks[t].slice_end);
+    }
+    const model::SliceTable& s = x.slices;
+    const model::SliceTable& r = y.slices;
+    EXPECT_EQ(s.ts_ns, r.ts_ns);
+    EXPECT_EQ(s.dur_ns, r.dur_ns);
+    EXPECT_EQ(s.track, r.track);
+    EXPECT_EQ(s.kind, r.kind);
+    EXPECT_EQ(s.flags, r.flags);
+    EXPECT_EQ(s.parent, r.parent);
+    EXPECT_EQ(s.depth, r.depth);
+    EXPECT_EQ(s.correlation, r.correlation);
+    EXPECT_EQ(s.external_id, r.external_id);
+    EXPECT_EQ(s.args_begin, r.args_begin);
+    EXPECT_EQ(s.args_count, r.args_count);
+    // Names by text: the pools intern in the same order, but say so by value.
+    for (model::SliceId i = 0; i < s.size(); i += 97) {
+      ASSERT_EQ(x.slice_name(i), y.slice_name(i)) << i;
+    }
+    EXPECT_EQ(x.args.key, y.args.key);
+    EXPECT_EQ(x.args.bits, y.args.bits);
+    EXPECT_EQ(x.flows.from, y.flows.from);
+    EXPECT_EQ(x.flows.to, y.flows.to);
+    EXPECT_EQ(x.flows.kind, y.flows.kind);
+    ASSERT_EQ(x.steps.size(), y.steps.size());
+    for (size_t k = 0; k < x.steps.size(); ++k) {
+      EXPECT_EQ(x.steps[k].id, y.steps[k].id);
+      EXPECT_EQ(x.steps[k].start_ns, y.steps[k].start_ns);
+      EXPECT_EQ(x.steps[k].marker, y.steps[k].marker);
+    }
+    for (size_t k = 0; k < model::kLoadStatCount; ++k) {
+      const auto stat = static_cast<model::LoadStat>(k);
+      EXPECT_EQ(x.load_stats.Get(stat), y.load_stats.Get(stat))
+          << model::GetLoadStatInfo(stat).name;
+    }
   }
 }
 

@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <deque>
 #include <memory>
+#include <vector>
 
 #include <fmt/format.h>
 #include <simdjson.h>
 
 #include "perfdx/base/decimal_time.h"
+#include "perfdx/base/task_pool.h"
 #include "perfdx/base/utf8.h"
 #include "perfdx/formats/chrome/json_scanner.h"
 #include "perfdx/model/arg_key.h"
@@ -463,6 +466,81 @@ std::string DescribeByte(char c) {
 }
 
 // ---------------------------------------------------------------------------
+// One region of complete events, decoded as one array (the fast path).
+
+// What decoding a region found; positions are indexes into its buffer.
+struct RegionResult {
+  size_t count = 0;           // events decoded and emitted
+  size_t good_end = 0;        // just past the last of them
+  bool unparsed = false;      // simdjson refused the region: nothing emitted
+  bool failed = false;        // an element failed: events from good_end re-read
+  bool closed_early = false;  // the event array ended at `next`, before the cut
+  size_t next = 0;
+};
+
+// The events of d[begin, cut) (a `}` at cut - 1), with d[begin - 1] and
+// d[cut] borrowed for the array's brackets and restored; `allocated` bytes
+// are readable from d + begin - 1. Each event is decoded into slot() and,
+// when whole, passed to emit(); the string views point into `d` and into
+// `parser`, so they live until either is reused.
+template <typename Slot, typename Emit>
+RegionResult DecodeRegion(od::parser& parser, char* d, size_t allocated, size_t begin, size_t cut,
+                          Slot&& slot, Emit&& emit) {
+  RegionResult r;
+  // (d + begin) - 1, the headroom byte when begin is 0: d[begin - 1] would add
+  // the wrapped size_t(-1) to d, a pointer overflow (UBSan, Clang).
+  char* const open = d + begin - 1;
+  const char saved_open = *open;
+  const char saved_close = d[cut];
+  *open = '[';
+  d[cut] = ']';
+  auto restore = [&] {
+    *open = saved_open;
+    d[cut] = saved_close;
+  };
+  const size_t length = cut - begin + 2;
+  od::document doc;
+  od::array array;
+  if (parser.iterate(open, length, allocated).get(doc) != SUCCESS ||
+      doc.get_array().get(array) != SUCCESS) {
+    // Invalid UTF-8, a raw control character, or a cut inside a string.
+    restore();
+    r.unparsed = true;
+    return r;
+  }
+  r.good_end = begin;
+  for (auto element : array) {
+    od::object object;
+    if (element.get_object().get(object) != SUCCESS) {
+      r.failed = true;
+      break;
+    }
+    RawEvent& event = slot();
+    event.Clear();
+    if (DecodeEvent(object, event) != SUCCESS) {
+      r.failed = true;
+      break;
+    }
+    emit(event);
+    ++r.count;
+    const char* location = nullptr;
+    r.good_end =
+        doc.current_location().get(location) == SUCCESS ? static_cast<size_t>(location - d) : cut;
+  }
+  // The event array may close before the cut: a key after "traceEvents"
+  // ("deviceProperties" written last) holds a `}, {` of its own, and the
+  // region then ends in that value. Its events are read; the array's `]`
+  // is left to the exact path, which ends the array there (#13: the
+  // value's first object was read as an event, the value itself lost).
+  size_t next = r.good_end;
+  while (!r.failed && next < cut && IsJsonSpace(d[next])) ++next;
+  r.closed_early = !r.failed && r.count > 0 && next < cut && d[next] == ']';
+  r.next = next;
+  restore();
+  return r;
+}
+
+// ---------------------------------------------------------------------------
 // The reader: buffer management, envelope, fast and exact paths.
 
 class Reader {
@@ -490,7 +568,12 @@ class Reader {
   Status TopLevelObject();
   Status EventArray(bool bare_array);
   Result<bool> FastChunk();
+  Result<bool> SequentialChunk();
   bool ParseRegion(size_t begin, size_t cut);
+  bool ApplyRegion(const RegionResult& r, size_t cut);
+  Result<bool> ParallelChunk();
+  bool ConsumeOldest();
+  bool Drain();
   size_t FindCut(size_t from, size_t to) const;
   Result<ElementOutcome> ScalarElement();
   Status SkipOversizedValue(size_t consumed);
@@ -522,6 +605,35 @@ class Reader {
   RawEvent event_;
   std::string scratch_;
   JsonScanner scanner_;
+
+  // The parallel fast path: a region of complete events with the buffer that
+  // holds it (the reader goes on in another), decoded by its own parser.
+  struct Chunk final : base::TaskPool::Task {
+    std::unique_ptr<char[]> storage;  // storage_bytes long, one byte of headroom
+    size_t storage_bytes = 0;
+    size_t begin = 0;
+    size_t cut = 0;
+    uint64_t base = 0;  // the offset of data()[0] in the stream
+    od::parser parser;
+    std::vector<RawEvent> events;  // result.count of them are the region's
+    RegionResult result;
+
+    char* data() { return storage.get() + 1; }
+    void Run() override {
+      size_t used = 0;
+      result = DecodeRegion(
+          parser, data(), storage_bytes - begin, begin, cut,
+          [this, &used]() -> RawEvent& {
+            if (used == events.size()) events.emplace_back();
+            return events[used];
+          },
+          [&used](RawEvent&) { ++used; });
+    }
+  };
+  std::vector<std::unique_ptr<Chunk>> free_chunks_;
+  std::deque<std::unique_ptr<Chunk>> in_flight_;  // in file order
+  // Declared after the chunks: destroyed first, so no worker outlives them.
+  std::unique_ptr<base::TaskPool> pool_;
 };
 
 Status Reader::Fill(size_t want) {
@@ -832,6 +944,15 @@ size_t Reader::FindCut(size_t from, size_t to) const {
 }
 
 Result<bool> Reader::FastChunk() {
+  if (options_.decode_threads > 1 &&
+      (pool_ != nullptr || Offset(pos_) >= options_.parallel_after_bytes)) {
+    if (pool_ == nullptr) pool_ = std::make_unique<base::TaskPool>(options_.decode_threads - 1);
+    return ParallelChunk();
+  }
+  return SequentialChunk();
+}
+
+Result<bool> Reader::SequentialChunk() {
   // Every call must cost O(what it consumes), or the exact path, which
   // comes back here after each element, turns quadratic (#17): refill only
   // when under half a chunk is left (a refill moves what is left to the
@@ -851,73 +972,133 @@ Result<bool> Reader::FastChunk() {
   return ParseRegion(pos_, cut);
 }
 
+Result<bool> Reader::ParallelChunk() {
+  // A bounded number in flight: memory stays a few chunks per thread.
+  if (in_flight_.size() >= 2 * size_t{options_.decode_threads} && ConsumeOldest()) return true;
+  if (available() < options_.chunk_bytes / 2) PERFDX_RETURN_IF_ERROR(Fill(options_.chunk_bytes));
+  const char* d = data();
+  while (pos_ < end_ && (IsJsonSpace(d[pos_]) || d[pos_] == ',')) ++pos_;
+  size_t cut = std::string::npos;
+  if (Offset(pos_) >= fallback_until_ && pos_ < end_ && d[pos_] == '{') {
+    cut = FindCut(pos_ + 1, end_);
+  }
+  if (cut == std::string::npos) {
+    // What comes next is read in order, after the chunks in flight; with
+    // none left, the sequential fast path decides as it always does.
+    if (Drain()) return true;
+    return SequentialChunk();
+  }
+  std::unique_ptr<Chunk> chunk;
+  if (free_chunks_.empty()) {
+    chunk = std::make_unique<Chunk>();
+  } else {
+    chunk = std::move(free_chunks_.back());
+    free_chunks_.pop_back();
+  }
+  // The chunk keeps this buffer; the reader goes on from the cut in the
+  // chunk's old one (a few bytes to copy: the cut is the last event's end).
+  std::swap(chunk->storage, storage_);
+  std::swap(chunk->storage_bytes, storage_bytes_);
+  const size_t needed = 1 + capacity_ + simdjson::SIMDJSON_PADDING;
+  if (storage_ == nullptr || storage_bytes_ < needed) {
+    storage_bytes_ = needed;
+    storage_ = std::make_unique_for_overwrite<char[]>(needed);
+  }
+  const size_t rest = end_ - cut;
+  std::memcpy(data(), chunk->data() + cut, rest);
+  chunk->begin = pos_;
+  chunk->cut = cut;
+  chunk->base = base_;
+  base_ += cut;
+  end_ = rest;
+  pos_ = 0;
+  std::memset(data() + end_, ' ', simdjson::SIMDJSON_PADDING);
+  pool_->Submit(chunk.get());
+  in_flight_.push_back(std::move(chunk));
+  return true;
+}
+
+bool Reader::ConsumeOldest() {
+  Chunk& c = *in_flight_.front();
+  pool_->Wait(&c);
+  const RegionResult& r = c.result;
+  for (size_t k = 0; k < r.count; ++k) sink_.OnEvent(c.events[k]);
+  if (!r.unparsed && !r.failed && !r.closed_early) {
+    free_chunks_.push_back(std::move(in_flight_.front()));
+    in_flight_.pop_front();
+    return false;
+  }
+  // The region did not end at its cut: read on from where the sequential
+  // path would (ApplyRegion), the later chunks' bytes given back unread.
+  size_t restart = r.next;
+  if (r.unparsed) {
+    restart = c.begin;
+    fallback_until_ = c.base + c.cut;
+  } else if (r.failed) {
+    restart = r.good_end;
+    fallback_until_ = c.base + r.good_end + std::max<size_t>(1, (c.cut - r.good_end) / 8);
+  }
+  size_t total = c.cut - restart + end_;
+  for (size_t k = 1; k < in_flight_.size(); ++k) {
+    pool_->Wait(in_flight_[k].get());
+    total += in_flight_[k]->cut;
+  }
+  capacity_ = std::max(capacity_, total);
+  storage_bytes_ = 1 + capacity_ + simdjson::SIMDJSON_PADDING;
+  auto joined = std::make_unique_for_overwrite<char[]>(storage_bytes_);
+  char* out = joined.get() + 1;
+  std::memcpy(out, c.data() + restart, c.cut - restart);
+  out += c.cut - restart;
+  for (size_t k = 1; k < in_flight_.size(); ++k) {
+    std::memcpy(out, in_flight_[k]->data(), in_flight_[k]->cut);
+    out += in_flight_[k]->cut;
+  }
+  std::memcpy(out, data(), end_);
+  base_ = c.base + restart;
+  storage_ = std::move(joined);
+  pos_ = 0;
+  end_ = total;
+  std::memset(data() + end_, ' ', simdjson::SIMDJSON_PADDING);
+  while (!in_flight_.empty()) {
+    free_chunks_.push_back(std::move(in_flight_.front()));
+    in_flight_.pop_front();
+  }
+  return true;
+}
+
+bool Reader::Drain() {
+  while (!in_flight_.empty()) {
+    if (ConsumeOldest()) return true;
+  }
+  return false;
+}
+
 bool Reader::ParseRegion(size_t begin, size_t cut) {
-  char* d = data();
-  // (d + begin) - 1, the headroom byte when begin is 0: d[begin - 1] would add
-  // the wrapped size_t(-1) to d, a pointer overflow (UBSan, Clang).
-  char* const open = d + begin - 1;
-  const char saved_open = *open;
-  const char saved_close = d[cut];
-  *open = '[';
-  d[cut] = ']';
-  auto restore = [&] {
-    *open = saved_open;
-    d[cut] = saved_close;
-  };
-  const size_t length = cut - begin + 2;
-  const size_t allocated = storage_bytes_ - begin;  // from d + begin - 1 to the end
-  od::document doc;
-  od::array array;
-  if (parser_.iterate(open, length, allocated).get(doc) != SUCCESS ||
-      doc.get_array().get(array) != SUCCESS) {
-    // Invalid UTF-8, a raw control character, or a cut inside a string: read
-    // this region event by event.
-    restore();
+  const RegionResult r = DecodeRegion(
+      parser_, data(), storage_bytes_ - begin, begin, cut, [this]() -> RawEvent& { return event_; },
+      [this](RawEvent& event) { sink_.OnEvent(event); });
+  return ApplyRegion(r, cut);
+}
+
+bool Reader::ApplyRegion(const RegionResult& r, size_t cut) {
+  if (r.unparsed) {
+    // Read this region event by event.
     fallback_until_ = Offset(cut);
     return false;
   }
-  size_t good_end = begin;
-  size_t count = 0;
-  bool failed = false;
-  for (auto element : array) {
-    od::object object;
-    if (element.get_object().get(object) != SUCCESS) {
-      failed = true;
-      break;
-    }
-    event_.Clear();
-    if (DecodeEvent(object, event_) != SUCCESS) {
-      failed = true;
-      break;
-    }
-    sink_.OnEvent(event_);
-    ++count;
-    const char* location = nullptr;
-    good_end =
-        doc.current_location().get(location) == SUCCESS ? static_cast<size_t>(location - d) : cut;
-  }
-  // The event array may close before the cut: a key after "traceEvents"
-  // ("deviceProperties" written last) holds a `}, {` of its own, and the
-  // region then ends in that value. Its events are read; the array's `]`
-  // is left to the exact path, which ends the array there (#13: the
-  // value's first object was read as an event, the value itself lost).
-  size_t next = good_end;
-  while (!failed && next < cut && IsJsonSpace(d[next])) ++next;
-  const bool closed_early = !failed && count > 0 && next < cut && d[next] == ']';
-  restore();
-  if (closed_early) {
-    pos_ = next;
+  if (r.closed_early) {
+    pos_ = r.next;
     return true;
   }
-  if (failed) {
+  if (r.failed) {
     // Re-read the failing element exactly, then resume the fast path. The
     // exact path also takes the next eighth of the region: this attempt cost
     // O(cut - begin), so each one pays for itself in bytes consumed, and a
     // bad element in every few (`{...},1,{...},1`) stays linear instead of
     // re-indexing the rest of the region once per bad element (#17).
-    pos_ = good_end;
-    fallback_until_ = Offset(good_end) + std::max<size_t>(1, (cut - good_end) / 8);
-    return count > 0;
+    pos_ = r.good_end;
+    fallback_until_ = Offset(r.good_end) + std::max<size_t>(1, (cut - r.good_end) / 8);
+    return r.count > 0;
   }
   pos_ = cut;
   return true;

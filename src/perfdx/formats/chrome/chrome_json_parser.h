@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,6 +38,13 @@ struct ChromeJsonOptions {
   size_t max_top_level_value_bytes = size_t{16} << 20;
   // Off: every event goes through the exact scalar path (tests, debugging).
   bool fast_path = true;
+  // Threads that decode the fast path's chunks (1: the reader's own). With
+  // more, the chunks past the first `parallel_after_bytes` are decoded ahead,
+  // each in its own buffer by its own parser, and handed to the sink in file
+  // order on the calling thread: the events and stats are the same. Below
+  // the threshold a trace pays for none of the extra buffers.
+  unsigned decode_threads = 1;
+  uint64_t parallel_after_bytes = uint64_t{32} << 20;
 };
 
 // Keys of the top-level object other than "traceEvents".
