@@ -115,7 +115,11 @@ void AddInputOptions(CLI::App* command, InputOptions* options) {
                    "refuse compressed inputs that expand more than this (decompression bombs)")
       ->check(FiniteNumber("--max-ratio", 1, kMaxCompressionRatio))
       ->capture_default_str();
-  command->add_option("--threads", options->threads, "ranks loaded in parallel (0: one per core)")
+  command
+      ->add_option(
+          "--threads", options->threads,
+          "threads for loading: ranks in parallel, and the chunks of each when there are fewer "
+          "ranks than threads (0: one per core)")
       ->check(WholeNumber("--threads", 0, kMaxThreads));
   command
       ->add_option("--framework", options->framework,

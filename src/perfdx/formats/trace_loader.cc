@@ -146,7 +146,6 @@ Result<model::Trace> ImportChromeSources(const std::vector<io::ByteSource*>& sou
   info.path = input.trace_path;
   info.rank = input.rank_hint;
   model::TraceBuilder builder(std::move(info));
-  builder.set_finalize_threads(options.decode_threads);
   builder.ReserveEvents(expected_events);
   BuilderSink sink(builder);
   TraceEnvelope envelope;
@@ -168,6 +167,13 @@ Result<model::Trace> ImportChromeSources(const std::vector<io::ByteSource*>& sou
   rank.base_time_ns = envelope.base_time_ns;
   rank.devices = envelope.devices;
 
+  // Finalize's second thread as the parser's: only for a trace past the
+  // threshold, whose few MiB of extra working memory are small beside it.
+  uint64_t json_bytes = 0;
+  for (const io::ByteSource* s : sources) json_bytes += s->bytes_out();
+  if (json_bytes >= options.parallel_after_bytes) {
+    builder.set_finalize_threads(options.decode_threads);
+  }
   ChromeClassifier classifier(envelope);
   return std::move(builder).Finalize(classifier);
 }

@@ -1,0 +1,90 @@
+#include "perfdx/base/task_pool.h"
+
+#include <atomic>
+#include <chrono>
+#include <deque>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace perfdx::base {
+namespace {
+
+struct Square final : TaskPool::Task {
+  uint64_t input = 0;
+  uint64_t output = 0;
+  std::thread::id ran_on;
+  std::atomic<int>* runs = nullptr;
+  void Run() override {
+    output = input * input;
+    ran_on = std::this_thread::get_id();
+    if (runs) ++*runs;
+  }
+};
+
+TEST(TaskPoolTest, WithoutWorkersTheOwnerRunsEachTaskWhenItWaits) {
+  TaskPool pool(0);
+  Square a;
+  a.input = 7;
+  pool.Submit(&a);
+  EXPECT_EQ(a.output, 0u) << "nothing runs before the wait";
+  pool.Wait(&a);
+  EXPECT_EQ(a.output, 49u);
+  EXPECT_EQ(a.ran_on, std::this_thread::get_id());
+}
+
+// The reader's pattern: a window of tasks in flight, consumed oldest first.
+TEST(TaskPoolTest, AWindowOfTasksRunsEachOnceAndIsConsumedInOrder) {
+  for (unsigned workers : {1u, 3u}) {
+    TaskPool pool(workers);
+    std::atomic<int> runs{0};
+    std::deque<std::unique_ptr<Square>> window;
+    uint64_t next_input = 0;
+    uint64_t next_expected = 0;
+    uint64_t sum = 0;
+    bool others_ran = false;
+    constexpr uint64_t kTasks = 2000;
+    while (next_expected < kTasks) {
+      while (window.size() < 6 && next_input < kTasks) {
+        auto task = std::make_unique<Square>();
+        task->input = next_input++;
+        task->runs = &runs;
+        pool.Submit(task.get());
+        window.push_back(std::move(task));
+      }
+      pool.Wait(window.front().get());
+      EXPECT_EQ(window.front()->input, next_expected);
+      EXPECT_EQ(window.front()->output, next_expected * next_expected);
+      others_ran |= window.front()->ran_on != std::this_thread::get_id();
+      sum += window.front()->output;
+      window.pop_front();
+      ++next_expected;
+    }
+    EXPECT_EQ(runs.load(), static_cast<int>(kTasks));
+    // The sum of squares 0..n-1, computed independently.
+    EXPECT_EQ(sum, (kTasks - 1) * kTasks * (2 * kTasks - 1) / 6);
+    EXPECT_TRUE(others_ran) << workers << " workers never ran a task";
+  }
+}
+
+TEST(TaskPoolTest, DestroyedWithTasksQueuedItDropsThemAndReturns) {
+  std::atomic<int> runs{0};
+  std::vector<std::unique_ptr<Square>> tasks;
+  {
+    TaskPool pool(1);
+    for (int i = 0; i < 100; ++i) {
+      tasks.push_back(std::make_unique<Square>());
+      tasks.back()->runs = &runs;
+      pool.Submit(tasks.back().get());
+    }
+  }  // joins the worker: no task runs after this
+  const int seen = runs.load();
+  EXPECT_LE(seen, 100);
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_EQ(runs.load(), seen);
+}
+
+}  // namespace
+}  // namespace perfdx::base
