@@ -632,6 +632,7 @@ class Reader {
   };
   std::vector<std::unique_ptr<Chunk>> free_chunks_;
   std::deque<std::unique_ptr<Chunk>> in_flight_;  // in file order
+  bool read_ahead_failed_ = false;
   // Declared after the chunks: destroyed first, so no worker outlives them.
   std::unique_ptr<base::TaskPool> pool_;
 };
@@ -975,7 +976,19 @@ Result<bool> Reader::SequentialChunk() {
 Result<bool> Reader::ParallelChunk() {
   // A bounded number in flight: memory stays a few chunks per thread.
   if (in_flight_.size() >= 2 * size_t{options_.decode_threads} && ConsumeOldest()) return true;
-  if (available() < options_.chunk_bytes / 2) PERFDX_RETURN_IF_ERROR(Fill(options_.chunk_bytes));
+  if (read_ahead_failed_) {
+    if (Drain()) return true;
+    return SequentialChunk();
+  }
+  if (available() < options_.chunk_bytes / 2 && !Fill(options_.chunk_bytes).ok()) {
+    // Read ahead into damage (a corrupt gzip block or checksum): the bytes
+    // before it are read as the sequential reader reads them, which meets
+    // the error where it needs those bytes, or never when the trace ends
+    // first (a bad checksum after the last event).
+    read_ahead_failed_ = true;
+    std::memset(data() + end_, ' ', simdjson::SIMDJSON_PADDING);
+    return true;
+  }
   const char* d = data();
   while (pos_ < end_ && (IsJsonSpace(d[pos_]) || d[pos_] == ',')) ++pos_;
   size_t cut = std::string::npos;
