@@ -989,11 +989,14 @@ Result<bool> Reader::ParallelChunk() {
     std::memset(data() + end_, ' ', simdjson::SIMDJSON_PADDING);
     return true;
   }
+  // pos_ stays where the chunks in flight end: a refill moves what is
+  // before pos_ out of the buffer, and a rewind needs every byte after them.
   const char* d = data();
-  while (pos_ < end_ && (IsJsonSpace(d[pos_]) || d[pos_] == ',')) ++pos_;
+  size_t begin = pos_;
+  while (begin < end_ && (IsJsonSpace(d[begin]) || d[begin] == ',')) ++begin;
   size_t cut = std::string::npos;
-  if (Offset(pos_) >= fallback_until_ && pos_ < end_ && d[pos_] == '{') {
-    cut = FindCut(pos_ + 1, end_);
+  if (Offset(begin) >= fallback_until_ && begin < end_ && d[begin] == '{') {
+    cut = FindCut(begin + 1, end_);
   }
   if (cut == std::string::npos) {
     // What comes next is read in order, after the chunks in flight; with
@@ -1019,7 +1022,7 @@ Result<bool> Reader::ParallelChunk() {
   }
   const size_t rest = end_ - cut;
   std::memcpy(data(), chunk->data() + cut, rest);
-  chunk->begin = pos_;
+  chunk->begin = begin;
   chunk->cut = cut;
   chunk->base = base_;
   base_ += cut;

@@ -45,7 +45,11 @@ struct ChromeJsonOptions {
   // the threshold a trace pays for none of the extra buffers (a trace of
   // 30-60 MB keeps its peak RSS under half its size; it loads in 50 ms).
   unsigned decode_threads = 1;
-  uint64_t parallel_after_bytes = uint64_t{64} << 20;
+  // Off by default (the maximum) until a divergence the chrome fuzzer found is
+  // fixed: on tests/data/fuzz/parallel_divergence_1.json, in 512-byte
+  // chunks, the parallel path builds one slice more than the sequential one.
+  // Tests and benches set it (64 MiB is the intended default).
+  uint64_t parallel_after_bytes = UINT64_MAX;
 };
 
 // Keys of the top-level object other than "traceEvents".
