@@ -124,9 +124,6 @@ void DescribeRuntime(const io::TraceInput& input, std::optional<model::Framework
   }
 }
 
-// Finalize takes its second thread for traces of this much JSON.
-constexpr uint64_t kParallelFinalizeBytes = uint64_t{64} << 20;
-
 // About how many events files of `bytes` hold, to reserve the model's
 // columns: their JSON over the densest events of the shared traces (Ascend's,
 // ~170 bytes; Kineto's are 220-460), compressed files at 20:1 (Kineto's
@@ -174,7 +171,7 @@ Result<model::Trace> ImportChromeSources(const std::vector<io::ByteSource*>& sou
   // threshold, whose few MiB of extra working memory are small beside it.
   uint64_t json_bytes = 0;
   for (const io::ByteSource* s : sources) json_bytes += s->bytes_out();
-  if (json_bytes >= kParallelFinalizeBytes) {
+  if (json_bytes >= options.parallel_after_bytes) {
     builder.set_finalize_threads(options.decode_threads);
   }
   ChromeClassifier classifier(envelope);

@@ -4,10 +4,14 @@
 // chunks so that chunk boundaries fall everywhere.
 #include "perfdx/formats/chrome/chrome_json_parser.h"
 
+#include <algorithm>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
 #include "perfdx/analysis/trace_summary.h"
@@ -286,11 +290,62 @@ TEST(ParserEquivalenceTest, FastAndScalarPathsAgreeOnRealTraces) {
 namespace perfdx::formats {
 namespace {
 
-// Issue #13: chunks decoded ahead by other threads reach the sink in file
-// order, on the calling thread, and read the same events and stats as one
-// thread does, also where a chunk in flight holds damage that sends the
-// reader back to the exact path (the chunks after it are given back unread).
-TEST(ParallelDecodeTest, DamageAmongChunksInFlightReadsAsOneThreadDoes) {
+// Every sink call, in order, and the thread it came on.
+struct Recorder final : ChromeEventSink {
+  std::vector<std::string> seen;
+  std::vector<std::thread::id> threads;
+  void OnEvent(model::RawEvent& e) override {
+    seen.push_back("event " + std::string(e.phase) + " " + std::string(e.name) + " " +
+                   std::to_string(e.ts_ns) + " " + std::to_string(e.dur_ns));
+    threads.push_back(std::this_thread::get_id());
+  }
+  void OnBadEvent(LoadStat why) override {
+    seen.push_back("bad " + std::string(model::GetLoadStatInfo(why).name));
+  }
+  void OnStat(LoadStat stat) override {
+    seen.push_back("stat " + std::string(model::GetLoadStatInfo(stat).name));
+  }
+  void OnWarning(std::string message) override { seen.push_back("warning " + message); }
+};
+
+// A source that returns few bytes per read, a different number each time.
+class TrickleSource final : public io::ByteSource {
+ public:
+  explicit TrickleSource(std::unique_ptr<io::ByteSource> inner)
+      : ByteSource(inner->path(), inner->compression()), inner_(std::move(inner)) {}
+  Result<size_t> Read(char* dst, size_t capacity) override {
+    next_ = next_ % 13 + 1;
+    return inner_->Read(dst, std::min(capacity, next_));
+  }
+
+ private:
+  std::unique_ptr<io::ByteSource> inner_;
+  size_t next_ = 0;
+};
+
+Recorder Parse(const std::string& bytes, const ChromeJsonOptions& options,
+               TraceEnvelope* envelope = nullptr, bool trickle = false) {
+  Recorder sink;
+  auto source = io::OpenMemoryByteSource(bytes, "damaged.json");
+  EXPECT_TRUE(source.ok());
+  std::unique_ptr<io::ByteSource> s = std::move(*source);
+  if (trickle) s = std::make_unique<TrickleSource>(std::move(s));
+  TraceEnvelope local;
+  EXPECT_TRUE(ParseChromeJson(*s, options, sink, envelope ? envelope : &local).ok());
+  return sink;
+}
+
+ChromeJsonOptions ParallelOptions(size_t chunk_bytes, unsigned threads) {
+  ChromeJsonOptions options;
+  options.chunk_bytes = chunk_bytes;
+  options.decode_threads = threads;
+  options.parallel_after_bytes = 0;
+  return options;
+}
+
+// 3000 elements with damage of every kind the exact path handles, every few
+// hundred bytes, and keys after the array whose values hold `}, {`.
+std::string DamagedTrace() {
   std::string json = R"({"schemaVersion": 1, "traceEvents": [)";
   for (int i = 0; i < 3000; ++i) {
     if (i) json += ",\n";
@@ -322,31 +377,19 @@ TEST(ParallelDecodeTest, DamageAmongChunksInFlightReadsAsOneThreadDoes) {
                 R"(, "dur": 5, "args": {"correlation": )" + std::to_string(i) + "}}";
     }
   }
-  // Keys after the array whose values hold `}, {` of their own.
   json +=
       R"(], "deviceProperties": [{"id": 0, "name": "GPU A"}, {"id": 1, "name": "GPU B"}], "traceName": "t"})";
+  return json;
+}
 
-  struct Recorder final : ChromeEventSink {
-    std::vector<std::string> seen;  // every call, in order
-    std::vector<std::thread::id> threads;
-    void OnEvent(model::RawEvent& e) override {
-      seen.push_back("event " + std::string(e.name) + " " + std::to_string(e.ts_ns));
-      threads.push_back(std::this_thread::get_id());
-    }
-    void OnBadEvent(LoadStat why) override {
-      seen.push_back("bad " + std::string(model::GetLoadStatInfo(why).name));
-    }
-    void OnStat(LoadStat stat) override {
-      seen.push_back("stat " + std::string(model::GetLoadStatInfo(stat).name));
-    }
-    void OnWarning(std::string message) override { seen.push_back("warning " + message); }
-  };
-  auto parse = [&](ChromeJsonOptions options, TraceEnvelope* env) {
-    Recorder sink;
-    auto source = io::OpenMemoryByteSource(json, "damaged.json");
-    EXPECT_TRUE(source.ok());
-    EXPECT_TRUE(ParseChromeJson(**source, options, sink, env).ok());
-    return sink;
+// Issue #13: chunks decoded ahead by other threads reach the sink in file
+// order, on the calling thread, and read the same events and stats as one
+// thread does, also where a chunk in flight holds damage that sends the
+// reader back to the exact path (the chunks after it are given back unread).
+TEST(ParallelDecodeTest, DamageAmongChunksInFlightReadsAsOneThreadDoes) {
+  const std::string json = DamagedTrace();
+  auto parse = [&](const ChromeJsonOptions& options, TraceEnvelope* env) {
+    return Parse(json, options, env);
   };
   ChromeJsonOptions one;
   TraceEnvelope one_env;
@@ -360,10 +403,7 @@ TEST(ParallelDecodeTest, DamageAmongChunksInFlightReadsAsOneThreadDoes) {
 
   for (size_t chunk : {size_t{300}, size_t{1024}, size_t{4096}}) {
     for (unsigned threads : {2u, 3u, 8u}) {
-      ChromeJsonOptions many;
-      many.chunk_bytes = chunk;
-      many.decode_threads = threads;
-      many.parallel_after_bytes = 0;
+      const ChromeJsonOptions many = ParallelOptions(chunk, threads);
       ChromeJsonOptions one_chunked = one;
       one_chunked.chunk_bytes = chunk;
       TraceEnvelope env;
@@ -374,6 +414,71 @@ TEST(ParallelDecodeTest, DamageAmongChunksInFlightReadsAsOneThreadDoes) {
       EXPECT_EQ(got.seen, expected.seen) << "as with the default chunk";
       EXPECT_EQ(env.devices.size(), 2u);
       for (std::thread::id id : got.threads) ASSERT_EQ(id, std::this_thread::get_id());
+    }
+  }
+}
+
+std::string ReadRepoFile(const std::string& rel) {
+  std::ifstream in(rel, std::ios::binary);
+  EXPECT_TRUE(in.good()) << rel;
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Regression (chrome fuzzer, #13): a trace cut off inside an event and
+// followed by a second copy of its start. Three chunks in flight fail; the
+// parallel reader went on from the first failure with a buffer holding all
+// the chunks read ahead, so its later regions ended elsewhere, and the fast
+// path took the spliced event, which the sequential reader reports as bad
+// JSON, for an event. The failed region is now decided on the buffer the
+// sequential reader had, and what was read ahead is read again after it.
+TEST(ParallelDecodeTest, AFailedRegionInFlightIsDecidedOnTheSequentialReadersBuffer) {
+  const std::string json = ReadRepoFile("tests/data/fuzz/parallel_divergence_1.json");
+  ASSERT_EQ(json.size(), 10207u);
+  ChromeJsonOptions exact;
+  exact.fast_path = false;
+  exact.chunk_bytes = 512;
+  const Recorder reference = Parse(json, exact);
+  // An independent reading of the file: the event at ts 32001 runs into the
+  // copy's header (`"c10::BFloat1{"schemaVersion"`), which no JSON parser
+  // takes, and the file ends inside an event of the copy, at byte 10095.
+  const auto bad =
+      std::find(reference.seen.begin(), reference.seen.end(), "bad event_invalid_json");
+  ASSERT_NE(bad, reference.seen.end());
+  ASSERT_NE(bad, reference.seen.begin());
+  EXPECT_EQ(*(bad - 1), "event X ,cudaLaunchK#2 32000000 16000000");
+  ASSERT_GE(reference.seen.end() - bad, 3);
+  EXPECT_EQ(*(bad + 1), "stat truncated");
+  EXPECT_EQ(*(bad + 2),
+            "warning damaged.json: truncated at byte 10095: the file ends inside an event; the "
+            "events before it were read");
+  for (size_t chunk : {size_t{300}, size_t{512}, size_t{1024}, size_t{4096}}) {
+    ChromeJsonOptions one;
+    one.chunk_bytes = chunk;
+    const Recorder want = Parse(json, one);
+    if (chunk == 512) {
+      EXPECT_EQ(want.seen, reference.seen);
+    }
+    for (unsigned threads : {2u, 3u, 8u}) {
+      const Recorder got = Parse(json, ParallelOptions(chunk, threads));
+      EXPECT_EQ(got.seen, want.seen) << chunk << " bytes, " << threads << " threads";
+    }
+  }
+}
+
+// What the fast path reads depends on the stream alone: a source that
+// returns a few bytes per read, and the same trace gzipped, give the sink the
+// same calls as the whole file in memory, on one thread and on three.
+TEST(ParallelDecodeTest, HowMuchEachReadReturnsChangesNothing) {
+  for (const std::string& json :
+       {DamagedTrace(), ReadRepoFile("tests/data/fuzz/parallel_divergence_1.json")}) {
+    for (unsigned threads : {1u, 3u}) {
+      const ChromeJsonOptions options = ParallelOptions(512, threads);
+      const Recorder whole = Parse(json, options);
+      ASSERT_GT(whole.seen.size(), 50u);
+      EXPECT_EQ(Parse(json, options, nullptr, /*trickle=*/true).seen, whole.seen) << threads;
+      EXPECT_EQ(Parse(perfdx::testing::GzipCompress(json), options).seen, whole.seen) << threads;
+      EXPECT_EQ(Parse(perfdx::testing::GzipCompress(json), options, nullptr, true).seen, whole.seen)
+          << threads;
     }
   }
 }

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -564,6 +565,7 @@ class Reader {
   }
 
   Status Fill(size_t want);
+  Result<size_t> ReadSource(char* dst, size_t capacity);
   Status SkipSpace(bool commas);
   Status TopLevelObject();
   Status EventArray(bool bare_array);
@@ -572,8 +574,8 @@ class Reader {
   bool ParseRegion(size_t begin, size_t cut);
   bool ApplyRegion(const RegionResult& r, size_t cut);
   Result<bool> ParallelChunk();
-  bool ConsumeOldest();
-  bool Drain();
+  std::optional<bool> ConsumeOldest();
+  std::optional<bool> Drain();
   size_t FindCut(size_t from, size_t to) const;
   Result<ElementOutcome> ScalarElement();
   Status SkipOversizedValue(size_t consumed);
@@ -597,7 +599,13 @@ class Reader {
   size_t pos_ = 0;
   size_t end_ = 0;
   uint64_t base_ = 0;
-  bool eof_ = false;
+  bool eof_ = false;  // a read returned 0
+  // The source, as the buffer reads it: the bytes a rewind gave back come
+  // first; its end and its error, once met, are met again.
+  std::vector<char> given_back_;
+  size_t given_back_pos_ = 0;
+  bool source_ended_ = false;
+  Status source_error_;
   uint64_t fallback_until_ = 0;  // absolute offset below which the fast path is off
   bool truncation_reported_ = false;
 
@@ -607,12 +615,16 @@ class Reader {
   JsonScanner scanner_;
 
   // The parallel fast path: a region of complete events with the buffer that
-  // holds it (the reader goes on in another), decoded by its own parser.
+  // holds it (the reader goes on in another), decoded by its own parser. The
+  // buffer is the sequential reader's at that region, as it was (`end`,
+  // `eof`), so a region that does not end at its cut is decided on it.
   struct Chunk final : base::TaskPool::Task {
     std::unique_ptr<char[]> storage;  // storage_bytes long, one byte of headroom
     size_t storage_bytes = 0;
     size_t begin = 0;
     size_t cut = 0;
+    size_t end = 0;
+    bool eof = false;
     uint64_t base = 0;  // the offset of data()[0] in the stream
     od::parser parser;
     std::vector<RawEvent> events;  // result.count of them are the region's
@@ -632,7 +644,6 @@ class Reader {
   };
   std::vector<std::unique_ptr<Chunk>> free_chunks_;
   std::deque<std::unique_ptr<Chunk>> in_flight_;  // in file order
-  bool read_ahead_failed_ = false;
   // Declared after the chunks: destroyed first, so no worker outlives them.
   std::unique_ptr<base::TaskPool> pool_;
 };
@@ -656,13 +667,39 @@ Status Reader::Fill(size_t want) {
     if (storage_) std::memcpy(grown.get(), storage_.get(), 1 + end_);
     storage_ = std::move(grown);
   }
-  while (end_ < want && !eof_) {
-    PERFDX_ASSIGN_OR_RETURN(size_t n, source_.Read(data() + end_, capacity_ - end_));
+  // To capacity, not to `want`: what the buffer holds then depends on the
+  // stream alone, never on how much each read returned, so the regions (and
+  // which events the fast path reads) are the same for a file, its .gz, and
+  // the parallel path replaying bytes it gave back.
+  while (end_ < capacity_ && !eof_) {
+    PERFDX_ASSIGN_OR_RETURN(size_t n, ReadSource(data() + end_, capacity_ - end_));
     if (n == 0) eof_ = true;
     end_ += n;
   }
   std::memset(data() + end_, ' ', simdjson::SIMDJSON_PADDING);
   return Status::Ok();
+}
+
+Result<size_t> Reader::ReadSource(char* dst, size_t capacity) {
+  if (given_back_pos_ < given_back_.size()) {
+    const size_t n = std::min(capacity, given_back_.size() - given_back_pos_);
+    std::memcpy(dst, given_back_.data() + given_back_pos_, n);
+    given_back_pos_ += n;
+    if (given_back_pos_ == given_back_.size()) {
+      given_back_.clear();
+      given_back_pos_ = 0;
+    }
+    return n;
+  }
+  if (!source_error_.ok()) return source_error_;
+  if (source_ended_) return size_t{0};
+  Result<size_t> n = source_.Read(dst, capacity);
+  if (!n.ok()) {
+    source_error_ = n.status();
+    return source_error_;
+  }
+  if (*n == 0) source_ended_ = true;
+  return n;
 }
 
 Status Reader::SkipSpace(bool commas) {
@@ -974,20 +1011,20 @@ Result<bool> Reader::SequentialChunk() {
 }
 
 Result<bool> Reader::ParallelChunk() {
+  // The reader is where the sequential one would be, had every region in
+  // flight ended at its cut; the first that did not sends it back there.
   // A bounded number in flight: memory stays a few chunks per thread.
-  if (in_flight_.size() >= 2 * size_t{options_.decode_threads} && ConsumeOldest()) return true;
-  if (read_ahead_failed_) {
-    if (Drain()) return true;
-    return SequentialChunk();
+  if (in_flight_.size() >= 2 * size_t{options_.decode_threads}) {
+    if (std::optional<bool> progressed = ConsumeOldest()) return *progressed;
   }
-  if (available() < options_.chunk_bytes / 2 && !Fill(options_.chunk_bytes).ok()) {
-    // Read ahead into damage (a corrupt gzip block or checksum): the bytes
-    // before it are read as the sequential reader reads them, which meets
-    // the error where it needs those bytes, or never when the trace ends
-    // first (a bad checksum after the last event).
-    read_ahead_failed_ = true;
-    std::memset(data() + end_, ' ', simdjson::SIMDJSON_PADDING);
-    return true;
+  if (available() < options_.chunk_bytes / 2) {
+    Status filled = Fill(options_.chunk_bytes);
+    if (!filled.ok()) {
+      // The sequential reader fails here too, unless a region in flight
+      // sends it back; it then meets the error again where it reads this far.
+      if (std::optional<bool> progressed = Drain()) return *progressed;
+      return filled;
+    }
   }
   // pos_ stays where the chunks in flight end: a refill moves what is
   // before pos_ out of the buffer, and a rewind needs every byte after them.
@@ -1001,7 +1038,7 @@ Result<bool> Reader::ParallelChunk() {
   if (cut == std::string::npos) {
     // What comes next is read in order, after the chunks in flight; with
     // none left, the sequential fast path decides as it always does.
-    if (Drain()) return true;
+    if (std::optional<bool> progressed = Drain()) return *progressed;
     return SequentialChunk();
   }
   std::unique_ptr<Chunk> chunk;
@@ -1024,6 +1061,8 @@ Result<bool> Reader::ParallelChunk() {
   std::memcpy(data(), chunk->data() + cut, rest);
   chunk->begin = begin;
   chunk->cut = cut;
+  chunk->end = end_;
+  chunk->eof = eof_;
   chunk->base = base_;
   base_ += cut;
   end_ = rest;
@@ -1034,59 +1073,58 @@ Result<bool> Reader::ParallelChunk() {
   return true;
 }
 
-bool Reader::ConsumeOldest() {
-  Chunk& c = *in_flight_.front();
-  pool_->Wait(&c);
-  const RegionResult& r = c.result;
-  for (size_t k = 0; k < r.count; ++k) sink_.OnEvent(c.events[k]);
+std::optional<bool> Reader::ConsumeOldest() {
+  std::unique_ptr<Chunk> c = std::move(in_flight_.front());
+  in_flight_.pop_front();
+  pool_->Wait(c.get());
+  const RegionResult& r = c->result;
+  for (size_t k = 0; k < r.count; ++k) sink_.OnEvent(c->events[k]);
   if (!r.unparsed && !r.failed && !r.closed_early) {
-    free_chunks_.push_back(std::move(in_flight_.front()));
-    in_flight_.pop_front();
-    return false;
+    free_chunks_.push_back(std::move(c));
+    return std::nullopt;
   }
-  // The region did not end at its cut: read on from where the sequential
-  // path would (ApplyRegion), the later chunks' bytes given back unread.
-  size_t restart = r.next;
-  if (r.unparsed) {
-    restart = c.begin;
-    fallback_until_ = c.base + c.cut;
-  } else if (r.failed) {
-    restart = r.good_end;
-    fallback_until_ = c.base + r.good_end + std::max<size_t>(1, (c.cut - r.good_end) / 8);
+  // The region did not end at its cut. The reader takes back the chunk's
+  // buffer, as the sequential reader held it there, and decides as that one
+  // does (ApplyRegion); every byte read since is given back, to be read
+  // again ahead of the source.
+  std::vector<char> later;
+  uint64_t known_end = c->base + c->end;
+  auto take_after_known = [&](const char* d, uint64_t base, size_t end) {
+    if (base + end <= known_end) return;
+    later.insert(later.end(), d + (known_end - base), d + end);
+    known_end = base + end;
+  };
+  for (const std::unique_ptr<Chunk>& k : in_flight_) {
+    pool_->Wait(k.get());
+    take_after_known(k->data(), k->base, k->end);
   }
-  size_t total = c.cut - restart + end_;
-  for (size_t k = 1; k < in_flight_.size(); ++k) {
-    pool_->Wait(in_flight_[k].get());
-    total += in_flight_[k]->cut;
-  }
-  capacity_ = std::max(capacity_, total);
-  storage_bytes_ = 1 + capacity_ + simdjson::SIMDJSON_PADDING;
-  auto joined = std::make_unique_for_overwrite<char[]>(storage_bytes_);
-  char* out = joined.get() + 1;
-  std::memcpy(out, c.data() + restart, c.cut - restart);
-  out += c.cut - restart;
-  for (size_t k = 1; k < in_flight_.size(); ++k) {
-    std::memcpy(out, in_flight_[k]->data(), in_flight_[k]->cut);
-    out += in_flight_[k]->cut;
-  }
-  std::memcpy(out, data(), end_);
-  base_ = c.base + restart;
-  storage_ = std::move(joined);
-  pos_ = 0;
-  end_ = total;
-  std::memset(data() + end_, ' ', simdjson::SIMDJSON_PADDING);
+  take_after_known(data(), base_, end_);
+  later.insert(later.end(), given_back_.begin() + static_cast<std::ptrdiff_t>(given_back_pos_),
+               given_back_.end());
+  given_back_ = std::move(later);
+  given_back_pos_ = 0;
   while (!in_flight_.empty()) {
     free_chunks_.push_back(std::move(in_flight_.front()));
     in_flight_.pop_front();
   }
-  return true;
+  std::swap(c->storage, storage_);
+  std::swap(c->storage_bytes, storage_bytes_);
+  base_ = c->base;
+  pos_ = c->begin;
+  end_ = c->end;
+  eof_ = c->eof;
+  std::memset(data() + end_, ' ', simdjson::SIMDJSON_PADDING);
+  const size_t cut = c->cut;
+  const RegionResult result = r;
+  free_chunks_.push_back(std::move(c));
+  return ApplyRegion(result, cut);
 }
 
-bool Reader::Drain() {
+std::optional<bool> Reader::Drain() {
   while (!in_flight_.empty()) {
-    if (ConsumeOldest()) return true;
+    if (std::optional<bool> progressed = ConsumeOldest()) return progressed;
   }
-  return false;
+  return std::nullopt;
 }
 
 bool Reader::ParseRegion(size_t begin, size_t cut) {

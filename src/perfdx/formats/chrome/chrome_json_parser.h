@@ -41,15 +41,12 @@ struct ChromeJsonOptions {
   // Threads that decode the fast path's chunks (1: the reader's own). With
   // more, the chunks past the first `parallel_after_bytes` are decoded ahead,
   // each in its own buffer by its own parser, and handed to the sink in file
-  // order on the calling thread: the events and stats are the same. Below
+  // order on the calling thread: the sink sees the same calls, in the same
+  // order, as with one thread and the same chunk_bytes. Below
   // the threshold a trace pays for none of the extra buffers (a trace of
   // 30-60 MB keeps its peak RSS under half its size; it loads in 50 ms).
   unsigned decode_threads = 1;
-  // Off by default (the maximum) until a divergence the chrome fuzzer found is
-  // fixed: on tests/data/fuzz/parallel_divergence_1.json, in 512-byte
-  // chunks, the parallel path builds one slice more than the sequential one.
-  // Tests and benches set it (64 MiB is the intended default).
-  uint64_t parallel_after_bytes = UINT64_MAX;
+  uint64_t parallel_after_bytes = uint64_t{64} << 20;
 };
 
 // Keys of the top-level object other than "traceEvents".
