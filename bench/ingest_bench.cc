@@ -16,6 +16,7 @@
 // every trace and prints the table of docs/PERFORMANCE.md.
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cstdint>
@@ -25,6 +26,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include <fmt/format.h>
 #include <simdjson.h>
@@ -146,9 +148,14 @@ Result<Measurement> PerfdxAnalyze(const std::string& path, unsigned threads) {
   PERFDX_ASSIGN_OR_RETURN(formats::LoadedTraces loaded, formats::LoadTraces({path}, options));
   const double load_seconds = SecondsSince(start);
   double replay_cpu_seconds = 0;  // the re-timed replay, left out of cpu_seconds
+  // As the pipeline does: the threads left to each trace.
+  analysis::AnalysisOptions analysis_options;
+  const unsigned budget = threads != 0 ? threads : std::thread::hardware_concurrency();
+  analysis_options.threads =
+      std::max<unsigned>(1, budget / std::max<size_t>(1, loaded.traces.size()));
   for (const model::Trace& trace : loaded.traces) {
     const auto analysis_start = Clock::now();
-    const analysis::RankAnalysis a = analysis::AnalyzeRank(trace, {});
+    const analysis::RankAnalysis a = analysis::AnalyzeRank(trace, analysis_options);
     const std::vector<advisor::Finding> findings = advisor::RunAdvisor(a, advisor::Thresholds{});
     m.analysis_seconds += SecondsSince(analysis_start);
     m.checksum += a.steps.size() + a.gaps.gaps.size() + findings.size();

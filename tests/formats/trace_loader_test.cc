@@ -84,12 +84,13 @@ TEST_P(LoadEachTraceTest, RankOrderAndAConsumerErrorSkipsItsInput) {
   options.threads = GetParam();
   std::mutex mutex;
   std::map<size_t, int64_t> rank_of_input;
-  auto outcome = LoadEachTrace({dir.path() + "/run"}, options, [&](size_t i, model::Trace t) {
-    if (t.info.rank == 2) return InvalidInput("rank2.json: refused by the consumer");
-    std::lock_guard<std::mutex> lock(mutex);
-    rank_of_input[i] = t.info.rank.value_or(-1);
-    return Status::Ok();
-  });
+  auto outcome =
+      LoadEachTrace({dir.path() + "/run"}, options, [&](size_t i, model::Trace t, unsigned) {
+        if (t.info.rank == 2) return InvalidInput("rank2.json: refused by the consumer");
+        std::lock_guard<std::mutex> lock(mutex);
+        rank_of_input[i] = t.info.rank.value_or(-1);
+        return Status::Ok();
+      });
   ASSERT_TRUE(outcome.ok()) << outcome.status().message();
   std::vector<int64_t> ranks;
   for (size_t i : outcome->consumed) ranks.push_back(rank_of_input.at(i));
@@ -112,10 +113,11 @@ TEST(LoadEachTraceTest, AConsumerThatThrowsFailsTheLoad) {
   dir.Write("run/rank1.json", good);
   LoadOptions options;
   options.threads = 2;
-  auto outcome = LoadEachTrace({dir.path() + "/run"}, options, [&](size_t, model::Trace t) {
-    if (t.info.rank == 0) throw std::bad_alloc();
-    return Status::Ok();
-  });
+  auto outcome =
+      LoadEachTrace({dir.path() + "/run"}, options, [&](size_t, model::Trace t, unsigned) {
+        if (t.info.rank == 0) throw std::bad_alloc();
+        return Status::Ok();
+      });
   ASSERT_FALSE(outcome.ok());
   EXPECT_EQ(outcome.status().code(), StatusCode::kOutOfMemory);
   EXPECT_EQ(outcome.status().message(), path + ": an allocation failed while loading it");

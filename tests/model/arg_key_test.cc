@@ -1,5 +1,8 @@
 #include "perfdx/model/arg_key.h"
 
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 namespace perfdx::model {
@@ -40,6 +43,38 @@ TEST(ArgKeyTest, EverySpellingMapsToItsKey) {
   EXPECT_FALSE(LookupArgKey("Call stack", &key));
   EXPECT_FALSE(LookupArgKey("", &key));
   EXPECT_FALSE(LookupArgKey("a key far longer than any spelling perfdx keeps", &key));
+}
+
+// Every spelling of the table is found, and no text that differs from all of
+// them in one byte is: the lookup compares words, and a byte in the middle
+// of a long key must count as much as its first.
+TEST(ArgKeyTest, OneByteChangedAnywhereIsNotAKey) {
+  struct Entry {
+    ArgKey key;
+    std::vector<std::string> spellings;
+  };
+  const std::vector<Entry> table = {
+#define PERFDX_ARG_ENTRY(e, canonical, ...) {ArgKey::e, {__VA_ARGS__}},
+      PERFDX_ARG_KEYS(PERFDX_ARG_ENTRY)
+#undef PERFDX_ARG_ENTRY
+  };
+  size_t checked = 0;
+  for (const Entry& entry : table) {
+    for (const std::string& spelling : entry.spellings) {
+      ArgKey key;
+      ASSERT_TRUE(LookupArgKey(spelling, &key)) << spelling;
+      EXPECT_EQ(key, entry.key) << spelling;
+      for (size_t i = 0; i < spelling.size(); ++i) {
+        std::string changed = spelling;
+        changed[i] = '\x01';  // in no spelling
+        EXPECT_FALSE(LookupArgKey(changed, &key)) << spelling << " byte " << i;
+        ++checked;
+      }
+      EXPECT_FALSE(LookupArgKey(spelling.substr(0, spelling.size() - 1), &key) && key == entry.key)
+          << spelling;
+    }
+  }
+  EXPECT_GT(checked, 500u);
 }
 
 TEST(ArgKeyTest, CanonicalNamesAreDistinct) {

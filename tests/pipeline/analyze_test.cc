@@ -147,11 +147,17 @@ TEST(AnalyzePipeline, TracesAreFreedOnceAnalysedUnlessKept) {
   EXPECT_EQ(report::RenderAnalyzeHtml(*freed), report::RenderAnalyzeHtml(*kept));
 }
 
+// Folders: a rank per thread. Single traces: the second thread decodes
+// (past 64 MiB), finalizes and analyses beside the first (AnalysisOptions::
+// threads).
 TEST(AnalyzePipeline, OneLoaderThreadOrTwoGiveTheSameReport) {
   PERFDX_REQUIRE_SHARED();
   for (const std::string& path :
        {std::string("examples/gpu_training/traces"), SharedPath("traces/kineto/hta/trace_filter"),
-        SharedPath("traces/ascend/torch_npu_2rank_text_level1")}) {
+        SharedPath("traces/ascend/torch_npu_2rank_text_level1"),
+        SharedPath("traces/kineto/hta/trace_diff/control/control.json.gz"),
+        SharedPath(
+            "traces/kineto/tbp/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz")}) {
     AnalyzeRequest request;
     request.paths = {path};
     request.load.threads = 1;

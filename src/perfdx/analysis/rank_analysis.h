@@ -40,6 +40,9 @@ struct AnalysisOptions {
   std::optional<std::pair<int64_t, int64_t>> step_range;
   bool include_incomplete = false;
   int64_t min_gap_ns = kDefaultMinGapNs;
+  // Two or more: the per-step and host-call analyses run on a second thread
+  // beside the activity, operator and replay ones (the results are the same).
+  unsigned threads = 1;
 };
 
 struct StepAnalysis {

@@ -309,7 +309,8 @@ Result<LoadOutcome> LoadEachTrace(const std::vector<std::string>& paths, const L
       return;
     }
     ranks[i] = trace->info.rank;
-    statuses[i] = Guarded(input.trace_path, [&] { return consume(i, std::move(*trace)); });
+    statuses[i] = Guarded(input.trace_path,
+                          [&] { return consume(i, std::move(*trace), mine.json.decode_threads); });
   };
   std::atomic<size_t> next{0};
   auto work = [&] {
@@ -373,8 +374,9 @@ Result<LoadOutcome> LoadEachTrace(const std::vector<std::string>& paths, const L
 Result<LoadedTraces> LoadTraces(const std::vector<std::string>& paths, const LoadOptions& options) {
   PERFDX_ASSIGN_OR_RETURN(
       Reduced<model::Trace> reduced,
-      LoadReduced<model::Trace>(paths, options,
-                                [](model::Trace trace) -> Result<model::Trace> { return trace; }));
+      LoadReduced<model::Trace>(
+          paths, options,
+          [](model::Trace trace, unsigned) -> Result<model::Trace> { return trace; }));
   return LoadedTraces{std::move(reduced.items), std::move(reduced.warnings),
                       std::move(reduced.failed)};
 }

@@ -89,8 +89,10 @@ Result<LoadedTraces> LoadTraces(const std::vector<std::string>& paths, const Loa
 // once, owns the trace and keeps what it needs of it (into a slot of its own
 // per input). A Status it returns is the input's, as an import error is (an
 // input error skips the input with a warning, any other fails the load); an
-// exception it throws becomes a Status, as in ImportGuarded.
-using TraceConsumer = std::function<Status(size_t input, model::Trace trace)>;
+// exception it throws becomes a Status, as in ImportGuarded. `threads` is
+// how many threads this input may use (its loader thread among them): more
+// than one where there are fewer inputs than threads.
+using TraceConsumer = std::function<Status(size_t input, model::Trace trace, unsigned threads)>;
 struct LoadOutcome {
   std::vector<size_t> consumed;       // the inputs handed on, ordered by rank, then discovery order
   std::vector<std::string> warnings;  // as LoadedTraces::warnings
@@ -100,8 +102,8 @@ Result<LoadOutcome> LoadEachTrace(const std::vector<std::string>& paths, const L
                                   const TraceConsumer& consume);
 
 // LoadEachTrace with each trace reduced, on its loader thread, to what the
-// caller keeps of it: `reduce` is Result<T>(model::Trace) (an error counts as
-// the input's, as above); the reductions come back ordered by rank, then
+// caller keeps of it: `reduce` is Result<T>(model::Trace, unsigned threads)
+// (an error counts as the input's, as above); the reductions come back ordered by rank, then
 // discovery order.
 template <typename T>
 struct Reduced {
@@ -116,8 +118,8 @@ Result<Reduced<T>> LoadReduced(const std::vector<std::string>& paths, const Load
   std::mutex by_input_mutex;
   PERFDX_ASSIGN_OR_RETURN(
       LoadOutcome outcome,
-      LoadEachTrace(paths, options, [&](size_t i, model::Trace trace) -> Status {
-        PERFDX_ASSIGN_OR_RETURN(T item, reduce(std::move(trace)));
+      LoadEachTrace(paths, options, [&](size_t i, model::Trace trace, unsigned threads) -> Status {
+        PERFDX_ASSIGN_OR_RETURN(T item, reduce(std::move(trace), threads));
         std::lock_guard<std::mutex> lock(by_input_mutex);
         by_input.emplace(i, std::move(item));
         return Status::Ok();

@@ -6,8 +6,29 @@
 namespace perfdx::model {
 namespace {
 
+// A key's first and last eight bytes (overlapping, or zero-padded when
+// shorter): for keys of up to 16 bytes, equal words are equal text.
+struct Words {
+  uint64_t head = 0;
+  uint64_t tail = 0;
+};
+
+Words WordsOf(std::string_view s) {
+  Words w;
+  if (s.size() >= 8) {
+    std::memcpy(&w.head, s.data(), 8);
+    std::memcpy(&w.tail, s.data() + s.size() - 8, 8);
+  } else {
+    for (size_t i = 0; i < s.size(); ++i) {
+      w.head |= uint64_t{static_cast<uint8_t>(s[i])} << (8 * i);
+    }
+  }
+  return w;
+}
+
 struct Spelling {
   std::string_view text;
+  Words words;
   ArgKey key;
 };
 
@@ -25,7 +46,7 @@ struct SpellingTable {
         if (s.size() > kMaxSpelling) continue;
         auto& n = count[s.size()];
         if (n == by_length[s.size()].size()) continue;  // caught by arg_key_test
-        by_length[s.size()][n++] = Spelling{s, key};
+        by_length[s.size()][n++] = Spelling{s, WordsOf(s), key};
       }
     };
 #define PERFDX_ARG_ADD(e, canonical, ...) add(ArgKey::e, {__VA_ARGS__});
@@ -55,9 +76,15 @@ bool LookupArgKey(std::string_view spelling, ArgKey* key) {
   const SpellingTable& table = Table();
   const size_t n = table.count[spelling.size()];
   const auto& bucket = table.by_length[spelling.size()];
+  // Two word compares instead of a memcmp call per candidate (this was 6% of
+  // reading a Kineto trace); only keys past 16 bytes compare their middle.
+  const Words words = WordsOf(spelling);
   for (size_t i = 0; i < n; ++i) {
-    if (std::memcmp(bucket[i].text.data(), spelling.data(), spelling.size()) == 0) {
-      *key = bucket[i].key;
+    const Spelling& candidate = bucket[i];
+    if (candidate.words.head != words.head || candidate.words.tail != words.tail) continue;
+    if (spelling.size() <= 16 ||
+        std::memcmp(candidate.text.data() + 8, spelling.data() + 8, spelling.size() - 16) == 0) {
+      *key = candidate.key;
       return true;
     }
   }

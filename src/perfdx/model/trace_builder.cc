@@ -855,8 +855,9 @@ void TraceBuilder::BindFlows(Classifier& classifier) {
   raw_flows_.shrink_to_fit();
 }
 
-void TraceBuilder::BuildLaunchFlows() {
+std::vector<std::pair<SliceId, SliceId>> TraceBuilder::PairLaunches() const {
   const SliceTable& s = trace_.slices;
+  std::vector<std::pair<SliceId, SliceId>> launches;
   // correlation -> the first host call with it, as a sorted array: a hash map
   // here cost a node per runtime call (tens of MB on a 1 GB trace).
   std::vector<std::pair<int64_t, SliceId>> launcher;
@@ -869,25 +870,31 @@ void TraceBuilder::BuildLaunchFlows() {
   launcher.erase(std::unique(launcher.begin(), launcher.end(),
                              [](const auto& a, const auto& b) { return a.first == b.first; }),
                  launcher.end());
-  if (!launcher.empty()) {
-    // Device work by correlation, joined with the launchers in one merge pass
-    // (both mostly arrive in correlation order; a binary search per kernel
-    // missed the cache at every step).
-    std::vector<std::pair<int64_t, SliceId>> device;
-    for (SliceId i = 0; i < s.size(); ++i) {
-      if (s.correlation[i] <= 0 || !IsDeviceTrack(trace_.tracks[s.track[i]].kind)) continue;
-      device.emplace_back(s.correlation[i], i);
-    }
-    SortByRuns(device, std::less<>());
-    auto host = launcher.begin();
-    for (const auto& [correlation, i] : device) {
-      while (host != launcher.end() && host->first < correlation) ++host;
-      if (host == launcher.end()) break;
-      if (host->first != correlation) continue;
-      trace_.flows.from.push_back(host->second);
-      trace_.flows.to.push_back(i);
-      trace_.flows.kind.push_back(FlowKind::kLaunch);
-    }
+  if (launcher.empty()) return launches;
+  // Device work by correlation, joined with the launchers in one merge pass
+  // (both mostly arrive in correlation order; a binary search per kernel
+  // missed the cache at every step).
+  std::vector<std::pair<int64_t, SliceId>> device;
+  for (SliceId i = 0; i < s.size(); ++i) {
+    if (s.correlation[i] <= 0 || !IsDeviceTrack(trace_.tracks[s.track[i]].kind)) continue;
+    device.emplace_back(s.correlation[i], i);
+  }
+  SortByRuns(device, std::less<>());
+  auto host = launcher.begin();
+  for (const auto& [correlation, i] : device) {
+    while (host != launcher.end() && host->first < correlation) ++host;
+    if (host == launcher.end()) break;
+    if (host->first != correlation) continue;
+    launches.emplace_back(host->second, i);
+  }
+  return launches;
+}
+
+void TraceBuilder::BuildLaunchFlows(const std::vector<std::pair<SliceId, SliceId>>& launches) {
+  for (const auto& [from, to] : launches) {
+    trace_.flows.from.push_back(from);
+    trace_.flows.to.push_back(to);
+    trace_.flows.kind.push_back(FlowKind::kLaunch);
   }
   // One flow per (from, to): explicit flow events often restate correlations.
   FlowTable& f = trace_.flows;
@@ -983,11 +990,26 @@ Result<Trace> TraceBuilder::Finalize(Classifier& classifier) && {
     order = ComputeSliceOrder();
   }
   ApplySliceOrder(order);
-  ComputeNesting();
-  BindFlows(classifier);
-  BuildLaunchFlows();
+  // Launch pairing reads the sorted slices' kinds and correlations, and the
+  // counters and memory records are sorted on their own: beside the nesting
+  // and flow binding, which write the slices' parents and the flows.
+  std::vector<std::pair<SliceId, SliceId>> launches;
+  if (finalize_threads_ > 1 && trace_.slices.size() >= kParallelFinalizeSlices) {
+    std::thread other([this, &launches] {
+      launches = PairLaunches();
+      SortCountersAndMemory();
+    });
+    ComputeNesting();
+    BindFlows(classifier);
+    other.join();
+  } else {
+    ComputeNesting();
+    BindFlows(classifier);
+    launches = PairLaunches();
+    SortCountersAndMemory();
+  }
+  BuildLaunchFlows(launches);
   BuildSteps();
-  SortCountersAndMemory();
   classifier.DescribeRank(trace_, &trace_.info);
   return std::move(trace_);
 }

@@ -170,7 +170,11 @@ class TraceBuilder {
   void ComputeNesting();
   void SortRawFlows();
   void BindFlows(Classifier& classifier);
-  void BuildLaunchFlows();
+  // (runtime call, device slice) for each correlation id both carry, in
+  // device-slice order; reads the sorted, classified slices only.
+  std::vector<std::pair<SliceId, SliceId>> PairLaunches() const;
+  // Appends the launches as flows, then keeps one flow per (from, to).
+  void BuildLaunchFlows(const std::vector<std::pair<SliceId, SliceId>>& launches);
   void BuildSteps();
   void SortCountersAndMemory();
 

@@ -152,12 +152,15 @@ Result<report::AnalyzeReport> BuildAnalyzeReport(const AnalyzeRequest& request) 
     return MergeSummaries(request);
   }
   // Empty for a rank --rank leaves out.
-  auto analyze = [&](model::Trace loaded) -> Result<std::optional<AnalyzedInput>> {
+  auto analyze = [&](model::Trace loaded,
+                     unsigned threads) -> Result<std::optional<AnalyzedInput>> {
     if (!Wanted(request, loaded)) return std::optional<AnalyzedInput>();
     AnalyzedInput a;
     a.trace = std::make_unique<const model::Trace>(std::move(loaded));
     const model::Trace& trace = *a.trace;
-    a.rank.analysis = analysis::AnalyzeRank(trace, request.analysis);
+    analysis::AnalysisOptions options = request.analysis;
+    options.threads = threads;
+    a.rank.analysis = analysis::AnalyzeRank(trace, options);
     a.rank.health = advisor::BuildHealthTable(a.rank.analysis, request.thresholds);
     a.rank.findings = advisor::RunAdvisor(a.rank.analysis, request.thresholds);
     a.rank.summary = cluster::SummarizeRank(a.rank.analysis);

@@ -491,10 +491,14 @@ namespace {
 
 // Issue #13: a trace loaded with two threads (chunks decoded ahead from the
 // first byte, Finalize's order, flow sort and permutation beside the
-// classification) is the same model, column by column, as with one. The two
-// largest shared traces: above the sizes where Finalize takes a second thread.
+// classification, launch pairing and the counter and memory sort beside the
+// nesting and flow binding) is the same model, column by column, as with one.
+// The two largest shared traces: above the sizes where Finalize takes a
+// second thread.
 TEST(ParallelLoadTest, TwoThreadsBuildTheSameModelAsOne) {
   PERFDX_REQUIRE_SHARED();
+  size_t memory_events = 0;
+  size_t launch_flows = 0;
   for (const char* rel : {"traces/kineto/hta/trace_diff/control/control.json.gz",
                           "traces/kineto/tbp/resnet50_num_workers_0/"
                           "worker0.1623143089861.pt.trace.json.gz"}) {
@@ -544,6 +548,16 @@ TEST(ParallelLoadTest, TwoThreadsBuildTheSameModelAsOne) {
     EXPECT_EQ(x.flows.from, y.flows.from);
     EXPECT_EQ(x.flows.to, y.flows.to);
     EXPECT_EQ(x.flows.kind, y.flows.kind);
+    EXPECT_EQ(x.counters.track, y.counters.track);
+    EXPECT_EQ(x.counters.ts_ns, y.counters.ts_ns);
+    EXPECT_EQ(x.counters.value, y.counters.value);
+    EXPECT_EQ(x.memory.ts_ns, y.memory.ts_ns);
+    EXPECT_EQ(x.memory.bytes, y.memory.bytes);
+    EXPECT_EQ(x.memory.total_allocated, y.memory.total_allocated);
+    EXPECT_EQ(x.memory.addr, y.memory.addr);
+    memory_events += x.memory.size();
+    launch_flows += static_cast<size_t>(
+        std::count(x.flows.kind.begin(), x.flows.kind.end(), model::FlowKind::kLaunch));
     ASSERT_EQ(x.steps.size(), y.steps.size());
     for (size_t k = 0; k < x.steps.size(); ++k) {
       EXPECT_EQ(x.steps[k].id, y.steps[k].id);
@@ -556,6 +570,9 @@ TEST(ParallelLoadTest, TwoThreadsBuildTheSameModelAsOne) {
           << model::GetLoadStatInfo(stat).name;
     }
   }
+  // Not vacuous: the control trace profiles memory, and both launch kernels.
+  EXPECT_GT(memory_events, 0u);
+  EXPECT_GT(launch_flows, 1000u);
 }
 
 }  // namespace
