@@ -118,8 +118,8 @@ void AddInputOptions(CLI::App* command, InputOptions* options) {
   command
       ->add_option(
           "--threads", options->threads,
-          "threads for loading: ranks in parallel, and the chunks of each when there are fewer "
-          "ranks than threads (0: one per core)")
+          "threads: ranks in parallel, and each rank's chunks, model and analyses when there are "
+          "fewer ranks than threads (0: one per core)")
       ->check(WholeNumber("--threads", 0, kMaxThreads));
   command
       ->add_option("--framework", options->framework,
