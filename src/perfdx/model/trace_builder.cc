@@ -612,7 +612,7 @@ void TraceBuilder::ClassifySlices(Classifier& classifier) {
   }
 }
 
-// Reads only the ts, dur and track columns: runs beside ClassifySlices.
+// Reads only the ts, dur and track columns: runs beside the flow sort.
 TraceBuilder::SliceOrder TraceBuilder::ComputeSliceOrder() const {
   const SliceTable& s = trace_.slices;
   const size_t n = s.size();
@@ -977,11 +977,15 @@ Result<Trace> TraceBuilder::Finalize(Classifier& classifier) && {
   }
   classifier.ClassifyTracks(trace_.tracks, trace_.strings, categories);
   // The slices' order reads none of what ClassifySlices writes, and the flow
-  // records need neither: with a second thread, both beside it.
+  // records need neither: with a second thread, the order and the
+  // classification there (the classifier is used by no one else meanwhile),
+  // the flow records' two sorts, which take as long, here.
   SliceOrder order;
   if (finalize_threads_ > 1 && trace_.slices.size() >= kParallelFinalizeSlices) {
-    std::thread other([this, &order] { order = ComputeSliceOrder(); });
-    ClassifySlices(classifier);
+    std::jthread other([this, &order, &classifier] {
+      order = ComputeSliceOrder();
+      ClassifySlices(classifier);
+    });
     SortRawFlows();
     other.join();
   } else {
@@ -995,7 +999,7 @@ Result<Trace> TraceBuilder::Finalize(Classifier& classifier) && {
   // and flow binding, which write the slices' parents and the flows.
   std::vector<std::pair<SliceId, SliceId>> launches;
   if (finalize_threads_ > 1 && trace_.slices.size() >= kParallelFinalizeSlices) {
-    std::thread other([this, &launches] {
+    std::jthread other([this, &launches] {
       launches = PairLaunches();
       SortCountersAndMemory();
     });
