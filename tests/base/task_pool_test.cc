@@ -4,6 +4,7 @@
 #include <chrono>
 #include <deque>
 #include <memory>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -82,6 +83,28 @@ TEST(TaskPoolTest, AWorkerRunsATaskTheOwnerDoesNotWaitFor) {
   pool.Wait(&a);
   EXPECT_EQ(a.output, 9u);
   EXPECT_NE(a.ran_on, std::this_thread::get_id());
+}
+
+// A task that throws, on a worker or on the owner while it helps, throws
+// from its own Wait, once; the tasks beside it are not disturbed.
+TEST(TaskPoolTest, WhatATaskThrowsIsThrownByItsWait) {
+  struct Throws final : TaskPool::Task {
+    void Run() override { throw std::bad_alloc(); }
+  };
+  for (unsigned workers : {0u, 1u}) {
+    TaskPool pool(workers);
+    Throws bad;
+    Square good;
+    good.input = 5;
+    pool.Submit(&bad);
+    pool.Submit(&good);
+    pool.Wait(&good);  // may run `bad` first, helping
+    EXPECT_EQ(good.output, 25u) << workers;
+    EXPECT_THROW(pool.Wait(&bad), std::bad_alloc) << workers;
+    pool.Wait(&bad);  // thrown once: a second wait returns
+    pool.Submit(&bad);
+    EXPECT_THROW(pool.Wait(&bad), std::bad_alloc) << workers;
+  }
 }
 
 TEST(TaskPoolTest, DestroyedWithTasksQueuedItDropsThemAndReturns) {

@@ -1,16 +1,15 @@
 #include "perfdx/analysis/rank_analysis.h"
 
 #include <algorithm>
-#include <exception>
 #include <limits>
-#include <optional>
-#include <thread>
 #include <unordered_map>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "perfdx/analysis/activity.h"
 #include "perfdx/analysis/op_attribution.h"
+#include "perfdx/base/run_beside.h"
 
 namespace perfdx::analysis {
 namespace {
@@ -118,62 +117,48 @@ RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& optio
   if (window.empty()) window = r.trace_span;
   r.window_ns = window.TotalLength();
 
-  // What reads only the trace, the steps and the window: beside the rest
+  // What reads only the trace, the steps and the window runs beside the rest
   // when there is a thread for it (about half of the analysis time).
   std::vector<StepBreakdown> breakdowns;
   std::vector<DeviceTime> device_times;
-  auto step_side = [&] {
-    breakdowns = ComputeStepBreakdowns(trace, r.timeline);
-    device_times = ComputeDeviceTime(trace, r.timeline);
-    r.temporal = ComputeTemporalBreakdown(trace, options.window, r.timeline);
-    r.host_syncs = CountHostSyncs(trace, r.window_steps);
-    r.host_calls = CollectHostCalls(trace, window);
-    r.driver_allocs = SummarizeDriverAllocCalls(trace, window);
-  };
-  // A jthread, joined however this function is left; what the side throws
-  // (out of memory) is thrown again here, after the join.
-  std::exception_ptr side_failure;
-  std::optional<std::jthread> other;
-  if (options.threads > 1) {
-    other.emplace([&] {
-      try {
-        step_side();
-      } catch (...) {
-        side_failure = std::current_exception();
-      }
-    });
-  } else {
-    step_side();
-  }
-
-  Activity activity = BuildActivity(trace);
-  r.cpu_only = activity.cpu_only;
-  if (r.cpu_only) {
-    r.notes.push_back(
-        "no device work in this trace: its framework operators (outside data loading) are used as "
-        "the "
-        "compute timeline");
-  }
-  const OpAttribution attribution = AttributeDeviceWork(trace);
-  const auto top_ops = TopOpSharesPerStep(trace, attribution, r.timeline.steps, r.cpu_only);
-  r.ops = SummarizeOps(trace, attribution, window);
-  r.kernels = SummarizeKernels(trace, attribution, window);
-  r.replay_graph = BuildReplayGraph(trace, r.kernels);
-  r.replay = CheckReplay(r.replay_graph, r.timeline.steps, r.complete_steps);
-  r.summary = ComputeHealth(activity, window, r.ops.top1_share, r.ops.top3_share);
-  r.step_time = ComputeStepTimeStats(r.timeline);
-  r.gaps = FindGaps(trace, activity, r.timeline, options.min_gap_ns);
-  r.memory = SummarizeMemory(trace, r.timeline);
-  r.collectives = AnalyzeCollectives(trace, &r.timeline, &window);
-  r.elementwise_chains = FindElementwiseChains(trace, attribution, r.window_steps, r.cpu_only);
-  r.ascend_profile = ReadAscendProfile(trace);
-  r.ascend_operators = CollectAscendOperators(trace, window);
-  r.hccl_transfers = CollectHcclTransfers(trace, r.collectives, window);
-  r.op_sequences = CollectOpSequences(trace, window);
-  if (other) {
-    other->join();
-    if (side_failure) std::rethrow_exception(side_failure);
-  }
+  Activity activity;
+  std::vector<std::pair<double, double>> top_ops;
+  base::RunBeside(
+      options.threads > 1,
+      [&] {
+        breakdowns = ComputeStepBreakdowns(trace, r.timeline);
+        device_times = ComputeDeviceTime(trace, r.timeline);
+        r.temporal = ComputeTemporalBreakdown(trace, options.window, r.timeline);
+        r.host_syncs = CountHostSyncs(trace, r.window_steps);
+        r.host_calls = CollectHostCalls(trace, window);
+        r.driver_allocs = SummarizeDriverAllocCalls(trace, window);
+      },
+      [&] {
+        activity = BuildActivity(trace);
+        r.cpu_only = activity.cpu_only;
+        if (r.cpu_only) {
+          r.notes.push_back(
+              "no device work in this trace: its framework operators (outside data loading) are "
+              "used as the compute timeline");
+        }
+        const OpAttribution attribution = AttributeDeviceWork(trace);
+        top_ops = TopOpSharesPerStep(trace, attribution, r.timeline.steps, r.cpu_only);
+        r.ops = SummarizeOps(trace, attribution, window);
+        r.kernels = SummarizeKernels(trace, attribution, window);
+        r.replay_graph = BuildReplayGraph(trace, r.kernels);
+        r.replay = CheckReplay(r.replay_graph, r.timeline.steps, r.complete_steps);
+        r.summary = ComputeHealth(activity, window, r.ops.top1_share, r.ops.top3_share);
+        r.step_time = ComputeStepTimeStats(r.timeline);
+        r.gaps = FindGaps(trace, activity, r.timeline, options.min_gap_ns);
+        r.memory = SummarizeMemory(trace, r.timeline);
+        r.collectives = AnalyzeCollectives(trace, &r.timeline, &window);
+        r.elementwise_chains =
+            FindElementwiseChains(trace, attribution, r.window_steps, r.cpu_only);
+        r.ascend_profile = ReadAscendProfile(trace);
+        r.ascend_operators = CollectAscendOperators(trace, window);
+        r.hccl_transfers = CollectHcclTransfers(trace, r.collectives, window);
+        r.op_sequences = CollectOpSequences(trace, window);
+      });
 
   // Per step.
   for (size_t k = 0; k < r.timeline.steps.size(); ++k) {

@@ -1,5 +1,7 @@
 #include "perfdx/base/task_pool.h"
 
+#include <utility>
+
 namespace perfdx::base {
 
 TaskPool::TaskPool(unsigned workers) {
@@ -30,7 +32,11 @@ void TaskPool::Submit(Task* task) {
 void TaskPool::RunLocked(Task* task, std::unique_lock<std::mutex>& lock) {
   task->state_ = Task::State::kRunning;
   lock.unlock();
-  task->Run();
+  try {
+    task->Run();
+  } catch (...) {
+    task->failure_ = std::current_exception();
+  }
   lock.lock();
   task->state_ = Task::State::kDone;
   finished_.notify_all();
@@ -50,6 +56,7 @@ void TaskPool::Wait(Task* task) {
     finished_.wait(lock);
   }
   task->state_ = Task::State::kIdle;
+  if (task->failure_) std::rethrow_exception(std::exchange(task->failure_, nullptr));
 }
 
 void TaskPool::Work() {

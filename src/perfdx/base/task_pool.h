@@ -7,6 +7,7 @@
 
 #include <condition_variable>
 #include <deque>
+#include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -24,6 +25,7 @@ class TaskPool {
     friend class TaskPool;
     enum class State { kIdle, kQueued, kRunning, kDone };
     State state_ = State::kIdle;
+    std::exception_ptr failure_;  // what Run threw, for Wait to throw
   };
 
   explicit TaskPool(unsigned workers);
@@ -33,7 +35,9 @@ class TaskPool {
 
   // `task` must stay alive until Wait(task) returns or the pool is destroyed.
   void Submit(Task* task);
-  // Until `task` has run (it may run here). A task never submitted returns.
+  // Until `task` has run (it may run here), then throws what its Run threw
+  // (std::bad_alloc on a worker would otherwise end the process). A task
+  // never submitted returns.
   void Wait(Task* task);
 
  private:

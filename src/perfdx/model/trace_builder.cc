@@ -6,10 +6,10 @@
 #include <numeric>
 #include <optional>
 #include <string>
-#include <thread>
 #include <tuple>
 
 #include "perfdx/base/hash.h"
+#include "perfdx/base/run_beside.h"
 #include "perfdx/model/slice_cursor.h"
 
 namespace perfdx::model {
@@ -698,14 +698,7 @@ void TraceBuilder::ApplySliceOrder(const SliceOrder& sorted) {
       std::vector<uint32_t> narrow;
       Permute(s.args_begin, order, narrow);
     };
-    if (finalize_threads_ > 1 && n >= kParallelFinalizeSlices) {
-      std::thread other(second);
-      first();
-      other.join();
-    } else {
-      first();
-      second();
-    }
+    base::RunBeside(finalize_threads_ > 1 && n >= kParallelFinalizeSlices, second, first);
     std::vector<uint32_t> new_index(n);
     for (size_t i = 0; i < n; ++i) new_index[order[i]] = static_cast<uint32_t>(i);
     for (auto& [slice, id] : step_markers_) slice = new_index[slice];
@@ -980,38 +973,30 @@ Result<Trace> TraceBuilder::Finalize(Classifier& classifier) && {
   // records need neither: with a second thread, the order and the
   // classification there (the classifier is used by no one else meanwhile),
   // the flow records' two sorts, which take as long, here.
+  const bool beside = finalize_threads_ > 1 && trace_.slices.size() >= kParallelFinalizeSlices;
   SliceOrder order;
-  if (finalize_threads_ > 1 && trace_.slices.size() >= kParallelFinalizeSlices) {
-    std::jthread other([this, &order, &classifier] {
-      order = ComputeSliceOrder();
-      ClassifySlices(classifier);
-    });
-    SortRawFlows();
-    other.join();
-  } else {
-    ClassifySlices(classifier);
-    SortRawFlows();
-    order = ComputeSliceOrder();
-  }
+  base::RunBeside(
+      beside,
+      [&] {
+        order = ComputeSliceOrder();
+        ClassifySlices(classifier);
+      },
+      [&] { SortRawFlows(); });
   ApplySliceOrder(order);
   // Launch pairing reads the sorted slices' kinds and correlations, and the
   // counters and memory records are sorted on their own: beside the nesting
   // and flow binding, which write the slices' parents and the flows.
   std::vector<std::pair<SliceId, SliceId>> launches;
-  if (finalize_threads_ > 1 && trace_.slices.size() >= kParallelFinalizeSlices) {
-    std::jthread other([this, &launches] {
-      launches = PairLaunches();
-      SortCountersAndMemory();
-    });
-    ComputeNesting();
-    BindFlows(classifier);
-    other.join();
-  } else {
-    ComputeNesting();
-    BindFlows(classifier);
-    launches = PairLaunches();
-    SortCountersAndMemory();
-  }
+  base::RunBeside(
+      beside,
+      [&] {
+        launches = PairLaunches();
+        SortCountersAndMemory();
+      },
+      [&] {
+        ComputeNesting();
+        BindFlows(classifier);
+      });
   BuildLaunchFlows(launches);
   BuildSteps();
   classifier.DescribeRank(trace_, &trace_.info);
