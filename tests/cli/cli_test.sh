@@ -105,6 +105,19 @@ python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/report.json" ||
 expect_exit 2 "info -o with bad input" "$perfdx" info --json -o "$tmp/bad.json" tests/data/bad/empty.json
 [ ! -e "$tmp/bad.json" ] || fail "no output file written for bad input"
 ls "$tmp" | grep -q "\.tmp\." && fail "temporary output file left behind"
+# analyze writes its report as it renders it: each format is the report
+# rendered to standard output, and a write that fails on the way (a full
+# disk) is one error line, exit 2.
+for format in text json html md; do
+  "$perfdx" analyze --format "$format" "$example" >"$tmp/stdout.$format" 2>/dev/null
+  expect_exit 0 "analyze --format $format -o" "$perfdx" analyze --format "$format" -o "$tmp/analyze.$format" "$example"
+  cmp -s "$tmp/stdout.$format" "$tmp/analyze.$format" || fail "analyze -o ($format) differs from its standard output"
+done
+ls "$tmp" | grep -q "\.tmp\." && fail "temporary output file left behind by analyze"
+if [ -w /dev/full ]; then
+  expect_exit 2 "analyze -o /dev/full" "$perfdx" analyze --format html -o /dev/full "$example"
+  grep -qxF "perfdx: error: /dev/full: write failed: No space left on device" "$tmp/err" || fail "-o /dev/full message: $(cat "$tmp/err")"
+fi
 
 # -o writes through a symlink: the link stays a link, its target holds the report.
 mkdir -p "$tmp/out_dir"

@@ -28,6 +28,8 @@
 #include <algorithm>
 #include <regex>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -317,6 +319,29 @@ TEST(HtmlReportTest, SeveralRanksSideBySide) {
   // Still one file, one script.
   EXPECT_EQ(Count(html, "<!DOCTYPE html>"), 1u);
   EXPECT_EQ(Count(html, "<script"), 1u);
+}
+
+// Written to a sink, the page goes out section by section (a page of 512
+// ranks is never whole in memory): the head, one piece per rank, the end;
+// together, the page RenderAnalyzeHtml returns.
+TEST(HtmlReportTest, ToASinkOnePiecePerRank) {
+  struct Pieces final : TextSink {
+    void Write(std::string_view text) override { pieces.emplace_back(text); }
+    std::vector<std::string> pieces;
+  };
+  auto f = MakeReport(true);
+  ASSERT_EQ(f->report.ranks.size(), 2u);
+  Pieces sink;
+  RenderAnalyzeHtml(f->report, sink);
+  ASSERT_EQ(sink.pieces.size(), 4u);
+  EXPECT_EQ(sink.pieces[0].rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_EQ(sink.pieces[1].rfind("<section class=\"rank\" id=\"rank-0\">", 0), 0u);
+  EXPECT_EQ(sink.pieces[2].rfind("<section class=\"rank\" id=\"rank-1\">", 0), 0u);
+  EXPECT_EQ(Count(sink.pieces[1], "id=\"rank-1\""), 0u);
+  EXPECT_NE(sink.pieces[3].find("</html>"), std::string::npos);
+  std::string joined;
+  for (const std::string& p : sink.pieces) joined += p;
+  EXPECT_EQ(joined, RenderAnalyzeHtml(f->report));
 }
 
 TEST(HtmlReportTest, NothingTheBrowserWouldFetch) {

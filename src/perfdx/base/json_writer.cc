@@ -52,6 +52,19 @@ void JsonWriter::Newline() {
   out_.append(stack_.size() * static_cast<size_t>(indent_), ' ');
 }
 
+void JsonWriter::Drain() {
+  if (drain_ == nullptr || out_.size() < kDrainBytes) return;
+  drain_->Write(out_);
+  out_.clear();
+}
+
+void JsonWriter::FinishDocument() {
+  out_ += '\n';
+  if (drain_ == nullptr) return;
+  drain_->Write(out_);
+  out_.clear();
+}
+
 void JsonWriter::BeforeValue() {
   if (after_key_) {
     after_key_ = false;
@@ -75,6 +88,7 @@ JsonWriter& JsonWriter::EndObject() {
   stack_.pop_back();
   if (!empty) Newline();
   out_ += '}';
+  Drain();
   return *this;
 }
 
@@ -90,6 +104,7 @@ JsonWriter& JsonWriter::EndArray() {
   stack_.pop_back();
   if (!empty) Newline();
   out_ += ']';
+  Drain();
   return *this;
 }
 

@@ -9,6 +9,9 @@
 //   w.Key("ranks").BeginArray().EndArray();
 //   w.EndObject();
 //   std::string text = w.Take();
+//
+// Given a TextSink, the text goes there as it grows (at each container's
+// end, in pieces of kDrainBytes or more), and FinishDocument sends the rest.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "perfdx/base/text_sink.h"
 #include "perfdx/base/value_sink.h"
 
 namespace perfdx {
@@ -23,6 +27,9 @@ namespace perfdx {
 class JsonWriter final : public ValueSink {
  public:
   explicit JsonWriter(int indent = 1) : indent_(indent) {}
+  explicit JsonWriter(TextSink* drain, int indent = 1) : drain_(drain), indent_(indent) {}
+
+  static constexpr size_t kDrainBytes = 64 << 10;
 
   JsonWriter& BeginObject() override;
   JsonWriter& EndObject() override;
@@ -51,11 +58,15 @@ class JsonWriter final : public ValueSink {
     out_ += '\n';
     return std::move(out_);
   }
+  // The same, ended and sent to the sink given at construction.
+  void FinishDocument();
 
  private:
   void BeforeValue();
   void Newline();
+  void Drain();
 
+  TextSink* drain_ = nullptr;
   std::string out_;
   struct Level {
     bool is_object;

@@ -9,6 +9,7 @@
 #include "perfdx/cli/common.h"
 #include "perfdx/cli/progress_bar.h"
 #include "perfdx/cli/terminal.h"
+#include "perfdx/io/output_file.h"
 #include "perfdx/pipeline/analyze.h"
 #include "perfdx/report/analyze_report.h"
 #include "perfdx/report/html_report.h"
@@ -33,23 +34,27 @@ struct AnalyzeOptions {
   std::string color = "auto";
 };
 
-// The report in the format asked for; the text laid out for the terminal it
-// goes to (cli/terminal.h decides, the renderer formats).
-std::string Render(const AnalyzeOptions& options, const report::AnalyzeReport& report,
-                   const Terminal& terminal) {
-  if (options.format == "json") return report::RenderAnalyzeJson(report);
-  if (options.format == "html") return report::RenderAnalyzeHtml(report);
+// The report in the format asked for, written to `out` as it is rendered
+// (Markdown, bounded in size for a PR comment, whole); the text laid out for
+// the terminal it goes to (cli/terminal.h decides, the renderer formats).
+void Render(const AnalyzeOptions& options, const report::AnalyzeReport& report,
+            const Terminal& terminal, TextSink& out) {
+  if (options.format == "json") return report::RenderAnalyzeJson(report, out);
+  if (options.format == "html") return report::RenderAnalyzeHtml(report, out);
   const size_t top = static_cast<size_t>(options.top);
   if (options.format == "md") {
-    return report::RenderAnalyzeMarkdown(report, {.top = top, .fixes = !options.no_fixes});
+    return out.Write(
+        report::RenderAnalyzeMarkdown(report, {.top = top, .fixes = !options.no_fixes}));
   }
   const bool to_stdout = options.output.empty() || options.output == "-";
-  return report::RenderAnalyzeText(
-      report, {.width = TextWidth(terminal, to_stdout),
-               .color = UseColor(ParseColorMode(options.color).value_or(ColorMode::kAuto), terminal,
-                                 to_stdout),
-               .top = top,
-               .fixes = !options.no_fixes});
+  report::RenderAnalyzeText(
+      report,
+      {.width = TextWidth(terminal, to_stdout),
+       .color =
+           UseColor(ParseColorMode(options.color).value_or(ColorMode::kAuto), terminal, to_stdout),
+       .top = top,
+       .fixes = !options.no_fixes},
+      out);
 }
 
 int RunAnalyze(const AnalyzeOptions& options) {
@@ -75,8 +80,10 @@ int RunAnalyze(const AnalyzeOptions& options) {
   AttachProgressBar(terminal, &request.load);
   auto report = pipeline::BuildAnalyzeReport(request);
   if (!report.ok()) return ReportError(report.status());
-  const std::string text = Render(options, *report, terminal);
-  if (Status s = WriteOutput(options.output, text); !s.ok()) return ReportError(s);
+  auto out = io::OutputFile::Open(options.output);
+  if (!out.ok()) return ReportError(out.status());
+  Render(options, *report, terminal, **out);
+  if (Status s = (*out)->Commit(); !s.ok()) return ReportError(s);
   // --fail-on: exit 1 when any finding is at or above that severity.
   if (auto level = advisor::ParseSeverity(options.fail_on)) {
     if (pipeline::HasFindingAtOrAbove(*report, *level)) return kExitFinding;

@@ -5,6 +5,7 @@
 
 #include "perfdx/advisor/config.h"
 #include "perfdx/cli/common.h"
+#include "perfdx/io/output_file.h"
 #include "perfdx/pipeline/annotate.h"
 
 namespace perfdx::cli {
@@ -36,7 +37,8 @@ int RunAnnotate(const AnnotateOptions& options) {
   for (const std::string& w : annotated->warnings) {
     std::fprintf(stderr, "perfdx: warning: %s\n", w.c_str());
   }
-  if (Status s = WriteOutput(options.output, annotated->bytes); !s.ok()) return ReportError(s);
+  if (Status s = io::WriteOutputFile(options.output, annotated->bytes); !s.ok())
+    return ReportError(s);
   return kExitOk;
 }
 

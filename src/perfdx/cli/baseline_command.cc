@@ -10,6 +10,7 @@
 #include "perfdx/baseline/record/run_record.h"
 #include "perfdx/baseline/store.h"
 #include "perfdx/cli/common.h"
+#include "perfdx/io/output_file.h"
 #include "perfdx/pipeline/analyze.h"
 #include "perfdx/pipeline/runs.h"
 #include "perfdx/report/baseline_report.h"
@@ -157,7 +158,7 @@ int RunSave(const RunInputFlags& flags, const SaveOptions& options) {
             ? std::string("-")
             : report::FormatDuration(static_cast<int64_t>(std::llround(median->second))));
   }
-  if (Status s = WriteOutput("", text); !s.ok()) return ReportError(s);
+  if (Status s = io::WriteOutputFile("", text); !s.ok()) return ReportError(s);
   return kExitOk;
 }
 
@@ -172,7 +173,7 @@ int RunList(const RunInputFlags& flags, const ListOptions& options) {
   runs = std::move(*listed);
   const std::string text = options.format == "json" ? report::RenderRunListJson(flags.db, runs)
                                                     : report::RenderRunListText(runs);
-  if (Status s = WriteOutput("", text); !s.ok()) return ReportError(s);
+  if (Status s = io::WriteOutputFile("", text); !s.ok()) return ReportError(s);
   return kExitOk;
 }
 
@@ -183,7 +184,7 @@ int RunShow(const RunInputFlags& flags, const ShowOptions& options) {
   if (!run.ok()) return ReportError(run.status());
   const std::string text = options.format == "json" ? report::RenderRunJson(*run)
                                                     : report::RenderRunText(*run, options.top);
-  if (Status s = WriteOutput("", text); !s.ok()) return ReportError(s);
+  if (Status s = io::WriteOutputFile("", text); !s.ok()) return ReportError(s);
   return kExitOk;
 }
 
@@ -196,7 +197,8 @@ int RunRemove(const RunInputFlags& flags, const RemoveOptions& options) {
     if (!removed.ok()) return ReportError(removed.status());
     total += *removed;
   }
-  if (Status s = WriteOutput("", fmt::format("removed {} run(s) from {}\n", total, flags.db));
+  if (Status s =
+          io::WriteOutputFile("", fmt::format("removed {} run(s) from {}\n", total, flags.db));
       !s.ok()) {
     return ReportError(s);
   }
@@ -213,7 +215,7 @@ int RunTrend(const RunInputFlags& flags, const TrendOptions& options) {
   points = std::move(*trend);
   const std::string text = options.format == "json" ? report::RenderTrendJson(metric, points)
                                                     : report::RenderTrendText(metric, points);
-  if (Status s = WriteOutput("", text); !s.ok()) return ReportError(s);
+  if (Status s = io::WriteOutputFile("", text); !s.ok()) return ReportError(s);
   return kExitOk;
 }
 

@@ -20,6 +20,7 @@
 #include "perfdx/host/bind_plan.h"
 #include "perfdx/host/cpu_list.h"
 #include "perfdx/host/hwloc_topology.h"
+#include "perfdx/io/output_file.h"
 #include "perfdx/report/bind_plan_report.h"
 
 namespace perfdx::cli {
@@ -137,7 +138,7 @@ int RunBind(BindOptions options) {
   if (options.print) {
     const std::string text =
         options.json ? report::RenderBindPlanJson(*plan) : report::RenderBindPlanText(*plan);
-    if (Status s = WriteOutput(options.output, text); !s.ok()) return ReportError(s);
+    if (Status s = io::WriteOutputFile(options.output, text); !s.ok()) return ReportError(s);
     return kExitOk;
   }
 

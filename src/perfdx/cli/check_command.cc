@@ -10,6 +10,7 @@
 #include "perfdx/baseline/record/run_record.h"
 #include "perfdx/cli/baseline_command.h"
 #include "perfdx/cli/common.h"
+#include "perfdx/io/output_file.h"
 #include "perfdx/pipeline/runs.h"
 #include "perfdx/report/check_report.h"
 
@@ -69,7 +70,7 @@ int RunCheck(const RunInputFlags& flags, const CheckOptions& options) {
   } else {
     text = report::RenderCheckText(result);
   }
-  if (Status s = WriteOutput(options.output, text); !s.ok()) return ReportError(s);
+  if (Status s = io::WriteOutputFile(options.output, text); !s.ok()) return ReportError(s);
 
   // The tuning loop: every measured run goes into the library, verdict and all.
   if (!options.save_name.empty()) {

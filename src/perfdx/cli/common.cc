@@ -1,16 +1,9 @@
 #include "perfdx/cli/common.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cctype>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <new>
 
 #include <fmt/format.h>
@@ -130,101 +123,6 @@ void AddInputOptions(CLI::App* command, InputOptions* options) {
       ->add_flag("--no-fast-path", options->no_fast_path,
                  "read every event with the exact scalar parser (for debugging)")
       ->group("");
-}
-
-namespace {
-
-// Follows `path` through symlinks to the file it names (which may not exist
-// yet), so that -o writes through a link instead of replacing it.
-Result<std::string> ResolveOutputPath(const std::string& path) {
-  constexpr int kMaxLinks = 40;  // the kernel's own limit (ELOOP)
-  std::filesystem::path target(path);
-  for (int links = 0;; ++links) {
-    struct stat st {};
-    if (::lstat(target.c_str(), &st) != 0) {
-      if (errno == ENOENT) return target.string();
-      return IoError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
-    }
-    if (!S_ISLNK(st.st_mode)) return target.string();
-    if (links == kMaxLinks) {
-      return InvalidInput(fmt::format("{}: cannot write: too many levels of symbolic links", path));
-    }
-    std::error_code ec;
-    const std::filesystem::path next = std::filesystem::read_symlink(target, ec);
-    if (ec) return IoError(fmt::format("{}: cannot write: {}", path, ec.message()));
-    target = next.is_absolute() ? next : target.parent_path() / next;
-  }
-}
-
-Status WriteAll(int fd, const std::string& content, const std::string& name) {
-  size_t done = 0;
-  while (done < content.size()) {
-    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return IoError(fmt::format("{}: write failed: {}", name, std::strerror(errno)));
-    done += static_cast<size_t>(n);
-  }
-  return Status::Ok();
-}
-
-// A device, pipe or socket: written in place, never replaced (as root a rename
-// would turn /dev/null into a regular file).
-Status WriteInPlace(const std::string& target, const std::string& path,
-                    const std::string& content) {
-  const int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) return IoError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
-  Status status = WriteAll(fd, content, path);
-  if (::close(fd) != 0 && status.ok()) {
-    status = IoError(fmt::format("{}: write failed: {}", path, std::strerror(errno)));
-  }
-  return status;
-}
-
-// A regular file (or a new one): written to a temporary name in the same
-// folder and renamed, so a failure never leaves half a report.
-Status WriteReplacing(const std::string& target, const std::string& path,
-                      const std::string& content, const struct stat* old) {
-  const std::string tmp = fmt::format("{}.tmp.{}", target, ::getpid());
-  // O_EXCL: never write through something planted at the temporary name.
-  const mode_t mode = old != nullptr ? (old->st_mode & 07777) : 0666;
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-  if (fd < 0) return IoError(fmt::format("{}: cannot create: {}", tmp, std::strerror(errno)));
-  // The umask applied at creation; keep the mode of the file being replaced.
-  if (old != nullptr) (void)::fchmod(fd, old->st_mode & 07777);
-  Status status = WriteAll(fd, content, tmp);
-  if (::close(fd) != 0 && status.ok()) {
-    status = IoError(fmt::format("{}: write failed: {}", tmp, std::strerror(errno)));
-  }
-  if (status.ok() && ::rename(tmp.c_str(), target.c_str()) != 0) {
-    status = IoError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
-  }
-  if (!status.ok()) ::unlink(tmp.c_str());
-  return status;
-}
-
-}  // namespace
-
-Status WriteOutput(const std::string& path, const std::string& content) {
-  if (path.empty() || path == "-") {
-    if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() ||
-        std::fflush(stdout) != 0) {
-      return IoError("cannot write to standard output");
-    }
-    return Status::Ok();
-  }
-  PERFDX_ASSIGN_OR_RETURN(const std::string target, ResolveOutputPath(path));
-  struct stat st {};
-  if (::stat(target.c_str(), &st) != 0) {
-    if (errno != ENOENT) {
-      return IoError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
-    }
-    return WriteReplacing(target, path, content, nullptr);
-  }
-  if (S_ISDIR(st.st_mode)) {
-    return InvalidInput(fmt::format("{}: is a folder; -o needs a file name", path));
-  }
-  if (S_ISREG(st.st_mode)) return WriteReplacing(target, path, content, &st);
-  return WriteInPlace(target, path, content);
 }
 
 int ReportError(const Status& status) {

@@ -72,14 +72,8 @@ void AddInputOptions(CLI::App* command, InputOptions* options);
 void AddFormatOptions(CLI::App* command, std::string* format,
                       const std::vector<std::string>& formats = {"text", "json"},
                       const std::string& help = "text or json");
-// -o/--output FILE (see WriteOutput).
+// -o/--output FILE (written by io::OutputFile).
 void AddOutputOption(CLI::App* command, std::string* output);
-
-// Writes `content` to `path` (stdout for "" or "-"), through symlinks. A
-// regular file is written to a temporary name in its folder and renamed, so a
-// failure never leaves half a report; a device, pipe or socket is written in
-// place, never replaced; a folder is an error (exit 2).
-Status WriteOutput(const std::string& path, const std::string& content);
 
 // Prints one line for `status` on stderr and returns its exit code:
 // "perfdx: error: ..." (2), "perfdx: internal error: ... (please report)" (3),

@@ -5,6 +5,7 @@
 
 #include "perfdx/advisor/config.h"
 #include "perfdx/cli/common.h"
+#include "perfdx/io/output_file.h"
 
 namespace perfdx::cli {
 namespace {
@@ -27,7 +28,7 @@ int RunConfig(const ConfigOptions& options) {
     if (!thresholds.ok()) return ReportError(thresholds.status());
     text = advisor::ConfigToml(*thresholds);
   }
-  if (Status s = WriteOutput(options.output, text); !s.ok()) return ReportError(s);
+  if (Status s = io::WriteOutputFile(options.output, text); !s.ok()) return ReportError(s);
   return kExitOk;
 }
 

@@ -6,6 +6,7 @@
 #include "perfdx/baseline/compare/diff.h"
 #include "perfdx/cli/baseline_command.h"
 #include "perfdx/cli/common.h"
+#include "perfdx/io/output_file.h"
 #include "perfdx/pipeline/runs.h"
 #include "perfdx/report/diff_report.h"
 
@@ -25,7 +26,7 @@ int RunDiff(const RunInputFlags& flags, const DiffOptions& options) {
   if (!diff.ok()) return ReportError(diff.status());
   const std::string text = options.format == "json" ? report::RenderDiffJson(*diff)
                                                     : report::RenderDiffText(*diff, options.top);
-  if (Status s = WriteOutput(options.output, text); !s.ok()) return ReportError(s);
+  if (Status s = io::WriteOutputFile(options.output, text); !s.ok()) return ReportError(s);
   return kExitOk;
 }
 

@@ -9,6 +9,7 @@
 
 #include "perfdx/cli/common.h"
 #include "perfdx/host/doctor.h"
+#include "perfdx/io/output_file.h"
 #include "perfdx/report/doctor_report.h"
 
 namespace perfdx::cli {
@@ -31,7 +32,7 @@ int RunDoctor(const DoctorOptions& options) {
       host::RunDoctor(host::MakeDoctorInput(root, host::ProcessEnvironment()));
   const std::string text =
       options.json ? report::RenderDoctorJson(checks) : report::RenderDoctorText(checks);
-  if (Status s = WriteOutput(options.output, text); !s.ok()) return ReportError(s);
+  if (Status s = io::WriteOutputFile(options.output, text); !s.ok()) return ReportError(s);
   if (auto level = host::ParseLevel(options.fail_on); level && checks.Worst() >= *level) {
     return kExitFinding;
   }

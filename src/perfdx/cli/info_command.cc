@@ -4,6 +4,7 @@
 
 #include "perfdx/cli/common.h"
 #include "perfdx/cli/progress_bar.h"
+#include "perfdx/io/output_file.h"
 #include "perfdx/report/info_report.h"
 
 namespace perfdx::cli {
@@ -23,7 +24,7 @@ int RunInfo(const InfoOptions& options) {
   const report::InfoReport report = report::BuildInfoReport(loaded->traces, loaded->warnings);
   const std::string text =
       options.json ? report::RenderInfoJson(report) : report::RenderInfoText(report);
-  if (Status s = WriteOutput(options.output, text); !s.ok()) return ReportError(s);
+  if (Status s = io::WriteOutputFile(options.output, text); !s.ok()) return ReportError(s);
   return kExitOk;
 }
 

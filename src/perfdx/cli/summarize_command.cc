@@ -7,6 +7,7 @@
 
 #include "perfdx/cli/common.h"
 #include "perfdx/cluster/summary_file.h"
+#include "perfdx/io/output_file.h"
 #include "perfdx/pipeline/analyze.h"
 
 namespace perfdx::cli {
@@ -35,7 +36,7 @@ int RunSummarize(const SummarizeOptions& options) {
         fmt::format("{} ranks loaded; a summary holds one rank: give one rank's trace (or --rank)",
                     summaries->size())));
   }
-  if (Status s = WriteOutput(options.output, cluster::WriteRankSummary(summaries->front()));
+  if (Status s = io::WriteOutputFile(options.output, cluster::WriteRankSummary(summaries->front()));
       !s.ok()) {
     return ReportError(s);
   }

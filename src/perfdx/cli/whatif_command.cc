@@ -6,6 +6,7 @@
 #include "perfdx/cli/common.h"
 #include "perfdx/cli/progress_bar.h"
 #include "perfdx/cli/terminal.h"
+#include "perfdx/io/output_file.h"
 #include "perfdx/pipeline/analyze.h"
 #include "perfdx/report/whatif_report.h"
 
@@ -52,7 +53,7 @@ int RunWhatIf(const WhatIfOptions& options) {
       options.format == "json"
           ? report::RenderWhatIfJson(*report)
           : report::RenderWhatIfText(*report, static_cast<size_t>(TextWidth(terminal, to_stdout)));
-  if (Status s = WriteOutput(options.output, text); !s.ok()) return ReportError(s);
+  if (Status s = io::WriteOutputFile(options.output, text); !s.ok()) return ReportError(s);
   return kExitOk;
 }
 

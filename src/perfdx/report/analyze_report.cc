@@ -545,4 +545,10 @@ std::string RenderAnalyzeJson(const AnalyzeReport& report) {
   return w.TakeDocument();
 }
 
+void RenderAnalyzeJson(const AnalyzeReport& report, TextSink& sink) {
+  JsonWriter w(&sink);
+  WriteAnalyzeReport(report, w);
+  w.FinishDocument();
+}
+
 }  // namespace perfdx::report

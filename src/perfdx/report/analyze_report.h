@@ -24,6 +24,7 @@
 #include "perfdx/advisor/finding.h"
 #include "perfdx/advisor/health_table.h"
 #include "perfdx/analysis/rank_analysis.h"
+#include "perfdx/base/text_sink.h"
 #include "perfdx/base/value_sink.h"
 #include "perfdx/cluster/cluster_analysis.h"
 #include "perfdx/cluster/joint_replay.h"
@@ -69,10 +70,11 @@ struct AnalyzeReport {
   std::vector<std::string> warnings;  // load, discovery and job-grouping warnings
 };
 
-// The JSON contract as calls on `out`; RenderAnalyzeJson writes it as text,
-// the Python module as objects.
+// The JSON contract as calls on `out`; RenderAnalyzeJson writes it as text
+// (to `sink` as it grows), the Python module as objects.
 void WriteAnalyzeReport(const AnalyzeReport& report, ValueSink& out);
 std::string RenderAnalyzeJson(const AnalyzeReport& report);
+void RenderAnalyzeJson(const AnalyzeReport& report, TextSink& sink);
 
 // A rank's "replay" key: the unchanged replay against its steps (the
 // whatif report writes the same).

@@ -1052,7 +1052,7 @@ bool ShowJob(const AnalyzeJob& job) {
 
 }  // namespace
 
-std::string RenderAnalyzeHtml(const AnalyzeReport& report) {
+void RenderAnalyzeHtml(const AnalyzeReport& report, TextSink& sink) {
   std::string title = "perfdx analyze";
   if (report.ranks.size() == 1) {
     title += " — " + report.ranks.front().analysis.info().path;
@@ -1093,11 +1093,14 @@ std::string RenderAnalyzeHtml(const AnalyzeReport& report) {
     for (const std::string& w : report.warnings) out += "<li>" + H(w) + "</li>";
     out += "</ul></section>\n";
   }
+  // Section by section: a page of many ranks is never whole in memory.
   for (size_t j = 0; j < report.jobs.size(); ++j) {
     if (ShowJob(report.jobs[j])) out += JobSection(report, report.jobs[j], j);
   }
+  sink.Write(out);
+  out.clear();
   for (size_t i = 0; i < report.ranks.size(); ++i) {
-    out += RankSection(report.ranks[i], i, report.ranks.size() > 1);
+    sink.Write(RankSection(report.ranks[i], i, report.ranks.size() > 1));
   }
   out += fmt::format(
       "</main>\n<footer>Written by perfdx {} from its analyze report (schema {}: the same "
@@ -1105,7 +1108,13 @@ std::string RenderAnalyzeHtml(const AnalyzeReport& report) {
       "nothing: it works offline.</footer>\n",
       H(PERFDX_VERSION), kAnalyzeSchemaVersion);
   out += "<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
-  return out;
+  sink.Write(out);
+}
+
+std::string RenderAnalyzeHtml(const AnalyzeReport& report) {
+  StringSink page;
+  RenderAnalyzeHtml(report, page);
+  return page.Take();
 }
 
 }  // namespace perfdx::report

@@ -13,5 +13,7 @@
 namespace perfdx::report {
 
 std::string RenderAnalyzeHtml(const AnalyzeReport& report);
+// The same page to `sink`, section by section.
+void RenderAnalyzeHtml(const AnalyzeReport& report, TextSink& sink);
 
 }  // namespace perfdx::report

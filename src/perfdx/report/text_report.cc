@@ -537,9 +537,10 @@ void RenderCluster(std::string& out, const Layout& l, const cluster::ClusterAnal
 
 }  // namespace
 
-std::string RenderAnalyzeText(const AnalyzeReport& report, const TextOptions& options) {
+void RenderAnalyzeText(const AnalyzeReport& report, const TextOptions& options, TextSink& sink) {
   const Layout l{static_cast<size_t>(std::max(options.width, kMinTextWidth)), options.top,
                  options.fixes, Style(options.color)};
+  // Rank by rank: the text of many ranks is never whole in memory.
   std::string out;
   // Warnings first: a skipped rank or a truncated file changes how the rest reads.
   if (!report.warnings.empty()) {
@@ -547,7 +548,11 @@ std::string RenderAnalyzeText(const AnalyzeReport& report, const TextOptions& op
     for (const std::string& w : report.warnings) Say(out, l, w);
     out += '\n';
   }
-  for (const AnalyzeRank& r : report.ranks) RenderRank(out, l, r);
+  for (const AnalyzeRank& r : report.ranks) {
+    RenderRank(out, l, r);
+    sink.Write(out);
+    out.clear();
+  }
   for (const AnalyzeJob& job : report.jobs) {
     const size_t ranks = job.cluster ? job.cluster->ranks.size() : job.members.size();
     if (ranks < 2) continue;
@@ -560,7 +565,13 @@ std::string RenderAnalyzeText(const AnalyzeReport& report, const TextOptions& op
     }
     out += '\n';
   }
-  return out;
+  sink.Write(out);
+}
+
+std::string RenderAnalyzeText(const AnalyzeReport& report, const TextOptions& options) {
+  StringSink text;
+  RenderAnalyzeText(report, options, text);
+  return text.Take();
 }
 
 }  // namespace perfdx::report

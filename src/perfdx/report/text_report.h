@@ -22,5 +22,7 @@ struct TextOptions {
 inline constexpr int kMinTextWidth = 40;
 
 std::string RenderAnalyzeText(const AnalyzeReport& report, const TextOptions& options = {});
+// The same text to `sink`, rank by rank.
+void RenderAnalyzeText(const AnalyzeReport& report, const TextOptions& options, TextSink& sink);
 
 }  // namespace perfdx::report
