@@ -257,3 +257,25 @@ TEST(ByteSourceTest, MissingFileAndDirectory) {
 
 }  // namespace
 }  // namespace perfdx::io
+
+namespace perfdx::io {
+namespace {
+
+// The size a gzip file states in its trailer: the size of the data, for one
+// member; the last member's for several; nothing for what is not gzip.
+TEST(GzipStatedBytesTest, TheTrailersSizeOrNothing) {
+  perfdx::testing::TempDir dir;
+  const std::string data(300000, 'x');
+  const std::string one = dir.Write("one.json.gz", perfdx::testing::GzipCompress(data));
+  EXPECT_EQ(GzipStatedBytes(one), data.size());
+  const std::string two = dir.Write(
+      "two.json.gz", perfdx::testing::GzipCompress(data) + perfdx::testing::GzipCompress("[]"));
+  EXPECT_EQ(GzipStatedBytes(two), 2u);
+  EXPECT_EQ(GzipStatedBytes(dir.Write("plain.json", data)), std::nullopt);
+  EXPECT_EQ(GzipStatedBytes(dir.Write("short.gz", "\x1f\x8b\x08")), std::nullopt);
+  EXPECT_EQ(GzipStatedBytes(dir.path() + "/missing.gz"), std::nullopt);
+  EXPECT_EQ(GzipStatedBytes(dir.path()), std::nullopt);  // a folder
+}
+
+}  // namespace
+}  // namespace perfdx::io

@@ -290,6 +290,47 @@ TEST(TraceBuilderTest, CorrelationLinksLaunchToDeviceWork) {
   EXPECT_FALSE(t.ArgInt(k, ArgKey::kCorrelation));  // kept in its column, not in args
 }
 
+// Flow records bind to the slice enclosing each one, on their own track,
+// whatever order their ids and times come in: here a track's ids run against
+// its times (id 9 is first in time, last by id) and the records arrive
+// neither by id nor by time, so SortRawFlows' per-track merge has work to do.
+TEST(TraceBuilderTest, FlowRecordsBindToTheirEnclosingSliceInAnyOrder) {
+  TraceBuilder b({});
+  const char* ops[] = {"op_a", "op_b", "op_c", "op_d"};
+  const char* kernels[] = {"kernel_a", "kernel_b", "kernel_c", "kernel_d"};
+  const int64_t ids[] = {9, 3, 5, 1};  // flow k: ops[k] -> kernels[k]
+  for (int k = 0; k < 4; ++k) {
+    b.AddEvent(Slice(ops[k], 1, 1, 1000 * k, 100));
+    b.AddEvent(Slice(kernels[k], 2, 7, 10000 + 1000 * k, 100));
+  }
+  auto flow_record = [&](int k, char phase) {
+    RawEvent e;
+    e.phase = phase == 's' ? "s" : "f";
+    e.pid = {phase == 's' ? 1 : 2, {}, false, true};
+    e.tid = {phase == 's' ? 1 : 7, {}, false, true};
+    e.ts_state = FieldState::kOk;
+    e.ts_ns = (phase == 's' ? 0 : 10000) + 1000 * k + 50;  // inside its slice
+    e.id = {ids[k], {}, false, true};
+    e.category = "fwdbwd";
+    e.name = "fwdbwd";
+    e.binding = "e";
+    return e;
+  };
+  for (int k : {2, 0, 3, 1}) b.AddEvent(flow_record(k, 'f'));
+  for (int k : {1, 3, 0, 2}) b.AddEvent(flow_record(k, 's'));
+  Trace t = Build(b);
+  ASSERT_EQ(t.flows.size(), 4u);
+  std::vector<std::pair<std::string_view, std::string_view>> pairs;
+  for (size_t i = 0; i < t.flows.size(); ++i) {
+    pairs.emplace_back(t.slice_name(t.flows.from[i]), t.slice_name(t.flows.to[i]));
+  }
+  std::sort(pairs.begin(), pairs.end());
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_EQ(pairs[k].first, ops[k]);
+    EXPECT_EQ(pairs[k].second, kernels[k]);
+  }
+}
+
 TEST(TraceBuilderTest, StepsCountersAndMetadata) {
   TraceBuilder b({});
   b.AddEvent(Slice("step2", 1, 1, 200, 100));

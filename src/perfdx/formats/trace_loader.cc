@@ -124,16 +124,20 @@ void DescribeRuntime(const io::TraceInput& input, std::optional<model::Framework
   }
 }
 
-// About how many events files of `bytes` hold, to reserve the model's
-// columns: their JSON over the densest events of the shared traces (Ascend's,
-// ~170 bytes; Kineto's are 220-460), compressed files at 20:1 (Kineto's
-// .json.gz are 17-29:1); an estimate short by 2x costs one doubling.
-size_t ExpectedEvents(uint64_t bytes, io::Compression compression) {
-  constexpr uint64_t kBytesPerEvent = 160;
+// About how many bytes of JSON files of `bytes` hold: compressed files at
+// 20:1 (Kineto's .json.gz are 17-29:1).
+uint64_t ExpectedJsonBytes(uint64_t bytes, io::Compression compression) {
   constexpr uint64_t kCompressionRatio = 20;
+  return compression == io::Compression::kNone ? bytes : bytes * kCompressionRatio;
+}
+
+// About how many events that JSON holds, to reserve the model's columns: over
+// the densest events of the shared traces (Ascend's, ~170 bytes; Kineto's are
+// 220-460); an estimate short by 2x costs one doubling.
+size_t ExpectedEvents(uint64_t json_bytes) {
+  constexpr uint64_t kBytesPerEvent = 160;
   constexpr uint64_t kMaxReserved = uint64_t{1} << 25;  // 32 M events
-  const uint64_t json = compression == io::Compression::kNone ? bytes : bytes * kCompressionRatio;
-  return static_cast<size_t>(std::min(json / kBytesPerEvent, kMaxReserved));
+  return static_cast<size_t>(std::min(json_bytes / kBytesPerEvent, kMaxReserved));
 }
 
 // One trace from one or more Chrome-trace sources: msprof cuts its timeline
@@ -197,8 +201,18 @@ Result<model::Trace> ImportChromeTrace(const io::TraceInput& input, const LoadOp
     total = FileBytes(input.trace_path);
     for (const std::string& more : input.more_trace_paths) total += FileBytes(more);
   }
-  const size_t expected = ExpectedEvents(total, source->compression());
-  if (!options.progress) return ImportChromeSources(sources, input, options.json, expected);
+  const size_t expected = ExpectedEvents(ExpectedJsonBytes(total, source->compression()));
+  // Decoding ahead from the first chunk needs the size itself, not a guess
+  // (a trace under the threshold keeps its memory at half its size): a plain
+  // file's, or what a gzip file states.
+  ChromeJsonOptions json = options.json;
+  if (!input.from_stdin && input.more_trace_paths.empty()) {
+    if (source->compression() == io::Compression::kNone) json.expected_bytes = total;
+    if (source->compression() == io::Compression::kGzip) {
+      json.expected_bytes = io::GzipStatedBytes(input.trace_path).value_or(0);
+    }
+  }
+  if (!options.progress) return ImportChromeSources(sources, input, json, expected);
   ProgressCounter counter(options, input.trace_path, total);
   std::vector<std::unique_ptr<io::ByteSource>> counted;
   std::vector<io::ByteSource*> counted_sources;
@@ -206,7 +220,7 @@ Result<model::Trace> ImportChromeTrace(const io::TraceInput& input, const LoadOp
     counted.push_back(std::make_unique<ProgressSource>(*s, counter));
     counted_sources.push_back(counted.back().get());
   }
-  return ImportChromeSources(counted_sources, input, options.json, expected);
+  return ImportChromeSources(counted_sources, input, json, expected);
 }
 
 Result<model::Trace> ImportChromeTraceFrom(io::ByteSource& source, const io::TraceInput& input,

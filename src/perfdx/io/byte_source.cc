@@ -436,6 +436,21 @@ const char* SpecialFileKind(const std::string& path) {
   return KindOfMode(st.st_mode);
 }
 
+std::optional<uint64_t> GzipStatedBytes(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  unsigned char magic[2] = {};
+  unsigned char trailer[4] = {};
+  // A header (10 bytes) and a trailer (8) at least.
+  const bool read = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 18 &&
+                    ::pread(fd, magic, 2, 0) == 2 && ::pread(fd, trailer, 4, st.st_size - 4) == 4;
+  ::close(fd);
+  if (!read || magic[0] != 0x1f || magic[1] != 0x8b) return std::nullopt;
+  return uint64_t{trailer[0]} | uint64_t{trailer[1]} << 8 | uint64_t{trailer[2]} << 16 |
+         uint64_t{trailer[3]} << 24;
+}
+
 Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::string& path,
                                                    const ReadLimits& limits) {
   // O_NONBLOCK: opening a pipe with no writer would otherwise wait forever;

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "perfdx/base/status.h"
@@ -70,6 +71,12 @@ Result<std::string> ReadStdin(uint64_t max_bytes);
 // Opens a regular file; a pipe, socket or device is refused (never blocks).
 Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::string& path,
                                                    const ReadLimits& limits = {});
+
+// The uncompressed size a gzip file states in its trailer (ISIZE, RFC 1952:
+// the last member's size mod 2^32), or nullopt when the file is not gzip or
+// cannot be read. Exact for the usual file, one member under 4 GiB; a hint
+// only, never trusted as a limit.
+std::optional<uint64_t> GzipStatedBytes(const std::string& path);
 
 // "a named pipe", "a socket", "a character device", "a block device", "a
 // folder", or "not a regular file": what `path` is, for messages.

@@ -756,15 +756,45 @@ void TraceBuilder::SortRawFlows() {
     return a.ts_ns < b.ts_ns;
   });
   // The records bound to their enclosing slice, by (track, time), for one
-  // cursor per track in BindFlows.
+  // cursor per track in BindFlows: grouped by track (a stable counting
+  // sort), then each track by time. In identity order a track's records are
+  // nearly in time order already (correlation ids grow with time), so its
+  // runs merge in a few passes where a comparison sort of (track, time) was
+  // a third of Finalize's loading-thread work. Records of one track and time
+  // stay in identity order (BindFlows' result does not depend on it).
   flows_by_time_.clear();
-  for (size_t k = 0; k < raw_flows_.size(); ++k) {
-    if (raw_flows_[k].bind_enclosing) flows_by_time_.push_back(static_cast<uint32_t>(k));
+  uint32_t tracks = 0;
+  for (const RawFlow& f : raw_flows_) {
+    if (f.bind_enclosing) tracks = std::max(tracks, f.track + 1);
   }
-  std::sort(flows_by_time_.begin(), flows_by_time_.end(), [&](uint32_t a, uint32_t b) {
-    return std::tie(raw_flows_[a].track, raw_flows_[a].ts_ns, a) <
-           std::tie(raw_flows_[b].track, raw_flows_[b].ts_ns, b);
-  });
+  std::vector<uint32_t> offset(tracks + 1, 0);
+  for (const RawFlow& f : raw_flows_) offset[f.track + 1] += f.bind_enclosing;
+  std::partial_sum(offset.begin(), offset.end(), offset.begin());
+  flows_by_time_.resize(offset.back());
+  {
+    std::vector<uint32_t> cursor(offset.begin(), offset.end() - 1);
+    for (size_t k = 0; k < raw_flows_.size(); ++k) {
+      const RawFlow& f = raw_flows_[k];
+      if (f.bind_enclosing) flows_by_time_[cursor[f.track]++] = static_cast<uint32_t>(k);
+    }
+  }
+  struct Key {
+    int64_t ts;
+    uint32_t index;
+  };
+  std::vector<Key> keys;
+  for (uint32_t t = 0; t < tracks; ++t) {
+    keys.clear();
+    for (uint32_t j = offset[t]; j < offset[t + 1]; ++j) {
+      keys.push_back({raw_flows_[flows_by_time_[j]].ts_ns, flows_by_time_[j]});
+    }
+    auto less = [](const Key& a, const Key& b) {
+      return std::tie(a.ts, a.index) < std::tie(b.ts, b.index);
+    };
+    if (!SortByRuns(keys, less)) continue;
+    for (uint32_t j = offset[t]; j < offset[t + 1]; ++j)
+      flows_by_time_[j] = keys[j - offset[t]].index;
+  }
 }
 
 // The flow records sorted by SortRawFlows.
@@ -970,18 +1000,18 @@ Result<Trace> TraceBuilder::Finalize(Classifier& classifier) && {
   }
   classifier.ClassifyTracks(trace_.tracks, trace_.strings, categories);
   // The slices' order reads none of what ClassifySlices writes, and the flow
-  // records need neither: with a second thread, the order and the
-  // classification there (the classifier is used by no one else meanwhile),
-  // the flow records' two sorts, which take as long, here.
+  // records need neither: with a second thread, the classification there
+  // (the classifier is used by no one else meanwhile), the order and the flow
+  // records' sorts, which take about as long (1.0 G instructions against
+  // 0.8 G on the 1 GB trace), here.
   const bool beside = finalize_threads_ > 1 && trace_.slices.size() >= kParallelFinalizeSlices;
   SliceOrder order;
   base::RunBeside(
-      beside,
+      beside, [&] { ClassifySlices(classifier); },
       [&] {
         order = ComputeSliceOrder();
-        ClassifySlices(classifier);
-      },
-      [&] { SortRawFlows(); });
+        SortRawFlows();
+      });
   ApplySliceOrder(order);
   // Launch pairing reads the sorted slices' kinds and correlations, and the
   // counters and memory records are sorted on their own: beside the nesting

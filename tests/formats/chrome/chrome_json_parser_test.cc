@@ -418,6 +418,23 @@ TEST(ParallelDecodeTest, DamageAmongChunksInFlightReadsAsOneThreadDoes) {
   }
 }
 
+// An input whose expected size reaches the threshold is decoded ahead from
+// its first chunk (the loader knows a file's size before it reads it): the
+// same calls, in the same order, as when it is read on one thread.
+TEST(ParallelDecodeTest, AnInputExpectedPastTheThresholdReadsAsOneThreadDoes) {
+  const std::string json = DamagedTrace();
+  ChromeJsonOptions one;
+  one.chunk_bytes = 4096;
+  const Recorder want = Parse(json, one);
+  for (uint64_t expected : {uint64_t{0}, uint64_t{json.size()}, uint64_t{1} << 40}) {
+    ChromeJsonOptions ahead = one;
+    ahead.decode_threads = 3;
+    ahead.parallel_after_bytes = json.size();  // never reached by the offset alone
+    ahead.expected_bytes = expected;
+    EXPECT_EQ(Parse(json, ahead).seen, want.seen) << expected;
+  }
+}
+
 std::string ReadRepoFile(const std::string& rel) {
   std::ifstream in(rel, std::ios::binary);
   EXPECT_TRUE(in.good()) << rel;

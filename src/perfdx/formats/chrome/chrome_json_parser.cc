@@ -983,7 +983,8 @@ size_t Reader::FindCut(size_t from, size_t to) const {
 
 Result<bool> Reader::FastChunk() {
   if (options_.decode_threads > 1 &&
-      (pool_ != nullptr || Offset(pos_) >= options_.parallel_after_bytes)) {
+      (pool_ != nullptr || Offset(pos_) >= options_.parallel_after_bytes ||
+       options_.expected_bytes >= options_.parallel_after_bytes)) {
     if (pool_ == nullptr) pool_ = std::make_unique<base::TaskPool>(options_.decode_threads - 1);
     return ParallelChunk();
   }
