@@ -290,11 +290,14 @@ TEST(TraceBuilderTest, CorrelationLinksLaunchToDeviceWork) {
   EXPECT_FALSE(t.ArgInt(k, ArgKey::kCorrelation));  // kept in its column, not in args
 }
 
-// Flow records bind to the slice enclosing each one, on their own track,
-// whatever order their ids and times come in: here a track's ids run against
-// its times (id 9 is first in time, last by id) and the records arrive
-// neither by id nor by time, so SortRawFlows' per-track merge has work to do.
-TEST(TraceBuilderTest, FlowRecordsBindToTheirEnclosingSliceInAnyOrder) {
+// Flow records bind to their slice, on their own track, whatever order their
+// ids and times come in: here a track's ids run against its times (id 9 is
+// first in time, last by id) and the records arrive neither by id nor by time,
+// so SortRawFlows' per-track merge has work to do. With `binding` "e" each
+// 'f' binds to the slice enclosing it; without, to the next slice, and its
+// track (the device's, the last) holds no record bound the first way
+// (regression: the by-time order indexed past its tracks there).
+void ExpectFlowsBindInAnyOrder(std::string_view binding) {
   TraceBuilder b({});
   const char* ops[] = {"op_a", "op_b", "op_c", "op_d"};
   const char* kernels[] = {"kernel_a", "kernel_b", "kernel_c", "kernel_d"};
@@ -309,26 +312,35 @@ TEST(TraceBuilderTest, FlowRecordsBindToTheirEnclosingSliceInAnyOrder) {
     e.pid = {phase == 's' ? 1 : 2, {}, false, true};
     e.tid = {phase == 's' ? 1 : 7, {}, false, true};
     e.ts_state = FieldState::kOk;
-    e.ts_ns = (phase == 's' ? 0 : 10000) + 1000 * k + 50;  // inside its slice
+    // Inside its slice; an 'f' bound to the next slice comes just before it.
+    e.ts_ns = phase == 's' ? 1000 * k + 50 : 10000 + 1000 * k + (binding == "e" ? 50 : -10);
     e.id = {ids[k], {}, false, true};
     e.category = "fwdbwd";
     e.name = "fwdbwd";
-    e.binding = "e";
+    e.binding = binding;
     return e;
   };
   for (int k : {2, 0, 3, 1}) b.AddEvent(flow_record(k, 'f'));
   for (int k : {1, 3, 0, 2}) b.AddEvent(flow_record(k, 's'));
   Trace t = Build(b);
-  ASSERT_EQ(t.flows.size(), 4u);
+  ASSERT_EQ(t.flows.size(), 4u) << binding;
   std::vector<std::pair<std::string_view, std::string_view>> pairs;
   for (size_t i = 0; i < t.flows.size(); ++i) {
     pairs.emplace_back(t.slice_name(t.flows.from[i]), t.slice_name(t.flows.to[i]));
   }
   std::sort(pairs.begin(), pairs.end());
   for (int k = 0; k < 4; ++k) {
-    EXPECT_EQ(pairs[k].first, ops[k]);
-    EXPECT_EQ(pairs[k].second, kernels[k]);
+    EXPECT_EQ(pairs[k].first, ops[k]) << binding;
+    EXPECT_EQ(pairs[k].second, kernels[k]) << binding;
   }
+}
+
+TEST(TraceBuilderTest, FlowRecordsBindToTheEnclosingSliceInAnyOrder) {
+  ExpectFlowsBindInAnyOrder("e");
+}
+
+TEST(TraceBuilderTest, FlowRecordsBindToTheNextSliceInAnyOrder) {
+  ExpectFlowsBindInAnyOrder("");
 }
 
 TEST(TraceBuilderTest, StepsCountersAndMetadata) {

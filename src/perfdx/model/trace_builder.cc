@@ -768,7 +768,9 @@ void TraceBuilder::SortRawFlows() {
     if (f.bind_enclosing) tracks = std::max(tracks, f.track + 1);
   }
   std::vector<uint32_t> offset(tracks + 1, 0);
-  for (const RawFlow& f : raw_flows_) offset[f.track + 1] += f.bind_enclosing;
+  for (const RawFlow& f : raw_flows_) {
+    if (f.bind_enclosing) ++offset[f.track + 1];  // the others may lie past `tracks`
+  }
   std::partial_sum(offset.begin(), offset.end(), offset.begin());
   flows_by_time_.resize(offset.back());
   {
