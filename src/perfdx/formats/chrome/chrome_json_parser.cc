@@ -81,10 +81,22 @@ std::string_view TrimRight(std::string_view s) {
 // rest goes to from_chars. The result comes back through *out because an
 // std::optional return was assembled in memory a byte at a time and read back
 // whole, a store-forwarding stall on every id of every event.
-bool ParseInt(std::string_view s, int64_t* out) {
+// ParseInt's path for 19 digits and more (int64's limits), out of line so
+// that the common one stays small enough to inline.
+[[gnu::noinline]] bool ParseLongInt(std::string_view s, int64_t* out) {
+  int64_t v = 0;
+  const char* end = s.data() + s.size();
+  auto [p, ec] = std::from_chars(s.data(), end, v);
+  if (ec != std::errc() || p != end) return false;
+  *out = v;
+  return true;
+}
+
+// Called for every pid, tid and integer arg: inlined.
+[[gnu::always_inline]] inline bool ParseInt(std::string_view s, int64_t* out) {
   const bool negative = !s.empty() && s[0] == '-';
   const size_t digits = s.size() - (negative ? 1 : 0);
-  if (digits > 0 && digits <= 18) {
+  if (digits > 0 && digits <= 18) [[likely]] {
     uint64_t magnitude = 0;
     for (size_t i = negative ? 1 : 0; i < s.size(); ++i) {
       const auto d = static_cast<unsigned>(s[i] - '0');
@@ -95,12 +107,7 @@ bool ParseInt(std::string_view s, int64_t* out) {
     *out = negative ? -v : v;
     return true;
   }
-  int64_t v = 0;
-  const char* end = s.data() + s.size();
-  auto [p, ec] = std::from_chars(s.data(), end, v);
-  if (ec != std::errc() || p != end) return false;
-  *out = v;
-  return true;
+  return ParseLongInt(s, out);
 }
 
 std::optional<int64_t> ParseInt(std::string_view s) {
