@@ -25,7 +25,11 @@ class Sink final : public perfdx::formats::ChromeEventSink {
   void OnEvent(perfdx::model::RawEvent& e) override { b_.AddEvent(e); }
   void OnBadEvent(perfdx::model::LoadStat why) override { b_.AddBadEvent(why); }
   void OnStat(perfdx::model::LoadStat s) override { b_.load_stats().Add(s); }
-  void OnWarning(std::string m) override { b_.load_stats().AddWarning(std::move(m)); }
+  void OnWarning(std::string m) override {
+    corrupt_stream |= m.find("corrupt ") != std::string::npos;
+    b_.load_stats().AddWarning(std::move(m));
+  }
+  bool corrupt_stream = false;  // a compressed stream's corruption was met
 
  private:
   perfdx::model::TraceBuilder& b_;
@@ -49,13 +53,18 @@ class TrickleSource final : public perfdx::io::ByteSource {
 };
 
 // What was read, as one number (-1: not a trace).
-int64_t Run(const std::string& bytes, Path path) {
+struct Outcome {
+  int64_t value = -1;
+  bool corrupt_stream = false;
+};
+
+Outcome Run(const std::string& bytes, Path path) {
   perfdx::io::ReadLimits limits;
   // Small limits: a mutated bomb stops at 4 MiB instead of costing a second.
   limits.max_decompressed_bytes = 4 << 20;
   limits.ratio_floor_bytes = 1 << 20;
   auto opened = perfdx::io::OpenMemoryByteSource(bytes, "fuzz.json", limits);
-  if (!opened.ok()) return -1;
+  if (!opened.ok()) return {};
   std::unique_ptr<perfdx::io::ByteSource> source = std::move(*opened);
   if (path == Path::kTrickle) source = std::make_unique<TrickleSource>(std::move(source));
   perfdx::formats::ChromeJsonOptions options;
@@ -69,11 +78,13 @@ int64_t Run(const std::string& bytes, Path path) {
   perfdx::model::TraceBuilder builder({});
   Sink sink(builder);
   perfdx::formats::TraceEnvelope envelope;
-  if (!perfdx::formats::ParseChromeJson(*source, options, sink, &envelope).ok()) return -1;
+  if (!perfdx::formats::ParseChromeJson(*source, options, sink, &envelope).ok()) return {};
   perfdx::formats::ChromeClassifier classifier(envelope);
   auto trace = std::move(builder).Finalize(classifier);
+  if (!trace.ok()) return {};
   // Events and slices both: a slice lost or doubled changes the second.
-  return trace.ok() ? static_cast<int64_t>(trace->raw.events * 1000003 + trace->slices.size()) : -1;
+  return {static_cast<int64_t>(trace->raw.events * 1000003 + trace->slices.size()),
+          sink.corrupt_stream};
 }
 
 }  // namespace
@@ -81,15 +92,21 @@ int64_t Run(const std::string& bytes, Path path) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string bytes(reinterpret_cast<const char*>(data), size);
   Run(bytes, Path::kExact);
-  const int64_t fast = Run(bytes, Path::kFast);
-  const int64_t parallel = Run(bytes, Path::kParallel);
-  const int64_t trickle = Run(bytes, Path::kTrickle);
+  const Outcome fast = Run(bytes, Path::kFast);
+  const Outcome parallel = Run(bytes, Path::kParallel);
+  const Outcome trickle = Run(bytes, Path::kTrickle);
   // A region that fails in flight is decided on the buffer the sequential
   // reader had, and the parallel reader reads no further than it: the same
   // trace, or the same error.
-  if (fast != parallel) std::abort();
-  // The buffer's contents depend on the stream alone; where a corrupt
-  // stream's error is met may depend on how far the inflater reads ahead.
-  if (fast >= 0 && trickle >= 0 && fast != trickle) std::abort();
+  if (fast.value != parallel.value) std::abort();
+  // The buffer's contents depend on the stream alone, unless the stream is
+  // corrupt: how much a decoder hands out before it finds the damage depends
+  // on the room each read gives it (tests/data/fuzz/
+  // corrupt_zstd_trickle_1.json.zst: zstd hands out 655,360 bytes before the
+  // damage to reads of 512 bytes, 655,421 to reads of 13, whose extra bytes
+  // end the document before the damage is met). What is read then is not
+  // compared.
+  if (fast.corrupt_stream || trickle.corrupt_stream) return 0;
+  if (fast.value >= 0 && trickle.value >= 0 && fast.value != trickle.value) std::abort();
   return 0;
 }
