@@ -31,6 +31,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -465,14 +466,29 @@ int Main(int argc, char** argv) {
   const bool known =
       argc >= 3 && (std::strcmp(argv[1], "perfdx") == 0 || std::strcmp(argv[1], "analyze") == 0 ||
                     std::strcmp(argv[1], "simdjson") == 0 || std::strcmp(argv[1], "stream") == 0);
-  const bool threads_given = argc == 5 && std::strcmp(argv[3], "--threads") == 0;
-  if (!known || (argc != 3 && !threads_given)) {
-    std::fprintf(stderr, "usage: %s perfdx|analyze|simdjson|stream TRACE [--threads N]\n", argv[0]);
+  // --bytes N: the uncompressed size, known to the caller, so that the
+  // process does not decompress the file a second time to count it (what
+  // run_ingest_bench.py --instructions counts is the measurement alone).
+  bool options_ok = known && argc % 2 == 1;
+  unsigned threads = 0;
+  std::optional<uint64_t> bytes_given;
+  for (int i = 3; options_ok && i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], "--threads") == 0) {
+      threads = static_cast<unsigned>(std::atoi(argv[i + 1]));
+    } else if (std::strcmp(argv[i], "--bytes") == 0) {
+      bytes_given = std::strtoull(argv[i + 1], nullptr, 10);
+    } else {
+      options_ok = false;
+    }
+  }
+  if (!options_ok) {
+    std::fprintf(stderr,
+                 "usage: %s perfdx|analyze|simdjson|stream TRACE [--threads N] [--bytes N]\n",
+                 argv[0]);
     return 64;
   }
   const std::string mode = argv[1];
   const std::string path = argv[2];
-  const unsigned threads = threads_given ? static_cast<unsigned>(std::atoi(argv[4])) : 0;
   Result<Measurement> result = mode == "perfdx"    ? PerfdxInfo(path, threads)
                                : mode == "analyze" ? PerfdxAnalyze(path, threads)
                                : mode == "stream"  ? StreamingMinimalPass(path)
@@ -484,7 +500,9 @@ int Main(int argc, char** argv) {
     return 2;
   }
   Measurement m = *result;
-  if (mode == "perfdx" || mode == "analyze") {
+  if (bytes_given) {
+    m.bytes = *bytes_given;
+  } else if (mode == "perfdx" || mode == "analyze") {
     // After the measurement: a streaming pass with a 1 MiB buffer.
     auto bytes = UncompressedBytes(path);
     if (!bytes.ok()) {
