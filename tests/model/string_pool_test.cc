@@ -1,6 +1,7 @@
 #include "perfdx/model/string_pool.h"
 
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -31,6 +32,24 @@ TEST(StringPoolTest, LargeStringsAndEmbeddedNul) {
   const std::string with_nul("a\0b", 3);
   EXPECT_NE(pool.Intern(with_nul), pool.Intern("a"));
   EXPECT_EQ(pool.Get(pool.Intern(with_nul)).size(), 3u);
+}
+
+// A decoding thread hashes ahead (StringPool::Hash) and the builder interns
+// by that hash: the same ids as by the text alone, in any mix.
+TEST(StringPoolTest, InterningByAHashComputedAheadIsInterningByTheText) {
+  StringPool pool;
+  const std::string names[] = {"", "aten::mm", "ampere_sgemm_128x64_nn", std::string(40, 'k'),
+                               std::string("a\0b", 3)};
+  std::vector<StringId> by_text;
+  for (const std::string& s : names) by_text.push_back(pool.Intern(s));
+  for (size_t i = 0; i < std::size(names); ++i) {
+    const std::string copy = names[i];  // another buffer, the same text
+    EXPECT_EQ(pool.Intern(copy, StringPool::Hash(copy)), by_text[i]) << names[i];
+  }
+  const StringId ahead = pool.Intern("cudaLaunchKernel", StringPool::Hash("cudaLaunchKernel"));
+  EXPECT_EQ(pool.Find("cudaLaunchKernel"), ahead);
+  EXPECT_EQ(pool.Intern("cudaLaunchKernel"), ahead);
+  EXPECT_EQ(pool.size(), std::size(names) + 1);  // "" was there already, as id 0
 }
 
 }  // namespace

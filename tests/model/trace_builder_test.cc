@@ -56,6 +56,47 @@ Trace Build(TraceBuilder& b) {
   return std::move(*r);
 }
 
+// The parallel reader's threads hash an event's strings (RawEvent::HashStrings)
+// for the builder: the trace is the one built from the same events unhashed,
+// and a cleared event carries no hash into the next.
+TEST(TraceBuilderTest, EventsHashedAheadBuildTheTraceOfTheirText) {
+  auto events = [] {
+    std::vector<RawEvent> out;
+    for (int k = 0; k < 6; ++k) {
+      RawEvent e = Slice(k % 2 == 0 ? "aten::mm" : "ampere_sgemm_128x64_nn", 1, 0, 100 * k, 50);
+      e.category = k % 2 == 0 ? "cpu_op" : "kernel";
+      e.tid = {0, k % 3 == 0 ? "stream 7" : "stream 8", true, true};
+      e.args.push_back({ArgKey::kGrid, ArgType::kString, 0, 0, k < 3 ? "[1, 1, 1]" : "[2, 1, 1]"});
+      out.push_back(e);
+    }
+    return out;
+  };
+  TraceBuilder plain({});
+  for (const RawEvent& e : events()) plain.AddEvent(e);
+  TraceBuilder hashed({});
+  for (RawEvent& e : events()) {
+    e.HashStrings();
+    hashed.AddEvent(e);
+  }
+  const Trace a = Build(plain);
+  const Trace b = Build(hashed);
+  ASSERT_EQ(a.slices.size(), 6u);
+  ASSERT_EQ(b.slices.size(), 6u);
+  EXPECT_EQ(a.strings.size(), b.strings.size());  // no text interned twice
+  ASSERT_EQ(a.tracks.size(), b.tracks.size());
+  for (SliceId i = 0; i < 6; ++i) {
+    EXPECT_EQ(a.slice_name(i), b.slice_name(i));
+    EXPECT_EQ(a.strings.Get(a.slices.category[i]), b.strings.Get(b.slices.category[i]));
+    EXPECT_EQ(a.ArgString(i, ArgKey::kGrid), b.ArgString(i, ArgKey::kGrid));
+    EXPECT_EQ(a.slices.track[i], b.slices.track[i]);
+  }
+  RawEvent e = events()[0];
+  e.HashStrings();
+  EXPECT_TRUE(e.strings_hashed && e.tid.text_hashed);
+  e.Clear();
+  EXPECT_FALSE(e.strings_hashed || e.tid.text_hashed || e.pid.text_hashed);
+}
+
 TEST(TraceBuilderTest, SortsPerTrackAndComputesNesting) {
   TraceBuilder b({});
   // Out of order on purpose; "child" nests in "outer"; "sibling" starts where

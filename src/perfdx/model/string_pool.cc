@@ -112,8 +112,11 @@ StringId StringPool::Find(std::string_view s) const {
   }
 }
 
-StringId StringPool::Intern(std::string_view s) {
-  const uint64_t h = PoolHash(s);
+uint64_t StringPool::Hash(std::string_view s) {
+  return PoolHash(s);
+}
+
+StringId StringPool::Intern(std::string_view s, uint64_t h) {
   const auto tag = static_cast<uint32_t>(h >> 32);
   size_t i = h & mask_;
   for (;; i = (i + 1) & mask_) {

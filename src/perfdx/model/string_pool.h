@@ -21,7 +21,12 @@ class StringPool {
   StringPool(const StringPool&) = delete;
   StringPool& operator=(const StringPool&) = delete;
 
-  StringId Intern(std::string_view s);
+  StringId Intern(std::string_view s) { return Intern(s, Hash(s)); }
+  // With `hash` == Hash(s), computed ahead (by a decoding thread, say: on a
+  // large trace hashing was a tenth of the thread that builds the model).
+  StringId Intern(std::string_view s, uint64_t hash);
+  // The pool's hash of `s`.
+  static uint64_t Hash(std::string_view s);
   // Returns the id if `s` was interned, kNotInterned otherwise.
   static constexpr StringId kNotInterned = UINT32_MAX;
   StringId Find(std::string_view s) const;

@@ -37,6 +37,8 @@ struct RawIdView {
   std::string_view text;
   bool is_text = false;
   bool present = false;
+  bool text_hashed = false;
+  uint64_t text_hash = 0;  // StringPool::Hash(text) where text_hashed
 };
 
 struct RawArg {
@@ -45,6 +47,7 @@ struct RawArg {
   int64_t int_value = 0;
   double double_value = 0;
   std::string_view string_value;
+  uint64_t string_hash = 0;  // StringPool::Hash(string_value) once hashed
 };
 
 enum class FieldState : uint8_t { kMissing, kInvalid, kOk };
@@ -70,7 +73,14 @@ struct RawEvent {
   std::string_view meta_name;
   std::string_view meta_labels;
   bool is_memory_event = false;  // allocator record (importer decides)
+  // StringPool::Hash of name, category, the string args and ids, set by
+  // HashStrings: a decoding thread hashes, so that the one thread that builds
+  // the model need not.
+  bool strings_hashed = false;
+  uint64_t name_hash = 0;
+  uint64_t category_hash = 0;
 
+  void HashStrings();
   void Clear();
 };
 
@@ -146,6 +156,10 @@ class TraceBuilder {
   };
 
   RawId Intern(const RawIdView& id);
+  // The event's strings interned, by the hashes it carries when it has them.
+  StringId InternName(const RawEvent& event);
+  StringId InternCategory(const RawEvent& event);
+  StringId InternArgString(const RawEvent& event, const RawArg& arg);
   TrackId GetTrack(const RawId& pid, const RawId& tid, StringId space);
   uint32_t AppendSlice(TrackId track, int64_t ts, int64_t dur, StringId name, StringId cat,
                        uint8_t flags, const RawEvent& event);

@@ -646,7 +646,10 @@ class Reader {
             if (used == events.size()) events.emplace_back();
             return events[used];
           },
-          [&used](RawEvent&) { ++used; });
+          [&used](RawEvent& event) {
+            event.HashStrings();
+            ++used;
+          });
     }
   };
   std::vector<std::unique_ptr<Chunk>> free_chunks_;
