@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "perfdx/io/byte_source.h"
 #include "test_support.h"
 
@@ -81,6 +83,43 @@ TEST(ChromeClassifierTest, KinetoVocabulary) {
     }
   }
   EXPECT_EQ(device_streams, 2);
+}
+
+// The kinds are remembered per (name, category, host or device) in a table
+// of a few thousand slots: more names than slots evict one another, and a
+// name met again after its slot was taken is classified again, step id
+// included. The step ids come from the loop, not from perfdx.
+TEST(ChromeClassifierTest, MoreNamesThanTheKindCacheHoldsKeepTheirOwnKinds) {
+  std::string json = R"({"schemaVersion": 1, "traceEvents": [)";
+  constexpr int kSteps = 9000;
+  for (int round = 0; round < 2; ++round) {  // every name twice, far apart
+    for (int s = 0; s < kSteps; ++s) {
+      const int64_t ts = (round * kSteps + s) * 100;
+      const std::string step = "ProfilerStep#" + std::to_string(round * kSteps + s);
+      json += (round + s == 0 ? "" : ",");
+      json += R"({"ph": "X", "cat": "user_annotation", "name": ")" + step +
+              R"(", "pid": 1, "tid": 1, "ts": )" + std::to_string(ts) + R"(, "dur": 90},)";
+      json += R"({"ph": "X", "cat": "cpu_op", "name": "op)" + std::to_string(s) +
+              R"(", "pid": 1, "tid": 1, "ts": )" + std::to_string(ts + 1) + R"(, "dur": 10},)";
+      json += R"({"ph": "X", "cat": "kernel", "name": "op)" + std::to_string(s) +
+              R"(", "pid": 0, "tid": 7, "ts": )" + std::to_string(ts + 2) + R"(, "dur": 5})";
+    }
+  }
+  json += "]}";
+  auto t = ImportString(json);
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  ASSERT_EQ(t->steps.size(), size_t{2 * kSteps});
+  for (size_t i = 0; i < t->steps.size(); ++i) ASSERT_EQ(t->steps[i].id, int64_t(i)) << i;
+  size_t ops = 0, kernels = 0;
+  for (model::SliceId i = 0; i < t->slices.size(); ++i) {
+    const bool device = t->tracks[t->slices.track[i]].kind == TrackKind::kDeviceStream;
+    if (t->slice_name(i).starts_with("op")) {
+      EXPECT_EQ(t->slices.kind[i], device ? EventKind::kComputeKernel : EventKind::kFrameworkOp);
+      ++(device ? kernels : ops);
+    }
+  }
+  EXPECT_EQ(ops, size_t{2 * kSteps});
+  EXPECT_EQ(kernels, size_t{2 * kSteps});
 }
 
 TEST(ChromeClassifierTest, LegacyProfilerWithoutCategories) {

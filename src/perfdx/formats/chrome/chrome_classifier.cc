@@ -4,6 +4,7 @@
 #include <cctype>
 #include <map>
 
+#include "perfdx/base/hash.h"
 #include "perfdx/base/strings.h"
 
 namespace perfdx::formats {
@@ -78,6 +79,7 @@ bool IsDataLoaderName(std::string_view name) {
 void ChromeClassifier::ClassifyTracks(
     std::vector<model::Track>& tracks, const model::StringPool& strings,
     const std::vector<std::vector<model::StringId>>& track_categories) {
+  cached_kinds_.assign(kCachedKinds, CachedKind{});
   // Which producer wrote this?
   bool any_category = false;
   for (const auto& cats : track_categories) {
@@ -205,11 +207,42 @@ EventKind ChromeClassifier::ClassifyAscendDeviceTask(const model::Trace& partial
   return EventKind::kOther;  // Write Value, EVENT_RECORD, PLACE_HOLDER, ...
 }
 
+template <typename Classify>
+EventKind ChromeClassifier::Cached(model::StringId name, model::StringId category, bool device,
+                                   std::optional<int64_t>* step_id, Classify&& classify) {
+  if (cached_kinds_.empty()) return classify(step_id);  // no ClassifyTracks yet
+  const uint64_t key = uint64_t{name} << 32 | category;
+  CachedKind& slot = cached_kinds_[HashMix(key ^ (device ? 1 : 0)) & (kCachedKinds - 1)];
+  const uint8_t track = device ? CachedKind::kDevice : CachedKind::kHost;
+  if (slot.key != key || slot.track != track) {
+    slot.step_id.reset();
+    slot.kind = classify(&slot.step_id);
+    slot.key = key;
+    slot.track = track;
+  }
+  *step_id = slot.step_id;
+  return slot.kind;
+}
+
+EventKind ChromeClassifier::ClassifyDeviceSlice(std::string_view name, std::string_view cat) const {
+  if (EqualsNoCase(cat, "kernel")) {
+    return IsCommunicationKernel(name) ? EventKind::kCollective : EventKind::kComputeKernel;
+  }
+  if (EqualsNoCase(cat, "gpu_memcpy") || EqualsNoCase(cat, "memcpy")) return MemcpyKind(name);
+  if (EqualsNoCase(cat, "gpu_memset") || EqualsNoCase(cat, "memset")) return EventKind::kMemset;
+  if (EqualsNoCase(cat, "gpu_user_annotation")) return EventKind::kDeviceAnnotation;
+  if (EqualsNoCase(cat, "cuda_sync")) return EventKind::kDeviceSync;
+  if (EqualsNoCase(cat, "mtia_ccp_events")) return EventKind::kCollective;
+  return EventKind::kOther;
+}
+
 EventKind ChromeClassifier::ClassifySlice(const model::Trace& partial, model::SliceId i,
                                           std::optional<int64_t>* step_id) {
   const model::Track& track = partial.tracks[partial.slices.track[i]];
-  const std::string_view name = partial.slice_name(i);
-  const std::string_view cat = partial.str(partial.slices.category[i]);
+  const model::StringId name_id = partial.slices.name[i];
+  const model::StringId cat_id = partial.slices.category[i];
+  const std::string_view name = partial.str(name_id);
+  const std::string_view cat = partial.str(cat_id);
   switch (track.kind) {
     case TrackKind::kCounter:
     case TrackKind::kProfilerInternal:
@@ -222,15 +255,8 @@ EventKind ChromeClassifier::ClassifySlice(const model::Trace& partial, model::Sl
       return EventKind::kCollectiveTask;
     case TrackKind::kDeviceStream:
       if (flavor_ == ChromeFlavor::kAscend) return ClassifyAscendDeviceTask(partial, i);
-      if (EqualsNoCase(cat, "kernel")) {
-        return IsCommunicationKernel(name) ? EventKind::kCollective : EventKind::kComputeKernel;
-      }
-      if (EqualsNoCase(cat, "gpu_memcpy") || EqualsNoCase(cat, "memcpy")) return MemcpyKind(name);
-      if (EqualsNoCase(cat, "gpu_memset") || EqualsNoCase(cat, "memset")) return EventKind::kMemset;
-      if (EqualsNoCase(cat, "gpu_user_annotation")) return EventKind::kDeviceAnnotation;
-      if (EqualsNoCase(cat, "cuda_sync")) return EventKind::kDeviceSync;
-      if (EqualsNoCase(cat, "mtia_ccp_events")) return EventKind::kCollective;
-      return EventKind::kOther;
+      return Cached(name_id, cat_id, /*device=*/true, step_id,
+                    [&](std::optional<int64_t>*) { return ClassifyDeviceSlice(name, cat); });
     case TrackKind::kHostThread:
       break;
   }
@@ -239,7 +265,8 @@ EventKind ChromeClassifier::ClassifySlice(const model::Trace& partial, model::Sl
     if (process == "CANN") return EventKind::kRuntimeCall;  // AscendCL@, Node@, HCCL@ APIs
     if (cat == "gc") return EventKind::kOther;
   }
-  return ClassifyHostSlice(name, cat, step_id);
+  return Cached(name_id, cat_id, /*device=*/false, step_id,
+                [&](std::optional<int64_t>* step) { return ClassifyHostSlice(name, cat, step); });
 }
 
 FlowKind ChromeClassifier::ClassifyFlow(std::string_view category, std::string_view name) {

@@ -9,8 +9,10 @@
 //     "Ascend Hardware" (tasks with a "Task Type"), "HCCL", "Overlap Analysis".
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "perfdx/formats/chrome/chrome_json_parser.h"
 #include "perfdx/model/trace_builder.h"
@@ -37,8 +39,27 @@ class ChromeClassifier final : public model::Classifier {
   model::EventKind ClassifyHostSlice(std::string_view name, std::string_view category,
                                      std::optional<int64_t>* step_id) const;
 
+  // A slice's kind on a host thread or a (non-Ascend) device stream is a
+  // function of its interned name and category: remembered in a small
+  // direct-mapped cache (bounded memory whatever the number of names), as
+  // the string tests were a third of the classification's cost. Emptied by
+  // ClassifyTracks, which begins each trace's classification.
+  struct CachedKind {
+    static constexpr uint8_t kEmpty = 0, kHost = 1, kDevice = 2;
+    uint64_t key = 0;  // name id << 32 | category id
+    uint8_t track = kEmpty;
+    model::EventKind kind = model::EventKind::kOther;
+    std::optional<int64_t> step_id;
+  };
+  static constexpr size_t kCachedKinds = 4096;
+  template <typename Classify>
+  model::EventKind Cached(model::StringId name, model::StringId category, bool device,
+                          std::optional<int64_t>* step_id, Classify&& classify);
+  model::EventKind ClassifyDeviceSlice(std::string_view name, std::string_view category) const;
+
   const TraceEnvelope& envelope_;
   ChromeFlavor flavor_ = ChromeFlavor::kUnknown;
+  std::vector<CachedKind> cached_kinds_;
 };
 
 // "ProfilerStep#12" (also "ProfilerStep # 12") -> 12.
