@@ -1,8 +1,8 @@
 #include "perfdx/formats/chrome/chrome_classifier.h"
 
-#include <gtest/gtest.h>
-
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include "perfdx/io/byte_source.h"
 #include "test_support.h"
