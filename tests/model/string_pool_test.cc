@@ -1,5 +1,6 @@
 #include "perfdx/model/string_pool.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,40 @@ TEST(StringPoolTest, InterningByAHashComputedAheadIsInterningByTheText) {
   EXPECT_EQ(pool.Find("cudaLaunchKernel"), ahead);
   EXPECT_EQ(pool.Intern("cudaLaunchKernel"), ahead);
   EXPECT_EQ(pool.size(), std::size(names) + 1);  // "" was there already, as id 0
+}
+
+// Strings of up to 16 bytes are found again by their words in a small table
+// in front of the hash table. Every string of every length 0..17 that differs
+// from a base text in one byte (any position, a byte in no other string, NUL
+// included) is a string of its own: a word built from the wrong bytes, or a
+// slot kept by another string of the same words, would merge two of them.
+// Each is interned twice, far apart, so that its slot has been taken by
+// others in between; the ids are checked against a std::map of the texts.
+TEST(StringPoolTest, ShortStringsDifferingInAnyOneByteStayApart) {
+  StringPool pool;
+  std::map<std::string, StringId> expected;
+  std::vector<std::string> texts;
+  const std::string base = "abcdefghijklmnopq";
+  for (size_t n = 0; n <= base.size(); ++n) {
+    texts.push_back(base.substr(0, n));
+    for (size_t i = 0; i < n; ++i) {
+      for (char c : {'\0', '#', 'Z'}) {
+        std::string t = base.substr(0, n);
+        t[i] = c;
+        texts.push_back(t);
+      }
+    }
+  }
+  for (int round = 0; round < 2; ++round) {
+    for (const std::string& t : texts) {
+      const StringId id = round == 0 ? pool.Intern(t) : pool.Intern(t, StringPool::Hash(t));
+      auto [it, inserted] = expected.try_emplace(t, id);
+      EXPECT_EQ(it->second, id) << "round " << round << ": " << t;
+      EXPECT_EQ(pool.Get(id), t);
+    }
+  }
+  EXPECT_EQ(pool.size(), expected.size() + (expected.count("") ? 0 : 1));
+  EXPECT_GT(expected.size(), 400u);  // more than fit the table's 512 slots at once
 }
 
 }  // namespace

@@ -39,4 +39,44 @@ inline uint64_t HashBytes(std::string_view s) {
   return HashMix(h);
 }
 
+// A string of up to 16 bytes as two words: its first and last eight bytes
+// (overlapping), its first and last four when shorter, its first, middle and
+// last byte below four. With the length known, equal words are equal text,
+// and the words are read with a few loads whatever the length.
+struct ShortWords {
+  uint64_t head = 0;
+  uint64_t tail = 0;
+  friend bool operator==(const ShortWords&, const ShortWords&) = default;
+};
+inline constexpr size_t kShortWordsMaxBytes = 16;
+
+// Longer text gives its first and last eight bytes, which only tell it
+// apart from text of its length with a compare of the middle too.
+inline ShortWords ShortWordsOf(std::string_view s) {
+  ShortWords w;
+  const char* p = s.data();
+  const size_t n = s.size();
+  if (n >= 8) {
+    std::memcpy(&w.head, p, 8);
+    std::memcpy(&w.tail, p + n - 8, 8);
+  } else if (n >= 4) {
+    uint32_t first = 0;
+    uint32_t last = 0;
+    std::memcpy(&first, p, 4);
+    std::memcpy(&last, p + n - 4, 4);
+    w.head = first | (uint64_t{last} << 32);
+  } else if (n > 0) {
+    w.head = uint64_t{static_cast<uint8_t>(p[0])} |
+             (uint64_t{static_cast<uint8_t>(p[n / 2])} << 8) |
+             (uint64_t{static_cast<uint8_t>(p[n - 1])} << 16);
+  }
+  return w;
+}
+
+// A slot for (words, length) in a table of 2^bits slots.
+inline size_t ShortWordsSlot(const ShortWords& w, size_t length, unsigned bits) {
+  const uint64_t h = (w.head ^ (w.tail * 0x9e3779b97f4a7c15ULL) ^ length) * 0xff51afd7ed558ccdULL;
+  return static_cast<size_t>(h >> (64 - bits));
+}
+
 }  // namespace perfdx

@@ -59,7 +59,10 @@ uint64_t PoolHash(std::string_view s) {
 
 }  // namespace
 
-StringPool::StringPool() : slots_(kInitialSlots, Slot{0, kNotInterned}), mask_(kInitialSlots - 1) {
+StringPool::StringPool()
+    : slots_(kInitialSlots, Slot{0, kNotInterned}),
+      short_slots_(size_t{1} << kShortSlotBits),
+      mask_(kInitialSlots - 1) {
   views_.emplace_back();  // id 0 is ""
   const uint64_t h = PoolHash({});
   size_t i = h & mask_;
@@ -116,18 +119,29 @@ uint64_t StringPool::Hash(std::string_view s) {
   return PoolHash(s);
 }
 
-StringId StringPool::Intern(std::string_view s, uint64_t h) {
+StringId StringPool::InternHashed(std::string_view s, uint64_t h) {
   const auto tag = static_cast<uint32_t>(h >> 32);
   size_t i = h & mask_;
+  StringId id = kNotInterned;
   for (;; i = (i + 1) & mask_) {
     const Slot& slot = slots_[i];
     if (slot.id == kNotInterned) break;
-    if (slot.hash_tag == tag && views_[slot.id] == s) return slot.id;
+    if (slot.hash_tag == tag && views_[slot.id] == s) {
+      id = slot.id;
+      break;
+    }
   }
-  const auto id = static_cast<StringId>(views_.size());
-  views_.emplace_back(Store(s), s.size());
-  slots_[i] = Slot{tag, id};
-  if (views_.size() * 2 > slots_.size()) Grow();
+  if (id == kNotInterned) {
+    id = static_cast<StringId>(views_.size());
+    views_.emplace_back(Store(s), s.size());
+    slots_[i] = Slot{tag, id};
+    if (views_.size() * 2 > slots_.size()) Grow();
+  }
+  if (s.size() <= kShortWordsMaxBytes) {
+    const ShortWords words = ShortWordsOf(s);
+    short_slots_[ShortWordsSlot(words, s.size(), kShortSlotBits)] =
+        ShortSlot{words, static_cast<uint32_t>(s.size()), id};
+  }
   return id;
 }
 

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "perfdx/base/hash.h"
+
 namespace perfdx::model {
 
 using StringId = uint32_t;
@@ -21,10 +23,16 @@ class StringPool {
   StringPool(const StringPool&) = delete;
   StringPool& operator=(const StringPool&) = delete;
 
-  StringId Intern(std::string_view s) { return Intern(s, Hash(s)); }
+  StringId Intern(std::string_view s) {
+    StringId id;
+    return FindShort(s, &id) ? id : InternHashed(s, Hash(s));
+  }
   // With `hash` == Hash(s), computed ahead (by a decoding thread, say: on a
   // large trace hashing was a tenth of the thread that builds the model).
-  StringId Intern(std::string_view s, uint64_t hash);
+  StringId Intern(std::string_view s, uint64_t hash) {
+    StringId id;
+    return FindShort(s, &id) ? id : InternHashed(s, hash);
+  }
   // The pool's hash of `s`.
   static uint64_t Hash(std::string_view s);
   // Returns the id if `s` was interned, kNotInterned otherwise.
@@ -40,11 +48,31 @@ class StringPool {
     uint32_t hash_tag;  // upper hash bits, to skip most string compares
     StringId id;        // kNotInterned = empty slot
   };
+  // A string met before, of up to 16 bytes (categories, thread ids, most
+  // operator names), is found by its words in a direct-mapped table, without
+  // a hash or a compare of its text: categories took 130 instructions each.
+  struct ShortSlot {
+    ShortWords words;
+    uint32_t length = 0;  // with zero words: "", id 0, so an empty slot is true
+    StringId id = kEmptyString;
+  };
+  static constexpr unsigned kShortSlotBits = 9;
+  bool FindShort(std::string_view s, StringId* id) const {
+    if (s.size() > kShortWordsMaxBytes) return false;
+    const ShortWords words = ShortWordsOf(s);
+    const ShortSlot& slot = short_slots_[ShortWordsSlot(words, s.size(), kShortSlotBits)];
+    if (slot.length != s.size() || slot.words != words) return false;
+    *id = slot.id;
+    return true;
+  }
+
+  StringId InternHashed(std::string_view s, uint64_t hash);
   const char* Store(std::string_view s);
   void Grow();
 
   std::vector<std::string_view> views_;
   std::vector<Slot> slots_;
+  std::vector<ShortSlot> short_slots_;
   size_t mask_ = 0;
   std::vector<std::unique_ptr<char[]>> blocks_;
   char* block_cursor_ = nullptr;

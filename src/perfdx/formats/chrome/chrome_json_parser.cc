@@ -116,14 +116,6 @@ std::optional<int64_t> ParseInt(std::string_view s) {
   return v;
 }
 
-bool IsIntegerToken(std::string_view s) {
-  // A loop, not find_first_of: that calls memchr once per byte of `s`.
-  for (char c : s) {
-    if (c == '.' || c == 'e' || c == 'E') return false;
-  }
-  return true;
-}
-
 std::optional<double> ParseDouble(std::string_view s) {
   double v = 0;
   const char* end = s.data() + s.size();
@@ -248,7 +240,9 @@ error_code DecodeArgValue(ArgKey key, od::value value, RawEvent& event) {
   switch (type) {
     case od::json_type::number: {
       const std::string_view token = TrimRight(value.raw_json_token());
-      if (IsIntegerToken(token) && ParseInt(token, &int_value)) break;
+      // ParseInt takes digits only, so a fraction or an exponent goes on to
+      // ParseDouble without a scan of its own.
+      if (ParseInt(token, &int_value)) break;
       auto d = ParseDouble(token);
       if (!d) return SUCCESS;
       arg_type = ArgType::kDouble;
@@ -281,43 +275,6 @@ error_code DecodeArgValue(ArgKey key, od::value value, RawEvent& event) {
   return SUCCESS;
 }
 
-// Whether some spelling in arg_key.h has this length and first byte. Most args
-// of a Kineto event are not kept ("Trace name", "Call stack", ...); this
-// rejects them before LookupArgKey compares any text.
-class ArgKeyFilter {
- public:
-  constexpr ArgKeyFilter() {
-    auto add = [this](std::initializer_list<std::string_view> spellings) {
-      for (std::string_view s : spellings) {
-        if (!s.empty() && s.size() < kLengths) Set(s.size(), s[0]);
-      }
-    };
-#define PERFDX_ARG_FILTER_ADD(e, canonical, ...) add({__VA_ARGS__});
-    PERFDX_ARG_KEYS(PERFDX_ARG_FILTER_ADD)
-#undef PERFDX_ARG_FILTER_ADD
-  }
-  constexpr bool MayMatch(std::string_view s) const {
-    if (s.size() >= kLengths) return true;  // let the lookup decide
-    if (s.empty()) return false;
-    const auto c = static_cast<uint8_t>(s[0]);
-    return (bits_[s.size()][c / 64] >> (c % 64)) & 1;
-  }
-
- private:
-  static constexpr size_t kLengths = 64;
-  constexpr void Set(size_t length, char first) {
-    const auto c = static_cast<uint8_t>(first);
-    bits_[length][c / 64] |= uint64_t{1} << (c % 64);
-  }
-  uint64_t bits_[kLengths][4] = {};
-};
-
-constexpr ArgKeyFilter kArgKeyFilter;
-
-bool MayBeArgKey(std::string_view spelling) {
-  return kArgKeyFilter.MayMatch(spelling);
-}
-
 error_code DecodeArgs(od::object object, RawEvent& event) {
   // A counter's series are its numeric args; "ph" may come after "args".
   const bool want_numeric = event.phase.empty() || event.phase == "C";
@@ -336,7 +293,7 @@ error_code DecodeArgs(od::object object, RawEvent& event) {
     }
     const std::string_view spelling = RawKey(raw, value);
     ArgKey key;
-    const bool known = MayBeArgKey(spelling) && model::LookupArgKey(spelling, &key);
+    const bool known = model::LookupArgKey(spelling, &key);
     if (want_numeric) {
       od::json_type type;
       if (value.type().get(type) == SUCCESS && type == od::json_type::number) {
