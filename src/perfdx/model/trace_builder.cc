@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "perfdx/base/hash.h"
 #include "perfdx/base/run_beside.h"
@@ -41,15 +42,49 @@ void Permute(std::vector<T>& column, const std::vector<uint32_t>& order) {
   Permute(column, order, scratch);
 }
 
+// Sorts `v` stably by key_of(x), an int64: a least-significant-digit radix
+// sort of the keys' offsets from their smallest, 12 bits a pass, as many
+// passes as their range needs (3 for a trace of 68 s). Kineto writes a host
+// thread's operators as they end, children before parents, so its track is
+// thousands of short runs, where std::sort took 100 instructions a slice.
+template <typename T, typename KeyOf>
+void RadixSortByKey(std::vector<T>& v, KeyOf key_of) {
+  if (v.size() < 2) return;
+  int64_t lo = key_of(v[0]);
+  int64_t hi = lo;
+  for (const T& x : v) {
+    lo = std::min(lo, key_of(x));
+    hi = std::max(hi, key_of(x));
+  }
+  const uint64_t range = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
+  constexpr unsigned kBits = 12;
+  constexpr size_t kBuckets = size_t{1} << kBits;
+  std::vector<T> out(v.size());
+  std::vector<uint32_t> start(kBuckets);
+  for (unsigned shift = 0; shift < 64 && (range >> shift) != 0; shift += kBits) {
+    auto digit = [&](const T& x) {
+      return static_cast<size_t>(
+          ((static_cast<uint64_t>(key_of(x)) - static_cast<uint64_t>(lo)) >> shift) &
+          (kBuckets - 1));
+    };
+    std::fill(start.begin(), start.end(), 0);
+    for (const T& x : v) ++start[digit(x)];
+    uint32_t sum = 0;
+    for (uint32_t& c : start) sum += std::exchange(c, sum);
+    for (const T& x : v) out[start[digit(x)]++] = x;
+    v.swap(out);
+  }
+}
+
 // Sorts `v` by `less`. Trace records arrive mostly in order — a host thread's
 // slices come as a few ascending runs (operators, then the runtime calls made
 // inside them) — so merging the runs already there takes far fewer
-// comparisons than std::sort; input with many runs goes to std::sort. The
-// merge is stable, so equal elements keep their order only if std::sort is
-// not used: callers needing one result pass a strict total order. Returns
-// false when `v` was already sorted.
-template <typename T, typename Less>
-bool SortByRuns(std::vector<T>& v, Less less) {
+// comparisons than std::sort; input with many runs goes to `sort_all`
+// (std::sort by default). The merge is stable, so equal elements keep their
+// order only if std::sort is not used: callers needing one result pass a
+// strict total order. Returns false when `v` was already sorted.
+template <typename T, typename Less, typename SortAll>
+bool SortByRuns(std::vector<T>& v, Less less, SortAll sort_all) {
   const size_t n = v.size();
   std::vector<size_t> bounds = {0};
   for (size_t i = 1; i < n; ++i) {
@@ -57,7 +92,7 @@ bool SortByRuns(std::vector<T>& v, Less less) {
   }
   if (bounds.size() == 1) return false;
   if (bounds.size() > n / 8) {
-    std::sort(v.begin(), v.end(), less);
+    sort_all(v);
     return true;
   }
   bounds.push_back(n);
@@ -85,6 +120,21 @@ bool SortByRuns(std::vector<T>& v, Less less) {
     }
   }
   return true;
+}
+
+template <typename T, typename Less>
+bool SortByRuns(std::vector<T>& v, Less less) {
+  return SortByRuns(v, less,
+                    [&less](std::vector<T>& all) { std::sort(all.begin(), all.end(), less); });
+}
+
+// Sorts `v` stably by key_of(x): merged runs, or a radix sort when the runs
+// are many.
+template <typename T, typename KeyOf>
+bool StableSortByKey(std::vector<T>& v, KeyOf key_of) {
+  return SortByRuns(
+      v, [&key_of](const T& a, const T& b) { return key_of(a) < key_of(b); },
+      [&key_of](std::vector<T>& all) { RadixSortByKey(all, key_of); });
 }
 
 // end - start, clamped to [0, INT64_MAX] (hostile timestamps must not overflow).
@@ -679,7 +729,7 @@ TraceBuilder::SliceOrder TraceBuilder::ComputeSliceOrder() const {
     // By ts first, then each run of equal ts by the whole key: profilers list
     // slices starting together in no particular order, and every such pair
     // would otherwise start a new run for SortByRuns.
-    bool moved = SortByRuns(keys, [](const Key& a, const Key& b) { return a.ts < b.ts; });
+    bool moved = StableSortByKey(keys, [](const Key& k) { return k.ts; });
     for (size_t j = 0; j < keys.size();) {
       size_t k = j + 1;
       while (k < keys.size() && keys[k].ts == keys[j].ts) ++k;
@@ -820,10 +870,9 @@ void TraceBuilder::SortRawFlows() {
     for (uint32_t j = offset[t]; j < offset[t + 1]; ++j) {
       keys.push_back({raw_flows_[flows_by_time_[j]].ts_ns, flows_by_time_[j]});
     }
-    auto less = [](const Key& a, const Key& b) {
-      return std::tie(a.ts, a.index) < std::tie(b.ts, b.index);
-    };
-    if (!SortByRuns(keys, less)) continue;
+    // Stable by time: a track's records are in index order here, so ties
+    // stay by index.
+    if (!StableSortByKey(keys, [](const Key& k) { return k.ts; })) continue;
     for (uint32_t j = offset[t]; j < offset[t + 1]; ++j)
       flows_by_time_[j] = keys[j - offset[t]].index;
   }
