@@ -1,6 +1,7 @@
 #include "perfdx/model/trace_builder.h"
 
 #include <algorithm>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -120,6 +121,39 @@ TEST(TraceBuilderTest, SortsPerTrackAndComputesNesting) {
             static_cast<int64_t>(main.slice_begin + 1));
   EXPECT_EQ(t.InnermostSliceAt(t.slices.track[main.slice_begin], 45), main.slice_begin);
   EXPECT_EQ(t.InnermostSliceAt(t.slices.track[main.slice_begin], 5), -1);
+}
+
+// A track of thousands of short runs (Kineto writes operators as they end,
+// children before parents) is ordered by a radix sort of the times: the order
+// is (ts, longest first, then file order), over times that need several
+// passes (negative, and 2^50 ns apart), with ties of ts and of (ts, dur). The
+// expected order comes from std::stable_sort on the same keys.
+TEST(TraceBuilderTest, ManyRunsAreOrderedAsAStableSortOrdersThem) {
+  struct Event {
+    int64_t ts;
+    int64_t dur;
+    std::string name;
+  };
+  std::vector<Event> events;
+  uint64_t x = 12345;
+  for (int i = 0; i < 5000; ++i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    const int64_t base = static_cast<int64_t>((x >> 33) % 400) - 200;  // many equal times
+    const int64_t ts = base * (int64_t{1} << 40) / 97 + static_cast<int64_t>((x >> 20) % 3);
+    events.push_back({ts, static_cast<int64_t>((x >> 8) % 4), "s" + std::to_string(i)});
+  }
+  TraceBuilder b({});
+  for (const Event& e : events) b.AddEvent(Slice(e.name, 1, 1, e.ts, e.dur));
+  Trace t = Build(b);
+  std::vector<Event> expected = events;
+  std::stable_sort(expected.begin(), expected.end(), [](const Event& l, const Event& r) {
+    return l.ts != r.ts ? l.ts < r.ts : l.dur > r.dur;
+  });
+  ASSERT_EQ(t.slices.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    ASSERT_EQ(t.slice_name(static_cast<SliceId>(i)), expected[i].name) << i;
+    ASSERT_EQ(t.slices.ts_ns[i], expected[i].ts);
+  }
 }
 
 // InnermostSliceCursor answers as InnermostSliceAt does, in one sweep (issue
