@@ -3,9 +3,11 @@
 // open-addressing tables, and it is not exposed across process boundaries.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+#include <type_traits>
 
 namespace perfdx {
 
@@ -50,21 +52,31 @@ struct ShortWords {
 };
 inline constexpr size_t kShortWordsMaxBytes = 16;
 
+// `bytes` (up to 8) bytes from p, the first the lowest: one load at run time,
+// and a constant expression too (GCC does not merge the byte loop's loads).
+constexpr uint64_t LoadLittleEndian(const char* p, size_t bytes) {
+  uint64_t w = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    if (!std::is_constant_evaluated()) {
+      std::memcpy(&w, p, bytes);
+      return w;
+    }
+  }
+  for (size_t i = 0; i < bytes; ++i) w |= uint64_t{static_cast<uint8_t>(p[i])} << (8 * i);
+  return w;
+}
+
 // Longer text gives its first and last eight bytes, which only tell it
 // apart from text of its length with a compare of the middle too.
-inline ShortWords ShortWordsOf(std::string_view s) {
+constexpr ShortWords ShortWordsOf(std::string_view s) {
   ShortWords w;
   const char* p = s.data();
   const size_t n = s.size();
   if (n >= 8) {
-    std::memcpy(&w.head, p, 8);
-    std::memcpy(&w.tail, p + n - 8, 8);
+    w.head = LoadLittleEndian(p, 8);
+    w.tail = LoadLittleEndian(p + n - 8, 8);
   } else if (n >= 4) {
-    uint32_t first = 0;
-    uint32_t last = 0;
-    std::memcpy(&first, p, 4);
-    std::memcpy(&last, p + n - 4, 4);
-    w.head = first | (uint64_t{last} << 32);
+    w.head = LoadLittleEndian(p, 4) | (LoadLittleEndian(p + n - 4, 4) << 32);
   } else if (n > 0) {
     w.head = uint64_t{static_cast<uint8_t>(p[0])} |
              (uint64_t{static_cast<uint8_t>(p[n / 2])} << 8) |
@@ -74,7 +86,7 @@ inline ShortWords ShortWordsOf(std::string_view s) {
 }
 
 // A slot for (words, length) in a table of 2^bits slots.
-inline size_t ShortWordsSlot(const ShortWords& w, size_t length, unsigned bits) {
+constexpr size_t ShortWordsSlot(const ShortWords& w, size_t length, unsigned bits) {
   const uint64_t h = (w.head ^ (w.tail * 0x9e3779b97f4a7c15ULL) ^ length) * 0xff51afd7ed558ccdULL;
   return static_cast<size_t>(h >> (64 - bits));
 }

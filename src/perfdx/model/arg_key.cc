@@ -17,27 +17,32 @@ struct Spelling {
 
 // Spellings longer than this are not looked for (none is).
 constexpr size_t kMaxSpelling = 32;
-constexpr unsigned kSlotBits = 8;  // about 3x the spellings
+constexpr unsigned kSlotBits = 8;  // about 4x the spellings
 constexpr size_t kSlots = size_t{1} << kSlotBits;
 
-size_t SlotOf(const ShortWords& w, size_t length) {
+constexpr size_t SlotOf(const ShortWords& w, size_t length) {
   return ShortWordsSlot(w, length, kSlotBits);
 }
 
-// Every spelling in an open-addressed table of its words: a lookup hashes the
-// key once and compares words with the one or two spellings in its probe
-// (this runs for every argument of every event; searching the spellings of
-// the key's length took 56 instructions a key).
+// Every spelling in an open-addressed table of its words, built at compile
+// time: a lookup hashes the key once and compares words with the one or two
+// spellings in its probe (this runs for every argument of every event;
+// searching the spellings of the key's length took 56 instructions a key).
+// No two spellings share their length and words (a compile-time check), so
+// the first slot that matches them is the only candidate.
 struct SpellingTable {
   std::array<Spelling, kSlots> slots{};
+  bool words_unique = true;
 
-  SpellingTable() {
+  constexpr SpellingTable() {
     auto add = [this](ArgKey key, std::initializer_list<std::string_view> spellings) {
       for (std::string_view s : spellings) {
         if (s.empty() || s.size() > kMaxSpelling) continue;  // caught by arg_key_test
         const ShortWords w = ShortWordsOf(s);
         size_t i = SlotOf(w, s.size());
-        while (slots[i].text != nullptr) i = (i + 1) & (kSlots - 1);
+        for (; slots[i].text != nullptr; i = (i + 1) & (kSlots - 1)) {
+          if (slots[i].length == s.size() && slots[i].words == w) words_unique = false;
+        }
         slots[i] = Spelling{s.data(), w, static_cast<uint8_t>(s.size()), key};
       }
     };
@@ -47,9 +52,13 @@ struct SpellingTable {
   }
 };
 
-const SpellingTable& Table() {
-  static const SpellingTable table;
-  return table;
+constexpr SpellingTable kTable;
+static_assert(kTable.words_unique, "two arg key spellings share their length and words");
+
+// Out of line, so that the common path of LookupArgKey keeps no registers
+// across a call.
+[[gnu::noinline]] bool MiddleEquals(const char* a, const char* b, size_t n) {
+  return std::memcmp(a + 8, b + 8, n - 16) == 0;
 }
 
 }  // namespace
@@ -66,19 +75,18 @@ std::string_view ArgKeyName(ArgKey key) {
 bool LookupArgKey(std::string_view spelling, ArgKey* key) {
   const size_t n = spelling.size();
   if (n == 0 || n > kMaxSpelling) return false;
+  const ShortWords words = ShortWordsOf(spelling);
+  const Spelling* slot = nullptr;
+  for (size_t i = SlotOf(words, n);; i = (i + 1) & (kSlots - 1)) {
+    slot = &kTable.slots[i];
+    if (slot->text == nullptr) return false;
+    if (slot->length == n && slot->words == words) break;
+  }
   // Equal words are equal text up to 16 bytes; longer keys compare their
   // middle too.
-  const ShortWords words = ShortWordsOf(spelling);
-  const SpellingTable& table = Table();
-  for (size_t i = SlotOf(words, n);; i = (i + 1) & (kSlots - 1)) {
-    const Spelling& slot = table.slots[i];
-    if (slot.text == nullptr) return false;
-    if (slot.length != n || slot.words != words) continue;
-    if (n <= kShortWordsMaxBytes || std::memcmp(slot.text + 8, spelling.data() + 8, n - 16) == 0) {
-      *key = slot.key;
-      return true;
-    }
-  }
+  if (n > kShortWordsMaxBytes && !MiddleEquals(slot->text, spelling.data(), n)) return false;
+  *key = slot->key;
+  return true;
 }
 
 }  // namespace perfdx::model
