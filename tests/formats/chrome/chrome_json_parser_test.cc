@@ -231,6 +231,28 @@ TEST_P(ParserTest, EveryPhase) {
   }
 }
 
+// The phase is read from its token when it is one plain letter; an escaped
+// letter is the same phase, and a longer or empty string, or a number, is no
+// phase the format has.
+TEST_P(ParserTest, PhaseSpellings) {
+  const Trace t = Import(R"([
+    {"ph": "X", "name": "plain", "pid": 1, "tid": 1, "ts": 1, "dur": 1},
+    {"ph": "\u0058", "name": "escaped", "pid": 1, "tid": 1, "ts": 3, "dur": 1},
+    {"ph" : "X" , "name": "spaced", "pid": 1, "tid": 1, "ts": 5, "dur": 1},
+    {"ph": "XX", "name": "long", "pid": 1, "tid": 1, "ts": 7, "dur": 1},
+    {"ph": "", "name": "empty", "pid": 1, "tid": 1, "ts": 9, "dur": 1},
+    {"ph": 88, "name": "number", "pid": 1, "tid": 1, "ts": 11, "dur": 1}
+  ])");
+  EXPECT_EQ(t.raw.events, 6u);
+  EXPECT_EQ(t.raw.by_phase.at("X"), 3u);
+  ASSERT_EQ(t.slices.size(), 3u);
+  EXPECT_EQ(TsOf(t, "plain"), 1000);
+  EXPECT_EQ(TsOf(t, "escaped"), 3000);
+  EXPECT_EQ(TsOf(t, "spaced"), 5000);
+  EXPECT_EQ(t.load_stats.Get(LoadStat::kEventUnknownPhase), 1u);  // "XX"
+  EXPECT_EQ(t.load_stats.Get(LoadStat::kEventMissingPhase), 2u);  // "" and 88
+}
+
 TEST_P(ParserTest, EventsSplitAcrossManyChunksMatchOneChunk) {
   std::string json = "[";
   for (int i = 0; i < 500; ++i) {

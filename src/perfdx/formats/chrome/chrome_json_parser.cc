@@ -42,6 +42,18 @@ error_code GetString(od::value value, std::string_view* out) {
   return e == simdjson::INCORRECT_TYPE ? SUCCESS : e;
 }
 
+// "ph" is one letter: taken from the token itself, without unescaping it into
+// the parser's string buffer (a call and a copy for every event); any other
+// spelling ("\u0058", a longer string, not a string) goes through GetString.
+error_code GetPhase(od::value value, std::string_view* out) {
+  const std::string_view token = value.raw_json_token();
+  if (token.size() >= 3 && token[0] == '"' && token[2] == '"' && token[1] != '\\') {
+    *out = token.substr(1, 1);
+    return SUCCESS;
+  }
+  return GetString(value, out);
+}
+
 template <size_t N>
 bool KeyIs(const char* raw, const char (&literal)[N]) {
   return std::memcmp(raw, literal, N - 1) == 0 && raw[N - 1] == '"';
@@ -318,7 +330,7 @@ error_code DecodeEvent(od::object object, RawEvent& event) {
     switch (raw[0]) {
       case 'p':
         if (KeyIs(raw, "ph")) {
-          if (auto e = GetString(value, &event.phase)) return e;
+          if (auto e = GetPhase(value, &event.phase)) return e;
         } else if (KeyIs(raw, "pid")) {
           DecodeId(value, &event.pid);
         }
