@@ -58,16 +58,19 @@ Trace Build(TraceBuilder& b) {
 }
 
 // The parallel reader's threads hash an event's strings (RawEvent::HashStrings)
-// for the builder: the trace is the one built from the same events unhashed,
-// and a cleared event carries no hash into the next.
+// for the builder, those longer than 16 bytes (shorter ones the pool finds by
+// their words): the trace is the one built from the same events unhashed,
+// short and long strings alike, and a cleared event carries no hash into the
+// next.
 TEST(TraceBuilderTest, EventsHashedAheadBuildTheTraceOfTheirText) {
   auto events = [] {
     std::vector<RawEvent> out;
     for (int k = 0; k < 6; ++k) {
       RawEvent e = Slice(k % 2 == 0 ? "aten::mm" : "ampere_sgemm_128x64_nn", 1, 0, 100 * k, 50);
       e.category = k % 2 == 0 ? "cpu_op" : "kernel";
-      e.tid = {0, k % 3 == 0 ? "stream 7" : "stream 8", true, true};
-      e.args.push_back({ArgKey::kGrid, ArgType::kString, 0, 0, k < 3 ? "[1, 1, 1]" : "[2, 1, 1]"});
+      e.tid = {0, k % 3 == 0 ? "stream 7" : "the stream of eight", true, true};
+      e.args.push_back(
+          {ArgKey::kGrid, ArgType::kString, 0, 0, k < 3 ? "[1, 1, 1]" : "[[2, 1, 1], [64, 1, 1]]"});
       out.push_back(e);
     }
     return out;
@@ -91,9 +94,14 @@ TEST(TraceBuilderTest, EventsHashedAheadBuildTheTraceOfTheirText) {
     EXPECT_EQ(a.ArgString(i, ArgKey::kGrid), b.ArgString(i, ArgKey::kGrid));
     EXPECT_EQ(a.slices.track[i], b.slices.track[i]);
   }
-  RawEvent e = events()[0];
+  RawEvent e = events()[1];
   e.HashStrings();
   EXPECT_TRUE(e.strings_hashed && e.tid.text_hashed);
+  EXPECT_EQ(e.tid.text_hash, StringPool::Hash("the stream of eight"));
+  EXPECT_EQ(e.name_hash, StringPool::Hash("ampere_sgemm_128x64_nn"));
+  RawEvent short_tid = events()[0];
+  short_tid.HashStrings();
+  EXPECT_FALSE(short_tid.tid.text_hashed);  // "stream 7": found by its words
   e.Clear();
   EXPECT_FALSE(e.strings_hashed || e.tid.text_hashed || e.pid.text_hashed);
 }

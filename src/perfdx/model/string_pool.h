@@ -35,6 +35,10 @@ class StringPool {
   }
   // The pool's hash of `s`.
   static uint64_t Hash(std::string_view s);
+  // Whether hashing `s` ahead saves Intern any work: a string of up to 16
+  // bytes is mostly found by its words (the short table), and hashed only
+  // when it is not, so a hash made ahead for it is mostly thrown away.
+  static bool HashAheadPays(std::string_view s) { return s.size() > kShortWordsMaxBytes; }
   // Returns the id if `s` was interned, kNotInterned otherwise.
   static constexpr StringId kNotInterned = UINT32_MAX;
   StringId Find(std::string_view s) const;

@@ -200,13 +200,15 @@ void RawEvent::Clear() {
 }
 
 void RawEvent::HashStrings() {
-  name_hash = StringPool::Hash(name);
-  category_hash = StringPool::Hash(category);
+  if (StringPool::HashAheadPays(name)) name_hash = StringPool::Hash(name);
+  if (StringPool::HashAheadPays(category)) category_hash = StringPool::Hash(category);
   for (RawArg& arg : args) {
-    if (arg.type == ArgType::kString) arg.string_hash = StringPool::Hash(arg.string_value);
+    if (arg.type == ArgType::kString && StringPool::HashAheadPays(arg.string_value)) {
+      arg.string_hash = StringPool::Hash(arg.string_value);
+    }
   }
   for (RawIdView* raw_id : {&pid, &tid, &id}) {
-    if (!raw_id->is_text) continue;
+    if (!raw_id->is_text || !StringPool::HashAheadPays(raw_id->text)) continue;
     raw_id->text_hash = StringPool::Hash(raw_id->text);
     raw_id->text_hashed = true;
   }
@@ -244,19 +246,21 @@ RawId TraceBuilder::Intern(const RawIdView& id) {
   return out;
 }
 
+StringId TraceBuilder::InternHashedAhead(const RawEvent& event, std::string_view s, uint64_t hash) {
+  return event.strings_hashed && StringPool::HashAheadPays(s) ? trace_.strings.Intern(s, hash)
+                                                              : trace_.strings.Intern(s);
+}
+
 StringId TraceBuilder::InternName(const RawEvent& event) {
-  return event.strings_hashed ? trace_.strings.Intern(event.name, event.name_hash)
-                              : trace_.strings.Intern(event.name);
+  return InternHashedAhead(event, event.name, event.name_hash);
 }
 
 StringId TraceBuilder::InternCategory(const RawEvent& event) {
-  return event.strings_hashed ? trace_.strings.Intern(event.category, event.category_hash)
-                              : trace_.strings.Intern(event.category);
+  return InternHashedAhead(event, event.category, event.category_hash);
 }
 
 StringId TraceBuilder::InternArgString(const RawEvent& event, const RawArg& arg) {
-  return event.strings_hashed ? trace_.strings.Intern(arg.string_value, arg.string_hash)
-                              : trace_.strings.Intern(arg.string_value);
+  return InternHashedAhead(event, arg.string_value, arg.string_hash);
 }
 
 TrackId TraceBuilder::GetTrack(const RawId& pid, const RawId& tid, StringId space) {

@@ -74,8 +74,9 @@ struct RawEvent {
   std::string_view meta_labels;
   bool is_memory_event = false;  // allocator record (importer decides)
   // StringPool::Hash of name, category, the string args and ids, set by
-  // HashStrings: a decoding thread hashes, so that the one thread that builds
-  // the model need not.
+  // HashStrings for those it pays to hash ahead (StringPool::HashAheadPays): a
+  // decoding thread hashes, so that the one thread that builds the model need
+  // not.
   bool strings_hashed = false;
   uint64_t name_hash = 0;
   uint64_t category_hash = 0;
@@ -157,6 +158,7 @@ class TraceBuilder {
 
   RawId Intern(const RawIdView& id);
   // The event's strings interned, by the hashes it carries when it has them.
+  StringId InternHashedAhead(const RawEvent& event, std::string_view s, uint64_t hash);
   StringId InternName(const RawEvent& event);
   StringId InternCategory(const RawEvent& event);
   StringId InternArgString(const RawEvent& event, const RawArg& arg);
