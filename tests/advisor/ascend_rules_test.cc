@@ -397,6 +397,90 @@ TEST(ByteAlignmentRuleTest, UnalignedSdmaTransfers) {
 }
 
 // ============================================================================
+// exposed_communication: the collectives' time split by their plane tasks
+// ============================================================================
+
+// One 1000 us step: compute [0, 50), one all-reduce [100, 900) that nothing
+// hides (80% exposed). Plane 0, the master (the one with transfers), copies
+// over HCCS for 40 us and waits in a Notify_Wait for 12 us; plane 1 waits
+// in a Notify_Wait for 730 us. CANN's split: transit 40, wait 12 (the
+// master plane's waits only), idle 800 - 40 - 12 = 748 us = 93.5% > 50%.
+std::string ExposedAllReduce(double transit_us, double plane1_wait_us) {
+  return Task("aclnnMul_MulAiCore_Mul", "AI_CORE", 0, 50) +
+         R"({"ph": "M", "name": "thread_name", "pid": 30, "tid": 2, "args": {"name": "Plane 1"}},)" +
+         HcclOp("hcom_allReduce__1_0_1", 100, 800) + HcclMemcpy(110, transit_us, 1'048'576) +
+         X(30, 1, "Notify_Wait", 110 + transit_us, 12, "",
+           R"("task type": "Notify_Wait", "transport type": "LOCAL")") +
+         X(30, 2, "Notify_Wait", 160, plane1_wait_us, "",
+           R"("task type": "Notify_Wait", "transport type": "LOCAL")");
+}
+
+TEST(ExposedCommunicationAscendTest, IdleInsideTheCollectivesReplacesTheOverlapFixes) {
+  auto a = AnalyseJson(AscendTrace(1000, ExposedAllReduce(40, 730)));
+  const analysis::CommTimeSplit& split = a->analysis.collectives.window_time;
+  EXPECT_EQ(split.collectives, 1u);
+  EXPECT_EQ(split.without_tasks, 0u);
+  EXPECT_EQ(split.elapse_ns, 800'000);
+  EXPECT_EQ(split.transit_ns, 40'000);
+  EXPECT_EQ(split.wait_ns, 12'000);
+  EXPECT_EQ(split.idle_ns, 748'000);
+  const analysis::CollectiveStats& op = a->analysis.collectives.collectives.at(0);
+  EXPECT_EQ(op.longest_task, "Notify_Wait");
+  EXPECT_EQ(op.longest_task_plane, 1);
+  EXPECT_EQ(op.longest_task_ns, 730'000);
+
+  const Finding* f = FindRule(a->findings, "exposed_communication");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NEAR(Detail(*f, "comm_idle_share"), 0.935, 1e-12);
+  EXPECT_NEAR(Detail(*f, "comm_transit_share"), 0.05, 1e-12);
+  EXPECT_NEAR(Detail(*f, "comm_wait_share"), 0.015, 1e-12);
+  EXPECT_TRUE(Contains(f->title,
+                       "93.5% of the collectives' time is idle inside them, outside "
+                       "their master plane's transfers (5.0%) and waits (1.5%)"))
+      << f->title;
+  EXPECT_TRUE(Contains(f->title, "Notify_Wait on plane 1 of hcom_allReduce__1_0_1, runs 0.73 ms"))
+      << f->title;
+  EXPECT_NE(std::find(f->evidence_tags.begin(), f->evidence_tags.end(), "comm_idle_in_op"),
+            f->evidence_tags.end());
+  EXPECT_TRUE(HasFix(*f, "locate_comm_idle"));
+  for (const char* moot : {"overlap_communication", "ddp_bucket", "gradient_accumulation"}) {
+    EXPECT_FALSE(HasFix(*f, moot)) << moot;
+  }
+
+  // The same op moving data for 700 us: idle 800 - 700 - 12 = 88 us = 11%;
+  // the split is reported, the title and the fixes are the usual ones.
+  auto busy = AnalyseJson(AscendTrace(1000, ExposedAllReduce(700, 20)));
+  const Finding* g = FindRule(busy->findings, "exposed_communication");
+  ASSERT_NE(g, nullptr);
+  EXPECT_NEAR(Detail(*g, "comm_idle_share"), 0.11, 1e-12);
+  EXPECT_FALSE(Contains(g->title, "idle inside them")) << g->title;
+  EXPECT_EQ(std::find(g->evidence_tags.begin(), g->evidence_tags.end(), "comm_idle_in_op"),
+            g->evidence_tags.end());
+  EXPECT_FALSE(HasFix(*g, "locate_comm_idle"));
+
+  // The same op without plane tasks (a Level0 profile): nothing to split;
+  // the finding asks for a Level1 profile.
+  auto unsplit = AnalyseJson(AscendTrace(1000, Task("aclnnMul_MulAiCore_Mul", "AI_CORE", 0, 50) +
+                                                   HcclOp("hcom_allReduce__1_0_1", 100, 800)));
+  EXPECT_EQ(unsplit->analysis.collectives.window_time.without_tasks, 1u);
+  const Finding* u = FindRule(unsplit->findings, "exposed_communication");
+  ASSERT_NE(u, nullptr);
+  EXPECT_FALSE(Contains(u->title, "idle inside them")) << u->title;
+  EXPECT_NE(std::find(u->evidence_tags.begin(), u->evidence_tags.end(), "comm_time_unsplit"),
+            u->evidence_tags.end());
+  EXPECT_TRUE(HasFix(*u, "profile_comm_tasks"));
+  EXPECT_FALSE(HasFix(*f, "profile_comm_tasks"));
+
+  // At the threshold itself (idle share not above it): no tag.
+  Thresholds lenient;
+  lenient.comm_idle_in_op_share = 0.935;
+  const std::vector<Finding> at_threshold = RunAdvisor(a->analysis, lenient);
+  const Finding* h = FindRule(at_threshold, "exposed_communication");
+  ASSERT_NE(h, nullptr);
+  EXPECT_FALSE(Contains(h->title, "idle inside them")) << h->title;
+}
+
+// ============================================================================
 // environment_variables (row 23)
 // ============================================================================
 

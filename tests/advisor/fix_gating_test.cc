@@ -239,6 +239,12 @@ TEST(FixGatingTest, AllToAllGetsNoDdpBucketFix) {
   auto ar = AnalyseCuda(Exposed("ncclDevKernel_AllReduce_Sum_f32_RING_LL"), ddp);
   ASSERT_NE(FindRule(ar->findings, "exposed_communication"), nullptr);
   EXPECT_TRUE(AnyFindingSays(ar->findings, "bucket_cap_mb"));
+  // NCCL kernels have no plane tasks to split their time by, and no
+  // profiler level would add them: no Ascend Level1 advice.
+  const Finding* ar_finding = FindRule(ar->findings, "exposed_communication");
+  EXPECT_EQ(std::find(ar_finding->evidence_tags.begin(), ar_finding->evidence_tags.end(),
+                      "comm_time_unsplit"),
+            ar_finding->evidence_tags.end());
   // Without DDP there are no DDP buckets to tune.
   auto plain = AnalyseCuda(Exposed("ncclDevKernel_AllReduce_Sum_f32_RING_LL"));
   EXPECT_FALSE(AnyFindingSays(plain->findings, "bucket_cap_mb"));

@@ -5,6 +5,7 @@
 // step_trace_time.csv, communication.json and kernel_details.csv).
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -1041,6 +1042,58 @@ TEST(RealTraceRulesTest, AscendExposedCommunicationMatchesStepTraceTime) {
     // The title carries the number, in the report's own format.
     EXPECT_NE(f->title.find(Ms(static_cast<int64_t>(golden_ns))), std::string::npos) << f->title;
     EXPECT_EQ(FindRule(r->findings, "communication_share"), nullptr);
+
+    // communication.json's "Total Op Info" of step 50: of the all-reduces'
+    // elapse time (rank 0: 105.99 ms) only 3.68 ms are transit and 5.94 ms
+    // wait (the master plane's); idle 96.37 ms (91%), on rank 1 96%: most
+    // of it Notify_Waits of 73-79 ms on other planes. Neither the link nor
+    // overlap holds the time, so the DDP overlap, bucket and no_sync fixes
+    // (DDP is in the trace) give way to how to find what does.
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    ASSERT_FALSE(parser.load(AscendOutput(rank, "communication.json")).get(doc));
+    simdjson::dom::element total;
+    ASSERT_FALSE(
+        doc["step50"]["collective"]["Total Op Info"]["Communication Time Info"].get(total));
+    const double elapse_ms = total["Elapse Time(ms)"].get_double().value_unsafe();
+    const double idle_ms = total["Idle Time(ms)"].get_double().value_unsafe();
+    const double transit_ms = total["Transit Time(ms)"].get_double().value_unsafe();
+    EXPECT_NEAR(Detail(*f, "comm_idle_share"), idle_ms / elapse_ms, 1e-4);
+    EXPECT_NEAR(Detail(*f, "comm_transit_share"), transit_ms / elapse_ms, 1e-4);
+    ASSERT_GT(idle_ms / elapse_ms, 0.9);
+    EXPECT_NE(f->title.find("of the collectives' time is idle inside them"), std::string::npos)
+        << f->title;
+    EXPECT_NE(f->title.find("Notify_Wait on plane"), std::string::npos) << f->title;
+    ASSERT_TRUE(r->trace.info.runtime.features.ddp);
+    EXPECT_EQ(FixIds(*f), std::set<std::string>{"locate_comm_idle"});
+  }
+}
+
+// The Level0 profiles of the same job: their trace_view.json has an empty
+// "Plane 0" row and no other plane (read off the file), and no
+// communication.json beside it, so the collectives' time cannot be split:
+// the finding keeps the DDP fixes and asks for a Level1 profile first.
+TEST(RealTraceRulesTest, AscendLevel0ExposedCommunicationAsksForLevel1) {
+  PERFDX_REQUIRE_SHARED();
+  const std::string profile = "traces/ascend/torch_npu_2rank_text_level0";
+  auto ranks = LoadAndAnalyse(profile);
+  ASSERT_EQ(ranks.size(), 2u);
+  for (const auto& r : ranks) {
+    const int64_t rank = r->trace.info.rank.value_or(-1);
+    SCOPED_TRACE(rank);
+    EXPECT_FALSE(std::filesystem::exists(perfdx::testing::SharedPath(fmt::format(
+        "{}/rank{}_ascend_pt/ASCEND_PROFILER_OUTPUT/communication.json", profile, rank))));
+    const analysis::CommTimeSplit& split = r->analysis.collectives.window_time;
+    EXPECT_EQ(split.collectives, 0u);
+    EXPECT_GT(split.without_tasks, 0u);
+    const Finding* f = FindRule(r->findings, "exposed_communication");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->title.find("idle inside them"), std::string::npos) << f->title;
+    ASSERT_TRUE(r->trace.info.runtime.features.ddp);
+    EXPECT_EQ(FixIds(*f), (std::set<std::string>{"profile_comm_tasks", "overlap_communication",
+                                                 "ddp_bucket", "gradient_accumulation"}));
+    ASSERT_FALSE(f->recommendations.empty());
+    EXPECT_EQ(f->recommendations[0].fix_id, "profile_comm_tasks");
   }
 }
 

@@ -165,6 +165,40 @@ TEST_P(CollectivesRankTest, TextMatchesCommunicationJson) {
   EXPECT_EQ(t->transit_bytes, std::llround(hccs_mb * 1e6));
   EXPECT_NEAR(static_cast<double>(t->transit_ns), hccs_ms * 1e6,
               0.5 * static_cast<double>(t->transfers) + 1);
+
+  // Its time: the window (here the whole trace, the one step) split as the
+  // ops' times summed.
+  simdjson::dom::object total_time;
+  ASSERT_EQ(ops["Total Op Info"]["Communication Time Info"].get(total_time), simdjson::SUCCESS);
+  const CommTimeSplit& w = s.window_time;
+  EXPECT_EQ(w.collectives, 4u);
+  EXPECT_EQ(w.without_tasks, 0u);
+  EXPECT_TRUE(w.complete());
+  EXPECT_NEAR(static_cast<double>(w.elapse_ns),
+              total_time["Elapse Time(ms)"].get_double().value_unsafe() * 1e6, 4);
+  EXPECT_NEAR(static_cast<double>(w.transit_ns),
+              total_time["Transit Time(ms)"].get_double().value_unsafe() * 1e6, 64);
+  EXPECT_NEAR(static_cast<double>(w.wait_ns),
+              total_time["Wait Time(ms)"].get_double().value_unsafe() * 1e6, 64);
+  EXPECT_NEAR(static_cast<double>(w.idle_ns),
+              total_time["Idle Time(ms)"].get_double().value_unsafe() * 1e6, 128);
+}
+
+// The longest plane task of the first all-reduce, read off trace_view.json
+// (the HCCL "Plane N" rows, task ends inside the op): a Notify_Wait on
+// plane 5 of 78765 us on rank 0, on plane 4 of 73149.98 us on rank 1.
+TEST_P(CollectivesRankTest, LongestTaskOfTheFirstAllReduce) {
+  PERFDX_REQUIRE_SHARED();
+  const model::Trace trace = LoadOne(RankDir("text", GetParam()));
+  const CollectiveSummary s = AnalyzeCollectives(trace);
+  ASSERT_EQ(s.collectives.size(), 4u);
+  const CollectiveStats& c = s.collectives[0];
+  EXPECT_EQ(c.name, "hcom_allReduce__586_0_1");
+  EXPECT_EQ(c.longest_task, "Notify_Wait");
+  EXPECT_EQ(c.longest_task_plane, GetParam() == 0 ? 5 : 4);
+  EXPECT_NEAR(static_cast<double>(c.longest_task_ns), GetParam() == 0 ? 78'765'000 : 73'149'982,
+              1000);
+  for (const CollectiveStats& x : s.collectives) EXPECT_LE(x.longest_task_ns, x.dur_ns);
 }
 
 TEST_P(CollectivesRankTest, DbMatchesCommAnalyzerTables) {
@@ -320,6 +354,16 @@ TEST(CollectivesTest, RdmaRunsAndFallback) {
   EXPECT_EQ(c.synchronization_ns, 5000);
   EXPECT_EQ(c.idle_ns, 100000 - 40000 - 18000);
   EXPECT_DOUBLE_EQ(c.wait_ratio.value_or(-1), 18.0 / 58.0);
+  // The longest task on any plane: plane 2's 20 us RDMASend.
+  EXPECT_EQ(c.longest_task, "RDMASend");
+  EXPECT_EQ(c.longest_task_plane, 2);
+  EXPECT_EQ(c.longest_task_ns, 20000);
+  // No window: the one op is the window's.
+  EXPECT_EQ(s.window_time.collectives, 1u);
+  EXPECT_EQ(s.window_time.elapse_ns, 100000);
+  EXPECT_EQ(s.window_time.transit_ns, 40000);
+  EXPECT_EQ(s.window_time.wait_ns, 18000);
+  EXPECT_EQ(s.window_time.idle_ns, 42000);
 }
 
 TEST(LinkPeaksTest, EachTransportTheTracesName) {

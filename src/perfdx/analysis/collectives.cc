@@ -188,6 +188,13 @@ class AscendCollectiveParser {
     }
     op_->transports = Ordered(std::move(by_key));
     TimeInfo(tasks, transfers_by_plane);
+    for (const PlaneTask& p : tasks) {
+      const int64_t dur = t_.slices.dur_ns[p.slice];
+      if (dur <= op_->longest_task_ns) continue;
+      op_->longest_task = std::string(t_.slice_name(p.slice));
+      op_->longest_task_plane = p.plane;
+      op_->longest_task_ns = dur;
+    }
   }
 
  private:
@@ -612,6 +619,19 @@ CollectiveSummary AnalyzeCollectives(const model::Trace& trace, const StepTimeli
   }
   out.totals = SumTransports(out.collectives, false);
   out.window_totals = SumTransports(out.collectives, true);
+  for (const CollectiveStats& c : out.collectives) {
+    if (!c.in_window) continue;
+    CommTimeSplit& w = out.window_time;
+    if (c.transit_ns < 0) {
+      ++w.without_tasks;
+      continue;
+    }
+    ++w.collectives;
+    w.elapse_ns += c.dur_ns;
+    w.transit_ns += c.transit_ns;
+    w.wait_ns += c.wait_ns;
+    w.idle_ns += c.idle_ns;
+  }
   std::map<CollectiveType, CollectiveTypeTotal> by_type;
   for (const CollectiveStats& c : out.collectives) {
     CollectiveTypeTotal& t = by_type[c.type];

@@ -132,6 +132,12 @@ struct CollectiveStats {
   int64_t idle_ns = -1;
   std::optional<double> wait_ratio;             // wait / (wait + transit)
   std::optional<double> synchronization_ratio;  // sync / (sync + transit)
+  // Its longest plane task, on any plane (the first of equal ones in plane
+  // and time order): where time that is neither transfer nor the master
+  // plane's wait sits. Empty name and -1 without plane tasks.
+  std::string longest_task;
+  int64_t longest_task_plane = -1;
+  int64_t longest_task_ns = -1;
 
   const TransportTransit* Transport(std::string_view transport) const {
     for (const TransportTransit& t : transports) {
@@ -174,6 +180,26 @@ struct FiledTask {
   size_t collective = 0;  // index into CollectiveSummary::collectives
 };
 
+// The time of the window's collectives split as CANN's communication
+// analysis splits each op ("Communication Time Info"): elapse = transit +
+// wait + idle, summed over those with plane tasks (communication.json's
+// "Total Op Info" when the window is the step). CANN calls the idle part
+// the op's dispatch time: neither its master plane's transfers nor its
+// waits there (waits on its other planes fall in it).
+struct CommTimeSplit {
+  uint64_t collectives = 0;    // in the window, with plane tasks
+  uint64_t without_tasks = 0;  // in the window, without: their time is not split
+  int64_t elapse_ns = 0;
+  int64_t transit_ns = 0;
+  int64_t wait_ns = 0;
+  int64_t idle_ns = 0;
+  // Every collective of the window is split, and there is time to split.
+  bool complete() const { return collectives > 0 && without_tasks == 0 && elapse_ns > 0; }
+  double ShareOf(int64_t part_ns) const {
+    return elapse_ns > 0 ? static_cast<double>(part_ns) / static_cast<double>(elapse_ns) : 0.0;
+  }
+};
+
 struct CollectiveSummary {
   std::vector<CollectiveStats> collectives;  // by start time
   // Per transport over all collectives (communication.json "Total Op Info").
@@ -181,6 +207,7 @@ struct CollectiveSummary {
   // The same over the collectives in the window: the link traffic the
   // window's metrics and rules read.
   std::vector<TransportTransit> window_totals;
+  CommTimeSplit window_time;
   // Per type, most device time first (ties: enum order).
   std::vector<CollectiveTypeTotal> by_type;
   // Every Ascend plane task filed under its collective, in track order (the

@@ -71,6 +71,14 @@ void WriteCollectives(ValueSink& w, const analysis::CollectiveSummary& s) {
   WriteTransports(w, s.totals);
   w.Key("window_transports");
   WriteTransports(w, s.window_totals);
+  w.Key("window_time").BeginObject();
+  w.Key("collectives").Uint(s.window_time.collectives);
+  w.Key("without_tasks").Uint(s.window_time.without_tasks);
+  w.Key("elapse_ns").Int(s.window_time.elapse_ns);
+  w.Key("transit_ns").Int(s.window_time.transit_ns);
+  w.Key("wait_ns").Int(s.window_time.wait_ns);
+  w.Key("idle_ns").Int(s.window_time.idle_ns);
+  w.EndObject();
   // The longest ones (ties: the earlier first), in start order.
   std::vector<const analysis::CollectiveStats*> listed;
   for (const analysis::CollectiveStats& c : s.collectives) listed.push_back(&c);
@@ -107,6 +115,18 @@ void WriteCollectives(ValueSink& w, const analysis::CollectiveSummary& s) {
     WriteOptionalInt(w, c->wait_ns);
     w.Key("wait_ratio");
     c->wait_ratio ? w.Double(*c->wait_ratio) : w.Null();
+    w.Key("idle_ns");
+    WriteOptionalInt(w, c->idle_ns);
+    w.Key("longest_task");
+    if (c->longest_task_ns >= 0) {
+      w.BeginObject();
+      w.Key("name").String(c->longest_task);
+      w.Key("plane").Int(c->longest_task_plane);
+      w.Key("dur_ns").Int(c->longest_task_ns);
+      w.EndObject();
+    } else {
+      w.Null();
+    }
     w.EndObject();
   }
   w.EndArray();

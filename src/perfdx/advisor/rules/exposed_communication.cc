@@ -7,6 +7,12 @@
 // compute than communication, overlap alone cannot hide it all, and the
 // title says so (and recommends cutting the volume). Prediction: the replay
 // with nothing waiting for a collective (replay.h).
+//
+// Where the collectives' own tasks split their time (Ascend), and most of
+// it is idle inside them (CANN: neither the master plane's transfers nor
+// its waits), the title says so and names the longest task; the overlap,
+// bucket and accumulation fixes, which do not shorten that time, give way
+// to how to find what holds the op (tag comm_idle_in_op).
 #include <algorithm>
 #include <map>
 
@@ -59,6 +65,27 @@ class ExposedCommunicationRule final : public Rule {
                             ratio, ratio < 10 ? 1 : 0)
               : "; there is no compute to hide it under";
     }
+    const analysis::CommTimeSplit& split = c.analysis.collectives.window_time;
+    const bool idle_in_op =
+        split.complete() && split.ShareOf(split.idle_ns) > c.thresholds.comm_idle_in_op_share;
+    if (idle_in_op) {
+      f.title += fmt::format(
+          "; {} of the collectives' time is idle inside them, outside their master plane's "
+          "transfers ({}) and waits ({})",
+          Pct(split.ShareOf(split.idle_ns)), Pct(split.ShareOf(split.transit_ns)),
+          Pct(split.ShareOf(split.wait_ns)));
+      const analysis::CollectiveStats* holder = nullptr;
+      for (const analysis::CollectiveStats& col : c.analysis.collectives.collectives) {
+        if (col.in_window && (holder == nullptr || col.longest_task_ns > holder->longest_task_ns)) {
+          holder = &col;
+        }
+      }
+      if (holder != nullptr && holder->longest_task_ns > 0) {
+        f.title +=
+            fmt::format("; the longest task, {} on plane {} of {}, runs {}", holder->longest_task,
+                        holder->longest_task_plane, holder->name, Ms(holder->longest_task_ns));
+      }
+    }
     f.evidence.metric = "comm_not_overlapped_share";
     f.evidence.value = h.comm_not_overlapped_share;
     f.evidence.threshold = band.healthy;
@@ -68,6 +95,11 @@ class ExposedCommunicationRule final : public Rule {
                           {"compute_ns_per_step", static_cast<double>(compute_per_step)}};
     if (c.analysis.temporal.comm_comp_overlap) {
       f.evidence.details.emplace_back("comm_comp_overlap", *c.analysis.temporal.comm_comp_overlap);
+    }
+    if (split.complete()) {
+      f.evidence.details.emplace_back("comm_transit_share", split.ShareOf(split.transit_ns));
+      f.evidence.details.emplace_back("comm_wait_share", split.ShareOf(split.wait_ns));
+      f.evidence.details.emplace_back("comm_idle_share", split.ShareOf(split.idle_ns));
     }
 
     // Where: the longest exposed stretches, and the collectives they belong to.
@@ -102,7 +134,16 @@ class ExposedCommunicationRule final : public Rule {
 
     AddTag(&f, "exposed_communication");
     if (AllReduceDominates(c.analysis.collectives)) AddTag(&f, "allreduce");
-    AppendFixes(&f.recommendations, {"overlap_communication", "ddp_bucket", "fsdp_prefetch"});
+    if (idle_in_op) AddTag(&f, "comm_idle_in_op");
+    // An Ascend profile without the HCCL plane tasks (Level0): the split
+    // above needs a Level1 profile.
+    if (c.info().runtime.platform == model::Platform::kAscend && split.collectives == 0 &&
+        split.without_tasks > 0) {
+      AddTag(&f, "comm_time_unsplit");
+    }
+    // What the split says (or that it is missing) first, then the tuning.
+    AppendFixes(&f.recommendations, {"locate_comm_idle", "profile_comm_tasks",
+                                     "overlap_communication", "ddp_bucket", "fsdp_prefetch"});
     if (too_little_compute) {
       // Less compute than communication: only fewer synchronisations per
       // sample (larger batches, accumulation) can close the rest.
