@@ -38,6 +38,12 @@ std::string AscendRun(const std::string& kind) {
   return SharedPath("traces/ascend/torch_npu_2rank_" + kind + "_level1");
 }
 
+// A file of one rank's ASCEND_PROFILER_OUTPUT in the `kind` run.
+std::string AscendOutput(const std::string& kind, int rank, const std::string& file) {
+  return AscendRun(kind) + "/rank" + std::to_string(rank) + "_ascend_pt/ASCEND_PROFILER_OUTPUT/" +
+         file;
+}
+
 // The one job of `paths`, analysed as `perfdx analyze` does.
 struct Job {
   report::AnalyzeReport report;
@@ -193,10 +199,7 @@ TEST(ClusterAnalysisTest, AscendClockOffsetIsTheMedianEndDifference) {
   for (int rank = 0; rank < 2; ++rank) {
     simdjson::dom::parser parser;
     simdjson::dom::element doc;
-    ASSERT_EQ(parser
-                  .load(AscendRun("text") + "/rank" + std::to_string(rank) +
-                        "_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json")
-                  .get(doc),
+    ASSERT_EQ(parser.load(AscendOutput("text", rank, "trace_view.json")).get(doc),
               simdjson::SUCCESS);
     simdjson::dom::array events;
     if (doc.get_array().get(events) != simdjson::SUCCESS) {
@@ -243,6 +246,38 @@ TEST(ClusterAnalysisTest, AscendClockOffsetIsTheMedianEndDifference) {
   ASSERT_EQ(job.cluster->groups.size(), 1u);
   EXPECT_EQ(job.cluster->groups[0].members, (std::vector<size_t>{0, 1}));
   EXPECT_EQ(job.cluster->groups[0].collectives, 4u);
+  // communication_matrix.json of both ranks names local ranks 0..7 in its
+  // "src-dst" link keys: the group has 8 ranks, of which 2 were profiled.
+  int64_t highest = -1;
+  for (int rank = 0; rank < 2; ++rank) {
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    ASSERT_EQ(parser.load(AscendOutput("text", rank, "communication_matrix.json")).get(doc),
+              simdjson::SUCCESS);
+    simdjson::dom::object steps;
+    ASSERT_EQ(doc.get(steps), simdjson::SUCCESS);
+    for (auto [step, kinds_element] : steps) {
+      simdjson::dom::object kinds;
+      ASSERT_EQ(kinds_element.get(kinds), simdjson::SUCCESS);
+      for (auto [kind, ops_element] : kinds) {
+        simdjson::dom::object ops;
+        ASSERT_EQ(ops_element.get(ops), simdjson::SUCCESS);
+        for (auto [op, links_element] : ops) {
+          simdjson::dom::object links;
+          ASSERT_EQ(links_element.get(links), simdjson::SUCCESS);
+          for (auto [link, info] : links) {
+            const std::string key(link);
+            const size_t dash = key.find('-');
+            ASSERT_NE(dash, std::string::npos) << key;
+            highest = std::max<int64_t>(
+                {highest, std::stoll(key.substr(0, dash)), std::stoll(key.substr(dash + 1))});
+          }
+        }
+      }
+    }
+  }
+  ASSERT_EQ(highest, 7);
+  EXPECT_EQ(job.cluster->groups[0].linked_ranks, highest + 1);
 }
 
 // The two sampled ranks of HTA's trace_filter: one job, a clock offset for

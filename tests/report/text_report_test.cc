@@ -213,5 +213,24 @@ TEST(TextClusterTest, LargeJobShowsTheSlowRankAndLinkAndCountsTheRest) {
       << text;
 }
 
+// A group whose links name more ranks than were profiled: the waits for
+// the others cannot be pinned on a rank, and the report says so; a group
+// whose links name only its profiled ranks gets no such line.
+TEST(TextClusterTest, GroupWiderThanTheProfiledRanksIsNamed) {
+  cluster::ClusterAnalysis c = perfdx::testing::ClusterOfRanks(2, 10'000'000);
+  c.groups.push_back({.name = "Group 0 Communication", .members = {0, 1}, .linked_ranks = 8});
+  c.groups.push_back({.name = "Group 1 Communication", .members = {0, 1}, .linked_ranks = 2});
+  AnalyzeReport report;
+  AnalyzeJob job;
+  job.cluster = c;
+  report.jobs.push_back(std::move(job));
+  const std::string text = RenderAnalyzeText(report, {.width = 200});
+  EXPECT_NE(text.find("Group 0 Communication: its links name 8 ranks, 2 of them profiled here: "
+                      "the waits for the other 6 are not pinned on a rank"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("Group 1 Communication: its links"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace perfdx::report

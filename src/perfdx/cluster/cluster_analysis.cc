@@ -271,6 +271,12 @@ ClusterAnalysis AnalyzeCluster(const std::vector<const RankSummary*>& ranks,
                             std::tie(b.group, b.src_rank, b.dst_rank);
                    });
   for (ClusterLink& l : out.links) l.peak_gbps = analysis::PeakOf(peaks, l.transport);
+  for (ClusterGroup& g : out.groups) {
+    for (const ClusterLink& l : out.links) {
+      if (l.group == g.name)
+        g.linked_ranks = std::max({g.linked_ranks, l.src_rank + 1, l.dst_rank + 1});
+    }
+  }
   out.slow_links = SlowLinksOf(out.links);
   if (out.slow_links.size() > kListedSlowLinks) out.slow_links.resize(kListedSlowLinks);
   return out;

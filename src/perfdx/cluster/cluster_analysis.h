@@ -105,6 +105,11 @@ struct ClusterGroup {
   std::string role;             // empty: unknown
   std::vector<size_t> members;  // indices into the job's ranks, ascending
   size_t collectives = 0;       // instances matched across ranks
+  // The group's size as its links show it: the highest local rank a link
+  // of the group names, + 1 (0: no links). More than `members`: ranks of
+  // the group whose profiles were not given, whose lateness no wait here
+  // can be pinned on.
+  int64_t linked_ranks = 0;
 };
 
 // A group's role is pipeline parallel: "pp", "pp_...".

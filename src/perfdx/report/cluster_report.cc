@@ -162,6 +162,8 @@ void WriteClusterSection(const cluster::ClusterAnalysis& c, ValueSink& w) {
     for (size_t m : g.members) WriteRankId(c, m, w);
     w.EndArray();
     w.Key("collectives").Uint(g.collectives);
+    w.Key("linked_ranks");
+    g.linked_ranks > 0 ? w.Int(g.linked_ranks) : w.Null();
     w.EndObject();
   }
   w.EndArray();
