@@ -13,6 +13,7 @@
 #include "perfdx/advisor/advisor.h"
 #include "perfdx/advisor/fix_targets.h"
 #include "perfdx/advisor/knobs.h"
+#include "perfdx/formats/trace_loader.h"
 #include "test_support.h"
 
 namespace perfdx::advisor {
@@ -113,6 +114,75 @@ TEST(FixGatingTest, GapInLoggingGetsTheLoggingFix) {
   ASSERT_NE(f, nullptr);
   EXPECT_TRUE(AnyFixSays(*f, "QueueHandler")) << f->title;
   EXPECT_FALSE(AnyFixSays(*f, "with_stack=True"));
+}
+
+// --- a fused optimizer only for the class that has one --------------------
+
+// The same 15 ms gaps, with the host in optimizer.step() for all of them
+// (torch.optim's "Optimizer.step#<class>.step" annotation). AdamW and Adam
+// get their own fused=True; SGD and a third-party class (Shampoo) get no
+// optimizer to switch to, and, the cause being named, no call to profile
+// again either.
+std::string OptimizerGaps(std::string_view optimizer_class) {
+  std::string json;
+  for (int k = 0; k < 4; ++k) {
+    const int base = k * 20000;
+    json += fmt::format(
+        R"({{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#{}", "pid": 1, "tid": 1, "ts": {}, "dur": 20000}},
+           {{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": {}, "dur": 1, "args": {{"correlation": {}}}}},
+           {{"ph": "X", "cat": "kernel", "name": "gemm_kernel", "pid": 0, "tid": 7, "ts": {}, "dur": 4900, "args": {{"correlation": {}}}}},
+           {{"ph": "X", "cat": "user_annotation", "name": "Optimizer.step#{}.step", "pid": 1, "tid": 1, "ts": {}, "dur": 14990}},)",
+        k, base, base + 2, k + 1, base + 100, k + 1, optimizer_class, base + 5005);
+  }
+  return Trace(json);
+}
+
+TEST(FixGatingTest, FusedOptimizerOnlyForItsOwnClass) {
+  struct Case {
+    const char* optimizer_class;
+    const char* snippet;  // the fix shown, or null
+  };
+  for (const Case& c :
+       {Case{"AdamW", "optimizer = torch.optim.AdamW(model.parameters(), lr=lr, fused=True)"},
+        Case{"Adam", "optimizer = torch.optim.Adam(model.parameters(), lr=lr, fused=True)"},
+        Case{"SGD", nullptr}, Case{"Shampoo", nullptr}}) {
+    SCOPED_TRACE(c.optimizer_class);
+    auto a = AnalyseCuda(OptimizerGaps(c.optimizer_class));
+    const Finding* f = FindRule(a->findings, "recurring_gap");
+    ASSERT_NE(f, nullptr);
+    EXPECT_NE(f->title.find(fmt::format("runs optimizer.step() ({})", c.optimizer_class)),
+              std::string::npos)
+        << f->title;
+    if (c.snippet != nullptr) {
+      ASSERT_EQ(f->recommendations.size(), 1u) << f->title;
+      EXPECT_EQ(f->recommendations[0].snippet, c.snippet);
+    } else {
+      EXPECT_TRUE(f->recommendations.empty()) << f->recommendations[0].snippet;
+    }
+  }
+}
+
+// HTA's nccl_data sample: its optimizer is SGD (every optimizer step in the
+// file is "Optimizer.step#SGD.step"); the optimizer gap names it and
+// suggests no AdamW.
+TEST(FixGatingTest, SgdRunIsNotToldToUseAdamW) {
+  PERFDX_REQUIRE_SHARED();
+  auto loaded = formats::LoadTraces(
+      {perfdx::testing::SharedPath("traces/kineto/hta/nccl_parser_config/nccl_data.json.gz")}, {});
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  ASSERT_EQ(loaded->traces.size(), 1u);
+  auto a = Analyse(std::move(loaded->traces[0]));
+  EXPECT_EQ(a->analysis.host_calls.optimizer_classes, std::vector<std::string>{"SGD"});
+  bool optimizer_gap = false;
+  for (const Finding& f : a->findings) {
+    if (f.rule != "recurring_gap" || f.title.find("optimizer.step()") == std::string::npos)
+      continue;
+    optimizer_gap = true;
+    EXPECT_NE(f.title.find("optimizer.step() (SGD)"), std::string::npos) << f.title;
+    EXPECT_TRUE(f.recommendations.empty()) << f.recommendations[0].snippet;
+  }
+  EXPECT_TRUE(optimizer_gap);
+  EXPECT_FALSE(AnyFindingSays(a->findings, "AdamW"));
 }
 
 // --- affinity / NUMA only where the trace shows host contention ----------

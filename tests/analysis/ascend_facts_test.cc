@@ -84,13 +84,23 @@ TEST(HostCallTableTest, FrameworkOperatorAndGcNames) {
               std::vector<HostCallKind>{HostCallKind::kSyncBatchNorm})
         << name;
   }
-  // The AdamW step: any event on a host thread, none on another track.
-  EXPECT_EQ(ClassifyHostCall(EventKind::kUserAnnotation, TrackKind::kHostThread,
-                             "Optimizer.step#AdamW.step", ""),
-            std::vector<HostCallKind>{HostCallKind::kAdamWStep});
-  EXPECT_TRUE(ClassifyHostCall(EventKind::kUserAnnotation, TrackKind::kDeviceStream,
-                               "Optimizer.step#AdamW.step", "")
-                  .empty());
+  // Optimizer steps (torch.optim's profiling hook: "Optimizer.step#" + the
+  // class + ".step"): any event on a host thread, none on another track;
+  // AdamW and Adam are also kinds of their own.
+  const std::pair<const char*, std::vector<HostCallKind>> steps[] = {
+      {"Optimizer.step#AdamW.step", {HostCallKind::kAdamWStep, HostCallKind::kOptimizerStep}},
+      {"Optimizer.step#Adam.step", {HostCallKind::kAdamStep, HostCallKind::kOptimizerStep}},
+      {"Optimizer.step#SGD.step", {HostCallKind::kOptimizerStep}},
+      {"Optimizer.step#Shampoo.step", {HostCallKind::kOptimizerStep}},
+      {"Optimizer.step#EMAOptimizer.step", {HostCallKind::kOptimizerStep}},
+  };
+  for (const auto& [name, kinds] : steps) {
+    EXPECT_EQ(ClassifyHostCall(EventKind::kUserAnnotation, TrackKind::kHostThread, name, ""), kinds)
+        << name;
+    EXPECT_TRUE(
+        ClassifyHostCall(EventKind::kUserAnnotation, TrackKind::kDeviceStream, name, "").empty())
+        << name;
+  }
   // A GC is its category, whatever its name.
   EXPECT_EQ(ClassifyHostCall(EventKind::kOther, TrackKind::kHostThread, "GC", "gc"),
             std::vector<HostCallKind>{HostCallKind::kPythonGc});
@@ -100,10 +110,11 @@ TEST(HostCallTableTest, FrameworkOperatorAndGcNames) {
 
 TEST(HostCallTableTest, LookAlikesAreNone) {
   // Exact names stay exact; the prefixes only as prefixes.
-  for (const char* name : {"AscendCL@aclrtFreeHost", "AscendCL@aclopCompile", "AscendCL@opCompileX",
-                           "aclrtSynchronizeStream", "AscendCL@aclrtSynchronizeDevice",
-                           "Node@launc", "AscendCL@aclMallocMemInnerX", "aclrtFree",
-                           "SyncBatchNorm2", "aten::batch_norm", "Optimizer.step#SGD.step"}) {
+  for (const char* name :
+       {"AscendCL@aclrtFreeHost", "AscendCL@aclopCompile", "AscendCL@opCompileX",
+        "aclrtSynchronizeStream", "AscendCL@aclrtSynchronizeDevice", "Node@launc",
+        "AscendCL@aclMallocMemInnerX", "aclrtFree", "SyncBatchNorm2", "aten::batch_norm",
+        "Optimizer.zero_grad#SGD.zero_grad", "optimizer.step"}) {
     EXPECT_TRUE(ClassifyHostCall(EventKind::kRuntimeCall, TrackKind::kHostThread, name, "").empty())
         << name;
     EXPECT_TRUE(ClassifyHostCall(EventKind::kFrameworkOp, TrackKind::kHostThread, name, "").empty())

@@ -35,6 +35,8 @@ constexpr Entry kTable[] = {
     {HostCallKind::kFree,                Source::kRuntimeCall,     Match::kExact,              "AscendCL@aclrtFree"},
     {HostCallKind::kSyncBatchNorm,       Source::kFrameworkOp,     Match::kExactIgnoringCase,  "SyncBatchNorm"},
     {HostCallKind::kAdamWStep,           Source::kHostThreadSlice, Match::kExact,              "Optimizer.step#AdamW.step"},
+    {HostCallKind::kAdamStep,            Source::kHostThreadSlice, Match::kExact,              "Optimizer.step#Adam.step"},
+    {HostCallKind::kOptimizerStep,       Source::kHostThreadSlice, Match::kPrefix,             "Optimizer.step#"},
     {HostCallKind::kPythonGc,            Source::kCategory,        Match::kExact,              "gc"},
 };
 // clang-format on
@@ -99,6 +101,22 @@ std::vector<HostCall> HostCalls::Of(HostCallKind kind) const {
   return out;
 }
 
+namespace {
+
+// "Optimizer.step#Shampoo.step" -> "Shampoo": what torch.optim's profiling
+// hook writes, "Optimizer.step#" + the class + ".step".
+std::string_view OptimizerClass(std::string_view name) {
+  constexpr std::string_view kPrefix = "Optimizer.step#";
+  constexpr std::string_view kSuffix = ".step";
+  std::string_view c = name.substr(kPrefix.size());
+  if (c.size() >= kSuffix.size() && c.substr(c.size() - kSuffix.size()) == kSuffix) {
+    c.remove_suffix(kSuffix.size());
+  }
+  return c;
+}
+
+}  // namespace
+
 HostCalls CollectHostCalls(const model::Trace& trace, const IntervalSet& window) {
   HostCalls out;
   const model::SliceTable& s = trace.slices;
@@ -107,12 +125,20 @@ HostCalls CollectHostCalls(const model::Trace& trace, const IntervalSet& window)
     if (!out.host_recorded)
       out.host_recorded = !model::IsDeviceTrack(track.kind) && track.kind != TrackKind::kCounter;
     if (!window.Contains(s.ts_ns[i])) continue;
+    const std::string_view name = trace.slice_name(i);
     for (HostCallKind kind :
-         ClassifyHostCall(s.kind[i], track.kind, trace.slice_name(i), trace.str(s.category[i]))) {
+         ClassifyHostCall(s.kind[i], track.kind, name, trace.str(s.category[i]))) {
       out.calls.push_back(
           {kind, s.ts_ns[i], s.dur_ns[i], track.tid.is_text ? -1 : track.tid.number});
+      if (kind == HostCallKind::kOptimizerStep) {
+        out.optimizer_classes.emplace_back(OptimizerClass(name));
+      }
     }
   }
+  std::sort(out.optimizer_classes.begin(), out.optimizer_classes.end());
+  out.optimizer_classes.erase(
+      std::unique(out.optimizer_classes.begin(), out.optimizer_classes.end()),
+      out.optimizer_classes.end());
   return out;
 }
 

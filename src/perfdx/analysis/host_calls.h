@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -27,6 +28,8 @@ enum class HostCallKind : uint8_t {
   kFree,                 // runtime call AscendCL@aclrtFree
   kSyncBatchNorm,        // framework operator SyncBatchNorm (any letter case)
   kAdamWStep,            // Optimizer.step#AdamW.step, any event on a host thread
+  kAdamStep,             // Optimizer.step#Adam.step, likewise
+  kOptimizerStep,        // Optimizer.step#<class>.step of any optimizer class, likewise
   kPythonGc,             // an event of category "gc" (torch_npu's "Python GC" process)
 };
 
@@ -54,6 +57,9 @@ struct HostCalls {
   // The trace has a host side at all: some slice off the device and counter
   // tracks (a kernel table alone has none, so no call could be seen).
   bool host_recorded = false;
+  // The optimizer classes of the window's kOptimizerStep calls, as the
+  // profiler names them ("AdamW", "Shampoo"), sorted, each once.
+  std::vector<std::string> optimizer_classes;
 
   // The calls of one kind, in the same order.
   std::vector<HostCall> Of(HostCallKind kind) const;

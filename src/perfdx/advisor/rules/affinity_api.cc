@@ -230,7 +230,11 @@ class AffinityApiRule final : public Rule {
       AddTag(&f, "fusible");
       AddTag(&f, "affinity_pattern");  // the fused APIs the torch_npu fix names
     }
-    if (adamw_steps > 0) fixes.push_back("fused_optimizer"), AddTag(&f, "optimizer_step");
+    if (adamw_steps > 0) {
+      fixes.push_back("fused_optimizer");
+      AddTag(&f, "optimizer_step");
+      AddTag(&f, "adamw_optimizer");
+    }
     for (std::string_view fix : fixes) {
       for (Recommendation& r : RecommendationsFor(fix)) {
         if (r.framework == FixTarget::kTorchNpu) f.recommendations.push_back(std::move(r));

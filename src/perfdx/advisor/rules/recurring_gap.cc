@@ -5,8 +5,11 @@
 // steps, untraced host time, and operators that leave the device idle.
 // Gain: the group's idle time per step (the step without the gap).
 #include <set>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "perfdx/advisor/advisor.h"
 #include "perfdx/advisor/knobs.h"
@@ -16,10 +19,15 @@
 namespace perfdx::advisor {
 namespace {
 
-std::string WhatTheHostDoes(const analysis::GapCause& cause) {
+std::string WhatTheHostDoes(const analysis::GapCause& cause,
+                            const std::vector<std::string>& optimizer_classes) {
   if (cause.kind == "python_function" || cause.kind == "user_annotation")
     return fmt::format("runs {}", cause.name);
-  if (cause.kind == "optimizer_step") return "runs optimizer.step()";
+  if (cause.kind == "optimizer_step") {
+    return optimizer_classes.empty()
+               ? "runs optimizer.step()"
+               : fmt::format("runs optimizer.step() ({})", fmt::join(optimizer_classes, ", "));
+  }
   if (cause.kind == "framework_op")
     return fmt::format("is inside {} with no device work queued", cause.name);
   if (cause.kind == "untraced") {
@@ -73,7 +81,8 @@ class RecurringGapRule final : public Rule {
       f.title = fmt::format(
           "{} {} per step{} {} in {} of {} steps while the host {} ({} of step time)",
           c.analysis.cpu_only ? "Compute pauses" : "The device idles", Ms(g.ns_per_step), gaps,
-          where, g.steps, c.analysis.steps.size(), WhatTheHostDoes(g.cause), Pct(share));
+          where, g.steps, c.analysis.steps.size(),
+          WhatTheHostDoes(g.cause, c.analysis.host_calls.optimizer_classes), Pct(share));
       f.evidence.metric = "recurring_gap_ns_per_step";
       f.evidence.value = static_cast<double>(g.ns_per_step);
       f.evidence.threshold = band.healthy * static_cast<double>(c.step_ns());
@@ -100,9 +109,25 @@ class RecurringGapRule final : public Rule {
       // (dispatch), optimizer.step(), or logging / printing / file I/O seen
       // in the gap. Untraced time and other user code give no fix but how
       // to profile for the cause (the advisor adds it).
-      f.host_cause = true;
+      // optimizer.step() is a cause the trace names: no fix for its class is
+      // no call to profile again.
+      f.host_cause = kind != "optimizer_step";
       if (kind == "framework_op") AddTag(&f, "dispatch_bound");
-      if (kind == "optimizer_step") AddTag(&f, "optimizer_step");
+      if (kind == "optimizer_step") {
+        AddTag(&f, "optimizer_step");
+        // A fused implementation is a fix only for the class that has it:
+        // every step of the window the one class.
+        const analysis::HostCalls& host = c.analysis.host_calls;
+        const size_t optimizer_steps = host.Of(analysis::HostCallKind::kOptimizerStep).size();
+        if (optimizer_steps > 0 &&
+            host.Of(analysis::HostCallKind::kAdamWStep).size() == optimizer_steps) {
+          AddTag(&f, "adamw_optimizer");
+        }
+        if (optimizer_steps > 0 &&
+            host.Of(analysis::HostCallKind::kAdamStep).size() == optimizer_steps) {
+          AddTag(&f, "adam_optimizer");
+        }
+      }
       if (!g.host_activity.empty()) {
         AddTag(&f, "host_io");
         f.evidence.details.emplace_back("host_activity_" + g.host_activity, 1.0);
@@ -111,6 +136,10 @@ class RecurringGapRule final : public Rule {
                         : kind == "optimizer_step" ? "fused_optimizer"
                                                    : "async_logging";
       f.recommendations = RecommendationsFor(fix);
+      if (kind == "optimizer_step") {
+        for (Recommendation& r : RecommendationsFor("fused_adam"))
+          f.recommendations.push_back(std::move(r));
+      }
       if (kind != "framework_op" && kind != "optimizer_step") {
         for (Recommendation& r : RecommendationsFor("avoid_host_sync"))
           f.recommendations.push_back(std::move(r));
