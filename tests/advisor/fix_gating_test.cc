@@ -3,6 +3,7 @@
 // are worked out in the comments, with the evidence present and absent.
 // The checks read the recommendation text and snippets, not perfdx's own
 // tags, so that they hold for any implementation of the gate.
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -75,7 +76,9 @@ std::string Step(int k, int base, int dur_us, int launch_us = 1, const std::stri
 // step (75% of it). The trace cannot say what the host did, so no logging
 // fix (the issue: "any untraced gap gets 'log through a QueueHandler'"), and
 // the finding says how to profile for the cause instead.
-TEST(FixGatingTest, UntracedGapGetsNoLoggingFix) {
+// 4 steps of 20 ms whose kernel runs 100 us..5 ms, then a 15 ms gap;
+// `host(base)` adds the host's events of the step starting at `base` us.
+std::string GapSteps(const std::function<std::string(int)>& host) {
   std::string json;
   for (int k = 0; k < 4; ++k) {
     const int base = k * 20000;
@@ -84,8 +87,13 @@ TEST(FixGatingTest, UntracedGapGetsNoLoggingFix) {
            {{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": {}, "dur": 1, "args": {{"correlation": {}}}}},
            {{"ph": "X", "cat": "kernel", "name": "gemm_kernel", "pid": 0, "tid": 7, "ts": {}, "dur": 4900, "args": {{"correlation": {}}}}},)",
         k, base, base + 2, k + 1, base + 100, k + 1);
+    json += host(base);
   }
-  auto a = AnalyseCuda(Trace(json));
+  return Trace(json);
+}
+
+TEST(FixGatingTest, UntracedGapGetsNoLoggingFix) {
+  auto a = AnalyseCuda(GapSteps([](int) { return std::string(); }));
   const Finding* f = FindRule(a->findings, "recurring_gap");
   ASSERT_NE(f, nullptr);
   EXPECT_NE(f->title.find("untraced"), std::string::npos) << f->title;
@@ -98,18 +106,12 @@ TEST(FixGatingTest, UntracedGapGetsNoLoggingFix) {
 // The same gaps, with the host inside logging's emit (a with_stack frame)
 // for all of them: the logging fix is shown.
 TEST(FixGatingTest, GapInLoggingGetsTheLoggingFix) {
-  std::string json;
-  for (int k = 0; k < 4; ++k) {
-    const int base = k * 20000;
-    json += fmt::format(
-        R"({{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#{}", "pid": 1, "tid": 1, "ts": {}, "dur": 20000}},
-           {{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": {}, "dur": 1, "args": {{"correlation": {}}}}},
-           {{"ph": "X", "cat": "kernel", "name": "gemm_kernel", "pid": 0, "tid": 7, "ts": {}, "dur": 4900, "args": {{"correlation": {}}}}},
-           {{"ph": "X", "cat": "python_function", "name": "train.py(88): log_step", "pid": 1, "tid": 1, "ts": {}, "dur": 14990}},
+  auto a = AnalyseCuda(GapSteps([](int base) {
+    return fmt::format(
+        R"({{"ph": "X", "cat": "python_function", "name": "train.py(88): log_step", "pid": 1, "tid": 1, "ts": {}, "dur": 14990}},
            {{"ph": "X", "cat": "python_function", "name": "logging/__init__.py(1113): emit", "pid": 1, "tid": 1, "ts": {}, "dur": 14980}},)",
-        k, base, base + 2, k + 1, base + 100, k + 1, base + 5005, base + 5010);
-  }
-  auto a = AnalyseCuda(Trace(json));
+        base + 5005, base + 5010);
+  }));
   const Finding* f = FindRule(a->findings, "recurring_gap");
   ASSERT_NE(f, nullptr);
   EXPECT_TRUE(AnyFixSays(*f, "QueueHandler")) << f->title;
@@ -124,17 +126,11 @@ TEST(FixGatingTest, GapInLoggingGetsTheLoggingFix) {
 // optimizer to switch to, and, the cause being named, no call to profile
 // again either.
 std::string OptimizerGaps(std::string_view optimizer_class) {
-  std::string json;
-  for (int k = 0; k < 4; ++k) {
-    const int base = k * 20000;
-    json += fmt::format(
-        R"({{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#{}", "pid": 1, "tid": 1, "ts": {}, "dur": 20000}},
-           {{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": {}, "dur": 1, "args": {{"correlation": {}}}}},
-           {{"ph": "X", "cat": "kernel", "name": "gemm_kernel", "pid": 0, "tid": 7, "ts": {}, "dur": 4900, "args": {{"correlation": {}}}}},
-           {{"ph": "X", "cat": "user_annotation", "name": "Optimizer.step#{}.step", "pid": 1, "tid": 1, "ts": {}, "dur": 14990}},)",
-        k, base, base + 2, k + 1, base + 100, k + 1, optimizer_class, base + 5005);
-  }
-  return Trace(json);
+  return GapSteps([&](int base) {
+    return fmt::format(
+        R"({{"ph": "X", "cat": "user_annotation", "name": "Optimizer.step#{}.step", "pid": 1, "tid": 1, "ts": {}, "dur": 14990}},)",
+        optimizer_class, base + 5005);
+  });
 }
 
 TEST(FixGatingTest, FusedOptimizerOnlyForItsOwnClass) {

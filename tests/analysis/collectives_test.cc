@@ -199,6 +199,8 @@ TEST_P(CollectivesRankTest, LongestTaskOfTheFirstAllReduce) {
   EXPECT_NEAR(static_cast<double>(c.longest_task_ns), GetParam() == 0 ? 78'765'000 : 73'149'982,
               1000);
   for (const CollectiveStats& x : s.collectives) EXPECT_LE(x.longest_task_ns, x.dur_ns);
+  // It is the window's longest task (the other ops' tasks are all shorter).
+  EXPECT_EQ(s.window_time.longest_task_collective, 0);
 }
 
 TEST_P(CollectivesRankTest, DbMatchesCommAnalyzerTables) {

@@ -226,7 +226,7 @@ TEST(TextClusterTest, GroupWiderThanTheProfiledRanksIsNamed) {
   report.jobs.push_back(std::move(job));
   const std::string text = RenderAnalyzeText(report, {.width = 200});
   EXPECT_NE(text.find("Group 0 Communication: its links name 8 ranks, 2 of them profiled here: "
-                      "the waits for the other 6 are not pinned on a rank"),
+                      "the waits for the others are not pinned on a rank"),
             std::string::npos)
       << text;
   EXPECT_EQ(text.find("Group 1 Communication: its links"), std::string::npos) << text;

@@ -619,9 +619,10 @@ CollectiveSummary AnalyzeCollectives(const model::Trace& trace, const StepTimeli
   }
   out.totals = SumTransports(out.collectives, false);
   out.window_totals = SumTransports(out.collectives, true);
-  for (const CollectiveStats& c : out.collectives) {
+  CommTimeSplit& w = out.window_time;
+  for (size_t k = 0; k < out.collectives.size(); ++k) {
+    const CollectiveStats& c = out.collectives[k];
     if (!c.in_window) continue;
-    CommTimeSplit& w = out.window_time;
     if (c.transit_ns < 0) {
       ++w.without_tasks;
       continue;
@@ -631,6 +632,11 @@ CollectiveSummary AnalyzeCollectives(const model::Trace& trace, const StepTimeli
     w.transit_ns += c.transit_ns;
     w.wait_ns += c.wait_ns;
     w.idle_ns += c.idle_ns;
+    if (w.longest_task_collective < 0 ||
+        c.longest_task_ns >
+            out.collectives[static_cast<size_t>(w.longest_task_collective)].longest_task_ns) {
+      w.longest_task_collective = static_cast<int64_t>(k);
+    }
   }
   std::map<CollectiveType, CollectiveTypeTotal> by_type;
   for (const CollectiveStats& c : out.collectives) {

@@ -193,6 +193,9 @@ struct CommTimeSplit {
   int64_t transit_ns = 0;
   int64_t wait_ns = 0;
   int64_t idle_ns = 0;
+  // The split one whose longest plane task is the longest (index into
+  // CollectiveSummary::collectives; -1: none).
+  int64_t longest_task_collective = -1;
   // Every collective of the window is split, and there is time to split.
   bool complete() const { return collectives > 0 && without_tasks == 0 && elapse_ns > 0; }
   double ShareOf(int64_t part_ns) const {

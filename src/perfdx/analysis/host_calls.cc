@@ -35,7 +35,6 @@ constexpr Entry kTable[] = {
     {HostCallKind::kFree,                Source::kRuntimeCall,     Match::kExact,              "AscendCL@aclrtFree"},
     {HostCallKind::kSyncBatchNorm,       Source::kFrameworkOp,     Match::kExactIgnoringCase,  "SyncBatchNorm"},
     {HostCallKind::kAdamWStep,           Source::kHostThreadSlice, Match::kExact,              "Optimizer.step#AdamW.step"},
-    {HostCallKind::kAdamStep,            Source::kHostThreadSlice, Match::kExact,              "Optimizer.step#Adam.step"},
     {HostCallKind::kOptimizerStep,       Source::kHostThreadSlice, Match::kPrefix,             "Optimizer.step#"},
     {HostCallKind::kPythonGc,            Source::kCategory,        Match::kExact,              "gc"},
 };

@@ -28,7 +28,6 @@ enum class HostCallKind : uint8_t {
   kFree,                 // runtime call AscendCL@aclrtFree
   kSyncBatchNorm,        // framework operator SyncBatchNorm (any letter case)
   kAdamWStep,            // Optimizer.step#AdamW.step, any event on a host thread
-  kAdamStep,             // Optimizer.step#Adam.step, likewise
   kOptimizerStep,        // Optimizer.step#<class>.step of any optimizer class, likewise
   kPythonGc,             // an event of category "gc" (torch_npu's "Python GC" process)
 };

@@ -459,8 +459,8 @@ void RenderCluster(std::string& out, const Layout& l, const cluster::ClusterAnal
     if (g.linked_ranks <= given) continue;
     Say(out, l,
         fmt::format("{}: its links name {} ranks, {} of them profiled here: the waits for the "
-                    "other {} are not pinned on a rank (give every rank's profile)",
-                    g.name, g.linked_ranks, given, g.linked_ranks - given));
+                    "others are not pinned on a rank (give every rank's profile)",
+                    g.name, g.linked_ranks, given));
   }
   size_t offsets = 0;
   for (const cluster::ClusterRank& r : c.ranks) {

@@ -74,16 +74,12 @@ class ExposedCommunicationRule final : public Rule {
           "transfers ({}) and waits ({})",
           Pct(split.ShareOf(split.idle_ns)), Pct(split.ShareOf(split.transit_ns)),
           Pct(split.ShareOf(split.wait_ns)));
-      const analysis::CollectiveStats* holder = nullptr;
-      for (const analysis::CollectiveStats& col : c.analysis.collectives.collectives) {
-        if (col.in_window && (holder == nullptr || col.longest_task_ns > holder->longest_task_ns)) {
-          holder = &col;
-        }
-      }
-      if (holder != nullptr && holder->longest_task_ns > 0) {
+      if (split.longest_task_collective >= 0) {
+        const analysis::CollectiveStats& holder =
+            c.analysis.collectives.collectives[static_cast<size_t>(split.longest_task_collective)];
         f.title +=
-            fmt::format("; the longest task, {} on plane {} of {}, runs {}", holder->longest_task,
-                        holder->longest_task_plane, holder->name, Ms(holder->longest_task_ns));
+            fmt::format("; the longest task, {} on plane {} of {}, runs {}", holder.longest_task,
+                        holder.longest_task_plane, holder.name, Ms(holder.longest_task_ns));
       }
     }
     f.evidence.metric = "comm_not_overlapped_share";

@@ -117,16 +117,9 @@ class RecurringGapRule final : public Rule {
         AddTag(&f, "optimizer_step");
         // A fused implementation is a fix only for the class that has it:
         // every step of the window the one class.
-        const analysis::HostCalls& host = c.analysis.host_calls;
-        const size_t optimizer_steps = host.Of(analysis::HostCallKind::kOptimizerStep).size();
-        if (optimizer_steps > 0 &&
-            host.Of(analysis::HostCallKind::kAdamWStep).size() == optimizer_steps) {
-          AddTag(&f, "adamw_optimizer");
-        }
-        if (optimizer_steps > 0 &&
-            host.Of(analysis::HostCallKind::kAdamStep).size() == optimizer_steps) {
-          AddTag(&f, "adam_optimizer");
-        }
+        const std::vector<std::string>& classes = c.analysis.host_calls.optimizer_classes;
+        if (classes == std::vector<std::string>{"AdamW"}) AddTag(&f, "adamw_optimizer");
+        if (classes == std::vector<std::string>{"Adam"}) AddTag(&f, "adam_optimizer");
       }
       if (!g.host_activity.empty()) {
         AddTag(&f, "host_io");
@@ -136,10 +129,7 @@ class RecurringGapRule final : public Rule {
                         : kind == "optimizer_step" ? "fused_optimizer"
                                                    : "async_logging";
       f.recommendations = RecommendationsFor(fix);
-      if (kind == "optimizer_step") {
-        for (Recommendation& r : RecommendationsFor("fused_adam"))
-          f.recommendations.push_back(std::move(r));
-      }
+      if (kind == "optimizer_step") AppendFixes(&f.recommendations, {"fused_adam"});
       if (kind != "framework_op" && kind != "optimizer_step") {
         for (Recommendation& r : RecommendationsFor("avoid_host_sync"))
           f.recommendations.push_back(std::move(r));
