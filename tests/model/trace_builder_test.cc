@@ -380,11 +380,12 @@ TEST(TraceBuilderTest, CorrelationLinksLaunchToDeviceWork) {
 // 'f' binds to the slice enclosing it; without, to the next slice, and its
 // track (the device's, the last) holds no record bound the first way
 // (regression: the by-time order indexed past its tracks there).
-void ExpectFlowsBindInAnyOrder(std::string_view binding) {
+void ExpectFlowsBindInAnyOrder(std::string_view binding, bool text_ids = false) {
   TraceBuilder b({});
   const char* ops[] = {"op_a", "op_b", "op_c", "op_d"};
   const char* kernels[] = {"kernel_a", "kernel_b", "kernel_c", "kernel_d"};
   const int64_t ids[] = {9, 3, 5, 1};  // flow k: ops[k] -> kernels[k]
+  const char* text[] = {"9", "3", "5", "1"};
   for (int k = 0; k < 4; ++k) {
     b.AddEvent(Slice(ops[k], 1, 1, 1000 * k, 100));
     b.AddEvent(Slice(kernels[k], 2, 7, 10000 + 1000 * k, 100));
@@ -397,7 +398,7 @@ void ExpectFlowsBindInAnyOrder(std::string_view binding) {
     e.ts_state = FieldState::kOk;
     // Inside its slice; an 'f' bound to the next slice comes just before it.
     e.ts_ns = phase == 's' ? 1000 * k + 50 : 10000 + 1000 * k + (binding == "e" ? 50 : -10);
-    e.id = {ids[k], {}, false, true};
+    e.id = text_ids ? RawIdView{0, text[k], true, true} : RawIdView{ids[k], {}, false, true};
     e.category = "fwdbwd";
     e.name = "fwdbwd";
     e.binding = binding;
@@ -424,6 +425,50 @@ TEST(TraceBuilderTest, FlowRecordsBindToTheEnclosingSliceInAnyOrder) {
 
 TEST(TraceBuilderTest, FlowRecordsBindToTheNextSliceInAnyOrder) {
   ExpectFlowsBindInAnyOrder("");
+}
+
+// Text ids take SortRawFlows' other path (one sort of the whole key).
+TEST(TraceBuilderTest, FlowRecordsWithTextIdsBindInAnyOrder) {
+  ExpectFlowsBindInAnyOrder("e", /*text_ids=*/true);
+  ExpectFlowsBindInAnyOrder("", /*text_ids=*/true);
+}
+
+// Two flows may share an id number and differ by category (Kineto's ac2g and
+// fwdbwd both number from 0 in some traces): the records of one number are
+// sorted by the rest of the key, so each 'f' meets its own 's'.
+TEST(TraceBuilderTest, FlowsSharingAnIdNumberAreToldApartByCategory) {
+  TraceBuilder b({});
+  b.AddEvent(Slice("op_a", 1, 1, 0, 100));
+  b.AddEvent(Slice("op_b", 1, 1, 1000, 100));
+  b.AddEvent(Slice("kernel_a", 2, 7, 10000, 100));
+  b.AddEvent(Slice("kernel_b", 2, 7, 11000, 100));
+  auto record = [](char phase, int64_t ts_ns, std::string_view category) {
+    RawEvent e;
+    e.phase = phase == 's' ? "s" : "f";
+    e.pid = {phase == 's' ? 1 : 2, {}, false, true};
+    e.tid = {phase == 's' ? 1 : 7, {}, false, true};
+    e.ts_state = FieldState::kOk;
+    e.ts_ns = ts_ns;
+    e.id = {5, {}, false, true};
+    e.category = category;
+    e.name = "link";
+    e.binding = "e";
+    return e;
+  };
+  // In file order: the second flow's 'f', the first's 'f', then the 's's.
+  b.AddEvent(record('f', 11050, "fwdbwd"));
+  b.AddEvent(record('f', 10050, "ac2g"));
+  b.AddEvent(record('s', 1050, "fwdbwd"));
+  b.AddEvent(record('s', 50, "ac2g"));
+  Trace t = Build(b);
+  ASSERT_EQ(t.flows.size(), 2u);
+  std::vector<std::pair<std::string_view, std::string_view>> pairs;
+  for (size_t i = 0; i < t.flows.size(); ++i) {
+    pairs.emplace_back(t.slice_name(t.flows.from[i]), t.slice_name(t.flows.to[i]));
+  }
+  std::sort(pairs.begin(), pairs.end());
+  EXPECT_EQ(pairs[0], std::make_pair(std::string_view("op_a"), std::string_view("kernel_a")));
+  EXPECT_EQ(pairs[1], std::make_pair(std::string_view("op_b"), std::string_view("kernel_b")));
 }
 
 TEST(TraceBuilderTest, StepsCountersAndMetadata) {
