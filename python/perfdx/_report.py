@@ -146,7 +146,8 @@ class Report(_Document):
         return self._frame(self._rank_rows("ops"))
 
     def gaps_df(self):
-        """One row per rank and idle gap: ranks[].gaps[] (cause.* columns)."""
+        """One row per rank and idle gap: ranks[].gaps[] (cause.*, host_activity and
+        stalled_call.* columns)."""
         return self._frame(self._rank_rows("gaps"))
 
     def findings_df(self):

@@ -225,6 +225,56 @@ TEST(FixGatingTest, StalledLaunchInTheSlowStepGetsNumactl) {
   EXPECT_TRUE(AnyFixSays(*f, "torchrun --no-python --nproc-per-node 8 perfdx bind"));
 }
 
+// 9 steps of 10 ms whose launch takes 1 us, but 5 ms in `stalled` steps
+// (the kernel then starts after it, so the step keeps its 10 ms and no step
+// is an outlier): a 5.1 ms gap at the start of each such step, 98% inside
+// the stalled launch (5000 us, over 1000x the 1 us median).
+std::unique_ptr<Analysed> StalledLaunches(std::initializer_list<int> stalled) {
+  std::string events;
+  for (int k = 0; k < 9; ++k) {
+    const bool stalls = std::find(stalled.begin(), stalled.end(), k) != stalled.end();
+    events += Step(k, k * 10000, 10000, stalls ? 5000 : 1);
+  }
+  return AnalyseCuda(Trace(events));
+}
+
+// Once in 9 steps: a one-time cost (a first launch loading its module) and
+// the host held up look alike, so no binding fix; profile past warm-up.
+TEST(FixGatingTest, ALaunchStalledOnceIsProfiledPastWarmUp) {
+  auto a = StalledLaunches({4});
+  EXPECT_TRUE(a->analysis.step_time.outlier_steps.empty());
+  const Finding* f = FindRule(a->findings, "stalled_call");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->title.find("in 1 of 9 steps: cudaLaunchKernel took 5.0 ms (over 1000x its median "
+                          "of 1 µs)"),
+            std::string::npos)
+      << f->title;
+  // The gap runs from the step's start to its kernel's (base+5100): 5.1 ms
+  // of idle in one of 9 steps, 5100 us / 9 per step.
+  EXPECT_EQ(f->gain.ns_per_step, 5'100'000 / 9);
+  EXPECT_TRUE(AnyFixSays(*f, "torch.profiler.schedule(")) << f->title;
+  EXPECT_FALSE(AnyFixSays(*f, "numactl"));
+  EXPECT_FALSE(AnyFixSays(*f, "perfdx bind"));
+  EXPECT_FALSE(AnyFixSays(*f, "torch.compile"));
+}
+
+// In two steps: the host thread was held up, twice; the binding and host
+// fixes, and no call to profile again.
+TEST(FixGatingTest, LaunchesStalledInTwoStepsGetTheHostFixes) {
+  auto a = StalledLaunches({2, 6});
+  EXPECT_EQ(a->analysis.gaps.stalled_launch_steps, (std::vector<int64_t>{2, 6}));
+  const Finding* f = FindRule(a->findings, "stalled_call");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->title.find("in 2 of 9 steps"), std::string::npos) << f->title;
+  EXPECT_TRUE(AnyFixSays(*f, "numactl")) << f->title;
+  EXPECT_TRUE(AnyFixSays(*f, "perfdx doctor"));
+  EXPECT_FALSE(AnyFixSays(*f, "torch.profiler.schedule("));
+  // The stalls are this finding's: not also an operator's dispatch, nor
+  // idle time without a cause.
+  EXPECT_EQ(FindRule(a->findings, "host_bound_dispatch"), nullptr);
+  EXPECT_EQ(FindRule(a->findings, "low_device_utilization"), nullptr);
+}
+
 // --- compile / graph fixes not on compiled or graph-captured traces -------
 
 // 4 steps of 2.5 ms, each with 10 kernels of 10 us, 240 us apart; between

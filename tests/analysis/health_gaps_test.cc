@@ -127,6 +127,72 @@ TEST(GapsTest, SynchronizationAndRecurringGroups) {
   EXPECT_DOUBLE_EQ(g.recurring[0].share_of_step_time, 0.4);
 }
 
+// One 2000 us step, kernels at 0..100, 600..700, 1200..1300, 1800..2000, so
+// three 500 us gaps, each with runtime calls on the host:
+//   A 100..600:   aten::add holding a 400 us cudaLaunchKernel; the trace's
+//                 other 4 launches take 4 us (median 4 us: 400 >= 20 x 4):
+//                 stalled, 400/500 = 0.8 of the gap, before the op's 1.0.
+//   B 700..1200:  10 cudaEventRecord of 30 us (none stalls: their median is
+//                 30 us): 300/500 = 0.6 of the gap in 10 short calls, launch
+//                 overhead.
+//   C 1300..1800: a 300 us cudaMalloc (the other 4 take 5 us), then 4 short
+//                 cudaMalloc and 5 cudaEventRecord: 10 calls over the whole
+//                 gap, but 300/500 = 0.6 of it in the stalled one, so a stall
+//                 and not many short calls.
+TEST(GapsTest, StalledRuntimeCallsAreTheirOwnCause) {
+  std::string json = R"({"schemaVersion": 1, "traceEvents": [)";
+  auto call = [&](const char* name, int ts, int dur) {
+    json += fmt::format(
+        R"({{"ph": "X", "cat": "cuda_runtime", "name": "{}", "pid": 1, "tid": 1, "ts": {}, "dur": {}}},)",
+        name, ts, dur);
+  };
+  json +=
+      R"({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 2000},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 100, "dur": 500},
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 0, "dur": 100},
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 600, "dur": 100},
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1200, "dur": 100},
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1800, "dur": 200},)";
+  call("cudaLaunchKernel", 110, 400);
+  for (int ts : {20, 40, 620, 640}) call("cudaLaunchKernel", ts, 4);
+  for (int j = 0; j < 10; ++j) call("cudaEventRecord", 700 + 50 * j, 30);
+  call("cudaMalloc", 1310, 300);
+  for (int j = 0; j < 4; ++j) call("cudaMalloc", 1615 + 10 * j, 5);
+  for (int j = 0; j < 5; ++j) call("cudaEventRecord", 1650 + 30 * j, 30);
+  json.pop_back();
+  json += "]}";
+  auto t = ImportString(json);
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  const Activity a = BuildActivity(*t);
+  const GapAnalysis g = FindGaps(*t, a, OneStep(0, 2'000'000), 100'000);
+  ASSERT_EQ(g.gaps.size(), 3u);
+
+  const Gap& launch = g.gaps[0];
+  EXPECT_EQ(launch.start_ns, 100'000);
+  EXPECT_EQ(launch.cause.kind, "stalled_call");
+  EXPECT_EQ(launch.cause.name, "cudaLaunchKernel");
+  EXPECT_DOUBLE_EQ(launch.cause.coverage, 0.8);
+  EXPECT_EQ(launch.stalled_call, "cudaLaunchKernel");
+  EXPECT_EQ(launch.stalled_call_ns, 400'000);
+  EXPECT_EQ(launch.stalled_call_median_ns, 4'000);
+  EXPECT_EQ(launch.stalled_ns, 400'000);
+
+  const Gap& dispatch = g.gaps[1];
+  EXPECT_EQ(dispatch.cause.kind, "launch_overhead");
+  EXPECT_DOUBLE_EQ(dispatch.cause.coverage, 0.6);
+  EXPECT_EQ(dispatch.stalled_call, "");
+  EXPECT_EQ(dispatch.stalled_ns, 0);
+
+  const Gap& malloc = g.gaps[2];
+  EXPECT_EQ(malloc.cause.kind, "stalled_call");
+  EXPECT_EQ(malloc.cause.name, "cudaMalloc");
+  EXPECT_DOUBLE_EQ(malloc.cause.coverage, 0.6);
+  EXPECT_EQ(malloc.stalled_call_median_ns, 5'000);
+
+  // Only a stalled launch is evidence of the host held up.
+  EXPECT_EQ(g.stalled_launch_steps, std::vector<int64_t>{1});
+}
+
 TEST(ActivityTest, CpuOnlyTraceUsesOpsOutsideDataLoadingAsCompute) {
   // Legacy-format CPU trace: a 100 us step with a data loader 0..30 whose
   // own ops (aten::stack 5..25) must not count as compute, then aten::mm

@@ -66,14 +66,5 @@ TEST(HostActivityTest, RecordFunctionLabelsByWholeWord) {
             HostActivity::kNone);
 }
 
-TEST(HostActivityTest, KernelLaunchCalls) {
-  EXPECT_TRUE(IsKernelLaunchCall("cudaLaunchKernel"));
-  EXPECT_TRUE(IsKernelLaunchCall("hipLaunchKernel"));
-  EXPECT_TRUE(IsKernelLaunchCall("cuLaunchKernel"));
-  EXPECT_FALSE(IsKernelLaunchCall("cudaMemcpyAsync"));
-  EXPECT_FALSE(IsKernelLaunchCall("cudaStreamSynchronize"));
-  EXPECT_FALSE(IsKernelLaunchCall("cudaGraphLaunch"));
-}
-
 }  // namespace
 }  // namespace perfdx::analysis

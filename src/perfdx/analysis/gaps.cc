@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "perfdx/analysis/host_activity.h"
+#include "perfdx/analysis/runtime_calls.h"
 #include "perfdx/analysis/slice_sets.h"
 #include "perfdx/base/statistics.h"
 #include "perfdx/model/slice_cursor.h"
@@ -144,12 +145,20 @@ struct Searches {
                         return ClassifyHostActivity(trace.slices.kind[i], trace.slice_name(i)) !=
                                HostActivity::kNone;
                       }),
-        launch(trace, [&trace](SliceId i) {
+        runtime(trace, [&trace](SliceId i) {
           return trace.slices.kind[i] == EventKind::kRuntimeCall &&
-                 IsKernelLaunchCall(trace.slice_name(i));
+                 ClassifyRuntimeCall(trace.slice_name(i)) != RuntimeCallClass::kOther;
         }) {}
   GapPoints points;
-  Nearest sync, op, user, host_activity, launch;
+  Nearest sync, op, user, host_activity, runtime;
+};
+
+// The stalled runtime calls found in one gap.
+struct Stall {
+  SliceId longest = 0;
+  int64_t longest_median_ns = 0;
+  int64_t overlap_ns = 0;  // the gap's time inside them (clamped to the gap)
+  bool found() const { return overlap_ns > 0; }
 };
 
 // The user-code slice ending just before, or starting just after, the gap.
@@ -184,8 +193,8 @@ int32_t NeighbouringUserCode(const model::Trace& trace, int64_t start, int64_t e
   return best;
 }
 
-GapCause Attribute(const model::Trace& trace, const Activity& a, Searches& searches, int64_t start,
-                   int64_t end) {
+GapCause Attribute(const model::Trace& trace, const Activity& a, Searches& searches,
+                   const Stall& stall, int64_t start, int64_t end) {
   const auto len = static_cast<double>(end - start);
   auto share = [&](const IntervalSet& set) {
     return static_cast<double>(set.LengthIn(start, end)) / len;
@@ -200,10 +209,18 @@ GapCause Attribute(const model::Trace& trace, const Activity& a, Searches& searc
     const Candidate c = InnermostAround(trace, searches.points, searches.sync, start, end);
     return {"synchronization", c.slice >= 0 ? std::string(trace.slice_name(c.slice)) : "", sync};
   }
+  // Before the optimizer: its first step allocates the optimizer's state,
+  // and a stalled cudaMalloc there is not the optimizer's arithmetic.
+  const double stalled = static_cast<double>(stall.overlap_ns) / len;
+  const std::string stalled_name =
+      stall.found() ? std::string(trace.slice_name(stall.longest)) : "";
+  if (stalled >= kDominant) return {"stalled_call", stalled_name, stalled};
+
   const double optimizer = share(a.host_optimizer);
   if (optimizer >= kDominant) return {"optimizer_step", "", optimizer};
 
-  const double runtime = share(a.host_runtime);
+  // Many short calls: the time in stalled ones is not dispatch.
+  const double runtime = share(a.host_runtime) - stalled;
   size_t runtime_calls = 0;
   if (runtime >= kDominant) {
     for (const model::Track& track : trace.tracks) {
@@ -247,6 +264,7 @@ GapCause Attribute(const model::Trace& trace, const Activity& a, Searches& searc
       {"optimizer_step", "", optimizer},
       {"untraced", "", untraced},
   };
+  if (stall.found()) options.push_back({"stalled_call", stalled_name, stalled});
   if (user.slice >= 0) options.push_back(user_cause(user.slice, user_share));
   if (op.slice >= 0)
     options.push_back({"framework_op", std::string(trace.slice_name(op.slice)), op_share});
@@ -269,12 +287,14 @@ std::string HostActivityIn(const model::Trace& trace, Searches& searches, int64_
       HostActivityName(ClassifyHostActivity(trace.slices.kind[i], trace.slice_name(i))));
 }
 
-// Median length of each kernel launch call, by name.
-std::map<model::StringId, int64_t> MedianLaunchNs(const model::Trace& trace) {
+// Median length of each runtime call of the table (runtime_calls.h), by name.
+std::map<model::StringId, int64_t> MedianRuntimeCallNs(const model::Trace& trace) {
   std::map<model::StringId, std::vector<int64_t>> by_name;
   const model::SliceTable& s = trace.slices;
   for (SliceId i = 0; i < s.size(); ++i) {
-    if (s.kind[i] != EventKind::kRuntimeCall || !IsKernelLaunchCall(trace.slice_name(i))) continue;
+    if (s.kind[i] != EventKind::kRuntimeCall ||
+        ClassifyRuntimeCall(trace.slice_name(i)) == RuntimeCallClass::kOther)
+      continue;
     by_name[s.name[i]].push_back(s.dur_ns[i]);
   }
   std::map<model::StringId, int64_t> out;
@@ -282,23 +302,35 @@ std::map<model::StringId, int64_t> MedianLaunchNs(const model::Trace& trace) {
   return out;
 }
 
-// A kernel launch covering at least half of the gap that took kStallFactor
-// times its median: the name, or empty.
-std::string StalledLaunchIn(const model::Trace& trace,
-                            const std::map<model::StringId, int64_t>& medians, Searches& searches,
-                            int64_t start, int64_t end) {
-  if (medians.empty()) return "";
-  const Candidate c = InnermostAround(trace, searches.points, searches.launch, start, end);
-  if (c.slice < 0 ||
-      static_cast<double>(c.overlap_ns) < kDominant * static_cast<double>(end - start))
-    return "";
-  const auto i = static_cast<SliceId>(c.slice);
-  const auto median = medians.find(trace.slices.name[i]);
-  if (median == medians.end() || median->second <= 0) return "";
-  if (static_cast<double>(trace.slices.dur_ns[i]) <
-      kStallFactor * static_cast<double>(median->second))
-    return "";
-  return std::string(trace.slice_name(i));
+// The runtime calls of the table around the gap's sample points that took
+// kStallFactor times their name's median; none unless together they cover at
+// least half of the gap. A name seen once has no median to stall against.
+Stall StalledCallsIn(const model::Trace& trace, const std::map<model::StringId, int64_t>& medians,
+                     Searches& searches, int64_t start, int64_t end) {
+  Stall out;
+  if (medians.empty()) return out;
+  const model::SliceTable& s = trace.slices;
+  std::vector<SliceId> seen;
+  for (const int64_t innermost : searches.points.Innermost(start, end)) {
+    if (innermost < 0) continue;
+    const int64_t found = searches.runtime.From(innermost);
+    if (found < 0) continue;
+    const auto i = static_cast<SliceId>(found);
+    if (std::find(seen.begin(), seen.end(), i) != seen.end()) continue;
+    seen.push_back(i);
+    const auto median = medians.find(s.name[i]);
+    if (median == medians.end() || median->second <= 0 ||
+        static_cast<double>(s.dur_ns[i]) < kStallFactor * static_cast<double>(median->second))
+      continue;
+    if (!out.found() || s.dur_ns[i] > s.dur_ns[out.longest]) {
+      out.longest = i;
+      out.longest_median_ns = median->second;
+    }
+    out.overlap_ns += Overlap(start, end, s.ts_ns[i], s.end_ns(i));
+  }
+  out.overlap_ns = std::min(out.overlap_ns, end - start);
+  if (static_cast<double>(out.overlap_ns) < kDominant * static_cast<double>(end - start)) return {};
+  return out;
 }
 
 std::string PositionIn(const StepWindow& step, int64_t gap_start, int64_t gap_end) {
@@ -316,7 +348,7 @@ GapAnalysis FindGaps(const model::Trace& trace, const Activity& activity,
   GapAnalysis out;
   out.min_gap_ns = min_gap_ns;
   const std::vector<StepWindow>& steps = timeline.steps;
-  const std::map<model::StringId, int64_t> launch_medians = MedianLaunchNs(trace);
+  const std::map<model::StringId, int64_t> call_medians = MedianRuntimeCallNs(trace);
   std::set<int64_t> stalled_steps;
   Searches searches(trace);
   auto add_gaps = [&](int64_t start, int64_t end, const StepWindow& step, bool between) {
@@ -329,10 +361,16 @@ GapAnalysis FindGaps(const model::Trace& trace, const Activity& activity,
       gap.step = step.id;
       gap.between_steps = between;
       gap.position = between ? "between_steps" : PositionIn(step, idle.start, idle.end);
-      gap.cause = Attribute(trace, activity, searches, idle.start, idle.end);
+      const Stall stall = StalledCallsIn(trace, call_medians, searches, idle.start, idle.end);
+      gap.cause = Attribute(trace, activity, searches, stall, idle.start, idle.end);
       gap.host_activity = HostActivityIn(trace, searches, idle.start, idle.end);
-      gap.stalled_call = StalledLaunchIn(trace, launch_medians, searches, idle.start, idle.end);
-      if (!gap.stalled_call.empty()) stalled_steps.insert(gap.step);
+      if (stall.found()) {
+        gap.stalled_call = std::string(trace.slice_name(stall.longest));
+        gap.stalled_call_ns = trace.slices.dur_ns[stall.longest];
+        gap.stalled_call_median_ns = stall.longest_median_ns;
+        gap.stalled_ns = stall.overlap_ns;
+        if (IsKernelLaunchCall(gap.stalled_call)) stalled_steps.insert(gap.step);
+      }
       out.total_ns += gap.dur_ns;
       out.gaps.push_back(std::move(gap));
     }

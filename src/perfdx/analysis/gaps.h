@@ -6,8 +6,12 @@
 // covers at least half of the gap:
 //   data_loader      inside DataLoader iteration
 //   synchronization  blocked in a device sync (aten::item, cudaStreamSynchronize, ...)
+//   stalled_call     inside runtime calls that stalled: each took at least
+//                    kStallFactor times its name's median (runtime_calls.h:
+//                    launches, memory, setup); named after the longest
 //   optimizer_step   inside optimizer.step()
-//   launch_overhead  many short runtime calls (host-bound dispatch)
+//   launch_overhead  many short runtime calls (host-bound dispatch): at
+//                    least 8, covering half of the gap outside stalled ones
 //   framework_op     inside a framework operator (dispatching it)
 //   python_function / user_annotation  inside a named function or range
 //                    (the user's own code; CPython "<built-in" frames only
@@ -19,12 +23,12 @@
 // than half of the steps form a recurring group: the "15 ms after every step"
 // pattern.
 //
-// Apart from the cause, each gap records two pieces of evidence the advisor's
-// fixes need (host_activity.h): what the host's Python code or ranges were
-// doing when it is logging, printing or file I/O (covering at least half of
-// the gap), and a kernel launch call that covers at least half of the gap
-// and took kStallFactor times its median length: the host thread was held up
-// (preempted, contended) while the device waited.
+// Apart from the cause, each gap records the evidence the advisor's fixes
+// need: what the host's Python code or ranges were doing when it is logging,
+// printing or file I/O (host_activity.h, covering at least half of the gap),
+// and the stalled runtime calls when they cover at least half of it (a stalled
+// launch: the host thread was held up while the device waited, or a first
+// launch loading its kernel's module).
 #pragma once
 
 #include <cstdint>
@@ -53,7 +57,13 @@ struct Gap {
   std::string position;  // "start", "middle", "end" of the step, or "between_steps"
   GapCause cause;
   std::string host_activity;  // "logging", "print", "file_io", or empty
-  std::string stalled_call;   // a stalled kernel launch covering the gap, or empty
+  // Stalled runtime calls covering at least half of the gap: the longest's
+  // name (empty when they cover less), its length and its name's median
+  // length over the trace, and the gap's time inside all of them.
+  std::string stalled_call;
+  int64_t stalled_call_ns = 0;
+  int64_t stalled_call_median_ns = 0;
+  int64_t stalled_ns = 0;
 };
 
 inline constexpr double kStallFactor = 20;
@@ -75,7 +85,7 @@ struct GapAnalysis {
   std::vector<GapGroup> recurring;  // by total time, descending
   int64_t total_ns = 0;
   int64_t min_gap_ns = kDefaultMinGapNs;  // the shortest gap counted (--min-gap-us)
-  // Distinct steps with a gap that a stalled kernel launch covers.
+  // Distinct steps with a gap whose longest stalled call is a kernel launch.
   std::vector<int64_t> stalled_launch_steps;
 };
 

@@ -42,10 +42,6 @@ constexpr std::array<std::pair<std::string_view, HostActivity>, 6> kLabelWords =
     {"save", kFileIo},
 }};
 
-constexpr std::array<std::string_view, 7> kLaunchCalls = {
-    "cudaLaunchKernel", "cudaLaunchKernelExC",      "cuLaunchKernel",       "cuLaunchKernelEx",
-    "hipLaunchKernel",  "hipExtModuleLaunchKernel", "hipModuleLaunchKernel"};
-
 HostActivity FromPythonFrame(std::string_view name) {
   constexpr std::string_view kFunction = "<built-in function ";
   constexpr std::string_view kMethod = "<built-in method ";
@@ -115,13 +111,6 @@ HostActivity ClassifyHostActivity(model::EventKind kind, std::string_view name) 
   if (kind == model::EventKind::kPythonFunction) return FromPythonFrame(name);
   if (kind == model::EventKind::kUserAnnotation) return FromLabel(name);
   return kNone;
-}
-
-bool IsKernelLaunchCall(std::string_view name) {
-  for (std::string_view call : kLaunchCalls) {
-    if (name == call) return true;
-  }
-  return false;
 }
 
 }  // namespace perfdx::analysis

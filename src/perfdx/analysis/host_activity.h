@@ -7,8 +7,6 @@
 //     write of _io.TextIOWrapper object at 0x...>": the callable and its type);
 //   - record_function labels the user wrote, by whole words ("log_metrics":
 //     the word "log").
-// And which runtime calls launch device work, whose stall while the device
-// idles shows the host thread held up (the evidence of host contention).
 #pragma once
 
 #include <string_view>
@@ -22,10 +20,5 @@ std::string_view HostActivityName(HostActivity a);  // "", "logging", "print", "
 
 // The activity of a host slice of kind `kind` named `name`.
 HostActivity ClassifyHostActivity(model::EventKind kind, std::string_view name);
-
-// Is `name` a runtime call that only queues a kernel (cudaLaunchKernel,
-// hipLaunchKernel, ...)? Such a call takes microseconds; one that takes far
-// longer while the device idles was not running on a CPU.
-bool IsKernelLaunchCall(std::string_view name);
 
 }  // namespace perfdx::analysis

@@ -328,6 +328,13 @@ void WriteRank(ValueSink& w, const AnalyzeRank& entry) {
     w.Key("step").Int(g.step);
     w.Key("position").String(g.position);
     WriteCause(w, g.cause);
+    w.Key("host_activity").String(g.host_activity);
+    w.Key("stalled_call").BeginObject();
+    w.Key("name").String(g.stalled_call);
+    w.Key("dur_ns").Int(g.stalled_call_ns);
+    w.Key("median_ns").Int(g.stalled_call_median_ns);
+    w.Key("stalled_ns").Int(g.stalled_ns);
+    w.EndObject();
     w.EndObject();
   }
   w.EndArray();

@@ -501,7 +501,7 @@ std::string DeviceActivityChart(const RankAnalysis& a, size_t index, int64_t ori
     if (!g.cause.name.empty()) tip += fmt::format(" ({})", ShortenMiddle(g.cause.name, 120));
     tip += fmt::format(", covers {}", Share(g.cause.coverage));
     if (!g.host_activity.empty()) tip += "; host: " + g.host_activity;
-    if (!g.stalled_call.empty()) tip += "; stalled launch: " + g.stalled_call;
+    if (!g.stalled_call.empty()) tip += "; stalled call: " + g.stalled_call;
     idle.spans.push_back(
         {static_cast<double>(g.start_ns), static_cast<double>(g.start_ns + g.dur_ns), 1, css, tip});
   }
@@ -581,7 +581,7 @@ std::string GapTables(const RankAnalysis& a, int64_t origin) {
             ? fmt::format("All {} gaps", g.gaps.size())
             : fmt::format("The {} longest of {} gaps", longest.size(), g.gaps.size()));
     out += Head({"#start", "#duration", "#step", "position", "cause", "in", "#covers",
-                 "host activity", "stalled launch"});
+                 "host activity", "stalled call"});
     out += "<tbody>";
     for (const analysis::Gap* gap : longest) {
       out +=

@@ -43,13 +43,15 @@ class LowDeviceUtilizationRule final : public Rule {
       const std::string& kind = g.cause.kind;
       const bool short_gap = static_cast<double>(g.dur_ns) < c.thresholds.min_recurring_gap_ns;
       if (kind == "data_loader" || kind == "synchronization" || kind == "launch_overhead" ||
-          (short_gap && kind == "framework_op")) {
+          kind == "stalled_call" || (short_gap && kind == "framework_op")) {
         explained_ns += g.dur_ns;
       }
     }
     for (const analysis::GapGroup& g : c.analysis.gaps.recurring) {
       const std::string& kind = g.cause.kind;
-      if (kind == "data_loader" || kind == "synchronization" || kind == "launch_overhead") continue;
+      if (kind == "data_loader" || kind == "synchronization" || kind == "launch_overhead" ||
+          kind == "stalled_call")
+        continue;
       if (static_cast<double>(g.mean_dur_ns) >= c.thresholds.min_recurring_gap_ns)
         explained_ns += g.total_ns;
     }

@@ -1,8 +1,9 @@
 // A host-side gap that recurs at the same place in most steps: the guide's
 // "15 ms after every step" (synchronous logging; async logging gave +22%).
-// Data loading and synchronization have their own rules; this one reports
-// the rest: named Python functions and record_function ranges, optimizer
-// steps, untraced host time, and operators that leave the device idle.
+// Data loading, synchronization and stalled runtime calls have their own
+// rules; this one reports the rest: named Python functions and
+// record_function ranges, optimizer steps, untraced host time, and operators
+// that leave the device idle.
 // Gain: the group's idle time per step (the step without the gap).
 #include <set>
 #include <string>
@@ -45,7 +46,9 @@ class RecurringGapRule final : public Rule {
     const Band& band = c.thresholds.recurring_gap_share;
     for (const analysis::GapGroup& g : c.analysis.gaps.recurring) {
       const std::string& kind = g.cause.kind;
-      if (kind == "data_loader" || kind == "synchronization" || kind == "launch_overhead") continue;
+      if (kind == "data_loader" || kind == "synchronization" || kind == "launch_overhead" ||
+          kind == "stalled_call")
+        continue;
       if (static_cast<double>(g.mean_dur_ns) < c.thresholds.min_recurring_gap_ns) continue;
       const double share = ShareOfStep(c, g.ns_per_step);
       if (advisor::Evaluate(band, share) == HealthStatus::kHealthy) continue;

@@ -12,6 +12,7 @@
   X(SyncInStep)                \
   X(HostBoundDispatch)         \
   X(RecurringGap)              \
+  X(StalledCall)               \
   X(LowDeviceUtilization)      \
   X(StepJitter)                \
   X(SawtoothUtilization)       \
