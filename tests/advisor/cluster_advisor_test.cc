@@ -1,5 +1,9 @@
 #include "perfdx/advisor/cluster_advisor.h"
 
+#include <string>
+#include <tuple>
+#include <vector>
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -118,8 +122,19 @@ TEST(ClusterAdvisorTest, LateRankNamesItsPhaseAndOnlyThatPhasesFix) {
   // Data loading: 35 us per step against 5 (free 90 against 60): the
   // loader's fix for torch_npu, nothing for another framework. The wait:
   // 40 - 10 = 30 us of 200 = 15% (critical from 15%).
-  {
-    const std::vector<Finding> findings = SlowRankJob(35'000, 90'000, 100'000, 0).Findings();
+  // Which fix depends on the loader its trace names: worker processes for a
+  // single-process one, more of them where they exist, none where neither
+  // is named (how to profile for the cause instead).
+  for (const auto& [single, workers, fix] :
+       {std::tuple<bool, bool, const char*>{true, false, "dataloader_parallel"},
+        {false, true, "dataloader_more_workers"},
+        {false, false, "profile_with_stack"}}) {
+    Job job = SlowRankJob(35'000, 90'000, 100'000, 0);
+    for (cluster::RankSummary& r : job.ranks) {
+      r.dataloader_single_process = single;
+      r.dataloader_workers = workers;
+    }
+    const std::vector<Finding> findings = job.Findings();
     ASSERT_EQ(findings.size(), 1u);
     const Finding& f = findings[0];
     EXPECT_EQ(f.rule, "late_rank");
@@ -127,7 +142,7 @@ TEST(ClusterAdvisorTest, LateRankNamesItsPhaseAndOnlyThatPhasesFix) {
     EXPECT_EQ(f.gain.ns_per_step, 30'000);
     EXPECT_NE(f.title.find("its data loading takes 0.03 ms more per step"), std::string::npos)
         << f.title;
-    EXPECT_EQ(FixIds(f), std::vector<std::string>{"dataloader_parallel"});
+    EXPECT_EQ(FixIds(f), std::vector<std::string>{fix});
     EXPECT_EQ(f.recommendations[0].framework, FixTarget::kTorchNpu);
   }
   // Host: free 90 us, data loading as the others': launches stalled in 2

@@ -69,6 +69,39 @@ TEST(ComputeRulesTest, DataLoaderStallWithAllThreeFrameworks) {
   EXPECT_EQ(frameworks, std::set<FixTarget>{FixTarget::kPytorch});
 }
 
+// The loader the trace names picks the fix: a single-process iterator
+// (num_workers=0) gets worker processes, a multiprocessing one more workers
+// and a deeper prefetch (it has workers already), and a trace naming
+// neither gets no loader fix but how to profile for the cause.
+TEST(ComputeRulesTest, DataLoaderFixFollowsTheIteratorTheTraceNames) {
+  const struct {
+    const char* iterator;
+    std::vector<std::string> fixes;
+  } cases[] = {
+      {"enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", {"dataloader_parallel"}},
+      {"enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__",
+       {"dataloader_more_workers"}},
+      {"enumerate(DataPipe)#IterableWrapper.__next__", {"profile_with_stack"}},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.iterator);
+    auto a = AnalyseJson(Steps(
+        3, 1000, 400, 1000,
+        fmt::format(
+            R"({{"ph": "X", "cat": "user_annotation", "name": "{}", "pid": 1, "tid": 1, "ts": @+0, "dur": 390}},)",
+            c.iterator)));
+    EXPECT_EQ(a->analysis.layout.dataloader_single_process,
+              std::string_view(c.iterator).find("SingleProcess") != std::string_view::npos);
+    EXPECT_EQ(a->analysis.layout.dataloader_workers,
+              std::string_view(c.iterator).find("MultiProcessing") != std::string_view::npos);
+    const Finding* f = FindRule(a->findings, "data_loader_stall");
+    ASSERT_NE(f, nullptr);
+    std::vector<std::string> fixes;
+    for (const Recommendation& r : f->recommendations) fixes.push_back(r.fix_id);
+    EXPECT_EQ(fixes, c.fixes) << f->title;
+  }
+}
+
 TEST(ComputeRulesTest, RecurringGapNamesTheHostFunction) {
   // 4 steps of 20 ms: kernel 0..5 ms, then log_metrics 5..20 ms with no op:
   // a 15 ms gap at the end of every step, 75% of the step -> critical.

@@ -386,6 +386,7 @@ TEST(ClusterSummaryTest, BadSummariesAreInputErrorsNamingTheFile) {
   good.gain_step_ns = 100;
   good.complete_steps = true;
   good.stalled_launch_steps = 2;
+  good.dataloader_workers = true;
   good.steps.push_back({7, 100, 40, 30, 20, 10, 5, 4});
   good.kernels.push_back({"MatMulV2", 12, 3456});
   SummaryCollective col;
@@ -410,6 +411,8 @@ TEST(ClusterSummaryTest, BadSummariesAreInputErrorsNamingTheFile) {
   EXPECT_EQ(back->gain_step_ns, 100);
   EXPECT_TRUE(back->complete_steps);
   EXPECT_EQ(back->stalled_launch_steps, 2);
+  EXPECT_FALSE(back->dataloader_single_process);
+  EXPECT_TRUE(back->dataloader_workers);
   ASSERT_EQ(back->kernels.size(), 1u);
   EXPECT_EQ(back->kernels[0].name, "MatMulV2");
   EXPECT_EQ(back->kernels[0].count, 12);
@@ -431,12 +434,12 @@ TEST(ClusterSummaryTest, BadSummariesAreInputErrorsNamingTheFile) {
   } cases[] = {
       {"{\"report\": ", "x.summary: not a perfdx rank summary: "},
       {"{\"report\": \"analyze\", \"schema_version\": 1}", "x.summary: not a perfdx rank summary"},
-      {"{\"report\": \"rank_summary\", \"schema_version\": 3}",
-       "x.summary: rank summary of schema 3"},
+      {"{\"report\": \"rank_summary\", \"schema_version\": 4}",
+       "x.summary: rank summary of schema 4"},
       // The first schema lacks what the job rules read: summarize again.
       {"{\"report\": \"rank_summary\", \"schema_version\": 1, \"rank\": 0, \"path\": \"p\", "
        "\"comm_comp_overlap\": null, \"steps\": [], \"collectives\": [], \"links\": []}",
-       "x.summary: rank summary of schema 1; this perfdx reads schema 2"},
+       "x.summary: rank summary of schema 1; this perfdx reads schema 3"},
       {no_step_ns, "x.summary: rank summary: \"step_ns\" is missing"},
       {bad_framework, "x.summary: rank summary: \"framework\" is missing"},
   };

@@ -1,6 +1,8 @@
 #include "perfdx/analysis/rank_layout.h"
 
+#include <algorithm>
 #include <set>
+#include <string_view>
 
 namespace perfdx::analysis {
 
@@ -18,15 +20,16 @@ RankLayout AnalyzeRankLayout(const model::Trace& trace) {
       break;
     }
   }
-  const model::StringId forward = trace.strings.Find("DataParallel.forward");
-  if (forward != model::StringPool::kNotInterned) {
-    for (model::StringId n : s.name) {
-      if (n == forward) {
-        out.data_parallel_forward = true;
-        break;
-      }
-    }
-  }
+  // Does some slice carry this exact name?
+  auto named = [&](std::string_view name) {
+    const model::StringId id = trace.strings.Find(name);
+    if (id == model::StringPool::kNotInterned) return false;
+    return std::find(s.name.begin(), s.name.end(), id) != s.name.end();
+  };
+  out.data_parallel_forward = named("DataParallel.forward");
+  out.dataloader_single_process =
+      named("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
+  out.dataloader_workers = named("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__");
   return out;
 }
 

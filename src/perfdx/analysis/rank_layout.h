@@ -21,6 +21,13 @@ struct RankLayout {
   // the PyTorch profiler names it (the TensorBoard plugin's rule R2 looks
   // for the same name).
   bool data_parallel_forward = false;
+  // The DataLoader iterators the trace names, as the PyTorch profiler
+  // writes their __next__: "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"
+  // (num_workers=0: the main process loads every batch) and
+  // "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__" (worker
+  // processes load them). torch.utils.data's own class names, exactly.
+  bool dataloader_single_process = false;
+  bool dataloader_workers = false;
 };
 
 RankLayout AnalyzeRankLayout(const model::Trace& trace);

@@ -78,6 +78,8 @@ RankSummary SummarizeRank(const analysis::RankAnalysis& a) {
   out.gain_step_ns = analysis::GainStepNs(a);
   out.complete_steps = a.complete_steps;
   out.stalled_launch_steps = static_cast<int64_t>(a.gaps.stalled_launch_steps.size());
+  out.dataloader_single_process = a.layout.dataloader_single_process;
+  out.dataloader_workers = a.layout.dataloader_workers;
   for (const analysis::StepAnalysis& s : a.steps) {
     out.steps.push_back({s.window.id, s.window.dur_ns(), s.device.computing_ns,
                          s.device.communication_ns, s.device.communication_not_overlapped_ns,

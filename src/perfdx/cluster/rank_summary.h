@@ -120,6 +120,10 @@ struct RankSummary {
   // Steps whose launches stalled (analysis/gaps.h): the evidence of a busy
   // host the host fixes require.
   int64_t stalled_launch_steps = 0;
+  // The DataLoader iterators the trace names (analysis/rank_layout.h): the
+  // evidence that picks a late rank's loader fix.
+  bool dataloader_single_process = false;
+  bool dataloader_workers = false;
   std::vector<SummaryKernel> kernels;  // by total time, at most kSummaryKernels
   std::vector<SummaryStep> steps;
   std::vector<SummaryCollective> collectives;  // by start

@@ -117,6 +117,8 @@ std::string WriteRankSummary(const RankSummary& s) {
   w.Key("gain_step_ns").Int(s.gain_step_ns);
   w.Key("complete_steps").Bool(s.complete_steps);
   w.Key("stalled_launch_steps").Int(s.stalled_launch_steps);
+  w.Key("dataloader_single_process").Bool(s.dataloader_single_process);
+  w.Key("dataloader_workers").Bool(s.dataloader_workers);
   OptDouble(w, "comm_comp_overlap", s.comm_comp_overlap);
   w.Key("steps").BeginArray();
   for (const SummaryStep& x : s.steps) {
@@ -231,6 +233,8 @@ Result<RankSummary> ParseRankSummary(std::string_view json, const std::string& d
   s.gain_step_ns = r.Int(doc, "gain_step_ns");
   s.complete_steps = r.Bool(doc, "complete_steps");
   s.stalled_launch_steps = r.Int(doc, "stalled_launch_steps");
+  s.dataloader_single_process = r.Bool(doc, "dataloader_single_process");
+  s.dataloader_workers = r.Bool(doc, "dataloader_workers");
   s.comm_comp_overlap = r.OptDouble(doc, "comm_comp_overlap");
   for (element e : r.Array(doc, "steps")) {
     s.steps.push_back({r.Int(e, "id"), r.Int(e, "step_ns"), r.Int(e, "computing_ns"),

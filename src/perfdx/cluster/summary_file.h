@@ -3,11 +3,12 @@
 // round-trip form), so that `perfdx analyze *.summary` gives the cluster
 // section analysing the traces together gives.
 //
-//   {"schema_version": 2, "report": "rank_summary", "perfdx_version",
+//   {"schema_version": 3, "report": "rank_summary", "perfdx_version",
 //    "rank", "path", "framework", "platform", "features": {"compiled",
 //    "triton", "cuda_graphs", "ddp", "fsdp"}, "detected_from",
 //    "distributed_backend", "gain_step_ns", "complete_steps",
-//    "stalled_launch_steps", "comm_comp_overlap",
+//    "stalled_launch_steps", "dataloader_single_process",
+//    "dataloader_workers", "comm_comp_overlap",
 //    "steps": [{"id", "step_ns", "computing_ns", "communication_ns",
 //    "communication_not_overlapped_ns", "free_ns", "preparing_ns",
 //    "dataloader_ns"}], "collectives": [{"group", "role", "name", "type", "step",
@@ -29,7 +30,7 @@
 
 namespace perfdx::cluster {
 
-inline constexpr int kRankSummarySchemaVersion = 2;
+inline constexpr int kRankSummarySchemaVersion = 3;
 // The suffix `perfdx analyze` reads as a summary.
 inline constexpr std::string_view kSummarySuffix = ".summary";
 // A summary is a few KB to a few MB (an entry per collective); a file larger

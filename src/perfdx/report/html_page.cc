@@ -100,6 +100,7 @@ vertical-align:-1px}
 .cause-synchronization{fill:#e45756;background:#e45756}
 .cause-optimizer_step{fill:#b279a2;background:#b279a2}
 .cause-launch_overhead{fill:#ff9da6;background:#ff9da6}
+.cause-stalled_call{fill:#4c78a8;background:#4c78a8}
 .cause-framework_op{fill:#9d755d;background:#9d755d}
 .cause-python_function{fill:#54a24b;background:#54a24b}
 .cause-user_annotation{fill:#17becf;background:#17becf}

@@ -37,11 +37,14 @@ class DataLoaderStallRule final : public Rule {
         f.evidence.ranges.push_back({g.start_ns, g.start_ns + g.dur_ns});
     }
     AddTag(&f, "data_loader_wait");
+    // Which loader the trace shows decides the fix: worker processes where
+    // the main process loads (num_workers=0), more of them and a deeper
+    // prefetch where they already exist.
+    if (c.analysis.layout.dataloader_single_process) AddTag(&f, "dataloader_single_process");
+    if (c.analysis.layout.dataloader_workers) AddTag(&f, "dataloader_workers");
     f.host_cause = true;
-    f.recommendations = RecommendationsFor("dataloader_parallel");
-    for (const char* fix : {"pinned_memory", "data_sinking"}) {
-      for (Recommendation& r : RecommendationsFor(fix)) f.recommendations.push_back(std::move(r));
-    }
+    AppendFixes(&f.recommendations, {"dataloader_parallel", "dataloader_more_workers",
+                                     "pinned_memory", "data_sinking"});
     analysis::WhatIf fix;
     fix.remove_data_loading = true;
     f.what_if = fix;

@@ -56,7 +56,9 @@ void AddPhase(const ClusterRank& rank, const RankSummary& summary, Finding* f) {
       f->category = Category::kDataPipeline;
       f->host_cause = true;
       AddTag(f, "data_loader_wait");
-      AppendFixes(&f->recommendations, {"dataloader_parallel"});
+      if (summary.dataloader_single_process) AddTag(f, "dataloader_single_process");
+      if (summary.dataloader_workers) AddTag(f, "dataloader_workers");
+      AppendFixes(&f->recommendations, {"dataloader_parallel", "dataloader_more_workers"});
       break;
     case StepPhase::kHost:
       // Device idle that is not data loading: the host launches late.
