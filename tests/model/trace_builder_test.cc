@@ -373,6 +373,33 @@ TEST(TraceBuilderTest, CorrelationLinksLaunchToDeviceWork) {
   EXPECT_FALSE(t.ArgInt(k, ArgKey::kCorrelation));  // kept in its column, not in args
 }
 
+// A flow record of the flows below: an 's' on the host thread (pid 1, tid
+// 1), a 't' or 'f' on the device's (pid 2, tid 7).
+RawEvent FlowRecord(char phase, int64_t ts_ns, const RawIdView& id, std::string_view category,
+                    std::string_view name, std::string_view binding) {
+  RawEvent e;
+  e.phase = phase == 's' ? "s" : "f";
+  e.pid = {phase == 's' ? 1 : 2, {}, false, true};
+  e.tid = {phase == 's' ? 1 : 7, {}, false, true};
+  e.ts_state = FieldState::kOk;
+  e.ts_ns = ts_ns;
+  e.id = id;
+  e.category = category;
+  e.name = name;
+  e.binding = binding;
+  return e;
+}
+
+// The (from, to) slice names of the trace's flows, sorted.
+std::vector<std::pair<std::string_view, std::string_view>> SortedFlowPairs(const Trace& t) {
+  std::vector<std::pair<std::string_view, std::string_view>> pairs;
+  for (size_t i = 0; i < t.flows.size(); ++i) {
+    pairs.emplace_back(t.slice_name(t.flows.from[i]), t.slice_name(t.flows.to[i]));
+  }
+  std::sort(pairs.begin(), pairs.end());
+  return pairs;
+}
+
 // Flow records bind to their slice, on their own track, whatever order their
 // ids and times come in: here a track's ids run against its times (id 9 is
 // first in time, last by id) and the records arrive neither by id nor by time,
@@ -391,28 +418,18 @@ void ExpectFlowsBindInAnyOrder(std::string_view binding, bool text_ids = false) 
     b.AddEvent(Slice(kernels[k], 2, 7, 10000 + 1000 * k, 100));
   }
   auto flow_record = [&](int k, char phase) {
-    RawEvent e;
-    e.phase = phase == 's' ? "s" : "f";
-    e.pid = {phase == 's' ? 1 : 2, {}, false, true};
-    e.tid = {phase == 's' ? 1 : 7, {}, false, true};
-    e.ts_state = FieldState::kOk;
     // Inside its slice; an 'f' bound to the next slice comes just before it.
-    e.ts_ns = phase == 's' ? 1000 * k + 50 : 10000 + 1000 * k + (binding == "e" ? 50 : -10);
-    e.id = text_ids ? RawIdView{0, text[k], true, true} : RawIdView{ids[k], {}, false, true};
-    e.category = "fwdbwd";
-    e.name = "fwdbwd";
-    e.binding = binding;
-    return e;
+    const int64_t ts_ns =
+        phase == 's' ? 1000 * k + 50 : 10000 + 1000 * k + (binding == "e" ? 50 : -10);
+    const RawIdView id =
+        text_ids ? RawIdView{0, text[k], true, true} : RawIdView{ids[k], {}, false, true};
+    return FlowRecord(phase, ts_ns, id, "fwdbwd", "fwdbwd", binding);
   };
   for (int k : {2, 0, 3, 1}) b.AddEvent(flow_record(k, 'f'));
   for (int k : {1, 3, 0, 2}) b.AddEvent(flow_record(k, 's'));
   Trace t = Build(b);
   ASSERT_EQ(t.flows.size(), 4u) << binding;
-  std::vector<std::pair<std::string_view, std::string_view>> pairs;
-  for (size_t i = 0; i < t.flows.size(); ++i) {
-    pairs.emplace_back(t.slice_name(t.flows.from[i]), t.slice_name(t.flows.to[i]));
-  }
-  std::sort(pairs.begin(), pairs.end());
+  const auto pairs = SortedFlowPairs(t);
   for (int k = 0; k < 4; ++k) {
     EXPECT_EQ(pairs[k].first, ops[k]) << binding;
     EXPECT_EQ(pairs[k].second, kernels[k]) << binding;
@@ -443,17 +460,7 @@ TEST(TraceBuilderTest, FlowsSharingAnIdNumberAreToldApartByCategory) {
   b.AddEvent(Slice("kernel_a", 2, 7, 10000, 100));
   b.AddEvent(Slice("kernel_b", 2, 7, 11000, 100));
   auto record = [](char phase, int64_t ts_ns, std::string_view category) {
-    RawEvent e;
-    e.phase = phase == 's' ? "s" : "f";
-    e.pid = {phase == 's' ? 1 : 2, {}, false, true};
-    e.tid = {phase == 's' ? 1 : 7, {}, false, true};
-    e.ts_state = FieldState::kOk;
-    e.ts_ns = ts_ns;
-    e.id = {5, {}, false, true};
-    e.category = category;
-    e.name = "link";
-    e.binding = "e";
-    return e;
+    return FlowRecord(phase, ts_ns, {5, {}, false, true}, category, "link", "e");
   };
   // In file order: the second flow's 'f', the first's 'f', then the 's's.
   b.AddEvent(record('f', 11050, "fwdbwd"));
@@ -462,11 +469,7 @@ TEST(TraceBuilderTest, FlowsSharingAnIdNumberAreToldApartByCategory) {
   b.AddEvent(record('s', 50, "ac2g"));
   Trace t = Build(b);
   ASSERT_EQ(t.flows.size(), 2u);
-  std::vector<std::pair<std::string_view, std::string_view>> pairs;
-  for (size_t i = 0; i < t.flows.size(); ++i) {
-    pairs.emplace_back(t.slice_name(t.flows.from[i]), t.slice_name(t.flows.to[i]));
-  }
-  std::sort(pairs.begin(), pairs.end());
+  const auto pairs = SortedFlowPairs(t);
   EXPECT_EQ(pairs[0], std::make_pair(std::string_view("op_a"), std::string_view("kernel_a")));
   EXPECT_EQ(pairs[1], std::make_pair(std::string_view("op_b"), std::string_view("kernel_b")));
 }
