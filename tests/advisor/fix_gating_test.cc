@@ -121,8 +121,8 @@ TEST(FixGatingTest, GapInLoggingGetsTheLoggingFix) {
 // --- a fused optimizer only for the class that has one --------------------
 
 // The same 15 ms gaps, with the host in optimizer.step() for all of them
-// (torch.optim's "Optimizer.step#<class>.step" annotation). AdamW and Adam
-// get their own fused=True; SGD and a third-party class (Shampoo) get no
+// (torch.optim's "Optimizer.step#<class>.step" annotation). AdamW, Adam and
+// SGD get their own fused=True; a third-party class (Shampoo) gets no
 // optimizer to switch to, and, the cause being named, no call to profile
 // again either.
 std::string OptimizerGaps(std::string_view optimizer_class) {
@@ -141,7 +141,9 @@ TEST(FixGatingTest, FusedOptimizerOnlyForItsOwnClass) {
   for (const Case& c :
        {Case{"AdamW", "optimizer = torch.optim.AdamW(model.parameters(), lr=lr, fused=True)"},
         Case{"Adam", "optimizer = torch.optim.Adam(model.parameters(), lr=lr, fused=True)"},
-        Case{"SGD", nullptr}, Case{"Shampoo", nullptr}}) {
+        Case{"SGD",
+             "optimizer = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9, fused=True)"},
+        Case{"Shampoo", nullptr}}) {
     SCOPED_TRACE(c.optimizer_class);
     auto a = AnalyseCuda(OptimizerGaps(c.optimizer_class));
     const Finding* f = FindRule(a->findings, "recurring_gap");
@@ -160,7 +162,7 @@ TEST(FixGatingTest, FusedOptimizerOnlyForItsOwnClass) {
 
 // HTA's nccl_data sample: its optimizer is SGD (every optimizer step in the
 // file is "Optimizer.step#SGD.step"); the optimizer gap names it and
-// suggests no AdamW.
+// suggests SGD's own fused path, never AdamW.
 TEST(FixGatingTest, SgdRunIsNotToldToUseAdamW) {
   PERFDX_REQUIRE_SHARED();
   auto loaded = formats::LoadTraces(
@@ -175,7 +177,8 @@ TEST(FixGatingTest, SgdRunIsNotToldToUseAdamW) {
       continue;
     optimizer_gap = true;
     EXPECT_NE(f.title.find("optimizer.step() (SGD)"), std::string::npos) << f.title;
-    EXPECT_TRUE(f.recommendations.empty()) << f.recommendations[0].snippet;
+    ASSERT_EQ(f.recommendations.size(), 1u) << f.title;
+    EXPECT_EQ(f.recommendations[0].fix_id, "fused_sgd");
   }
   EXPECT_TRUE(optimizer_gap);
   EXPECT_FALSE(AnyFindingSays(a->findings, "AdamW"));

@@ -123,6 +123,7 @@ class RecurringGapRule final : public Rule {
         const std::vector<std::string>& classes = c.analysis.host_calls.optimizer_classes;
         if (classes == std::vector<std::string>{"AdamW"}) AddTag(&f, "adamw_optimizer");
         if (classes == std::vector<std::string>{"Adam"}) AddTag(&f, "adam_optimizer");
+        if (classes == std::vector<std::string>{"SGD"}) AddTag(&f, "sgd_optimizer");
       }
       if (!g.host_activity.empty()) {
         AddTag(&f, "host_io");
@@ -132,7 +133,7 @@ class RecurringGapRule final : public Rule {
                         : kind == "optimizer_step" ? "fused_optimizer"
                                                    : "async_logging";
       f.recommendations = RecommendationsFor(fix);
-      if (kind == "optimizer_step") AppendFixes(&f.recommendations, {"fused_adam"});
+      if (kind == "optimizer_step") AppendFixes(&f.recommendations, {"fused_adam", "fused_sgd"});
       if (kind != "framework_op" && kind != "optimizer_step") {
         for (Recommendation& r : RecommendationsFor("avoid_host_sync"))
           f.recommendations.push_back(std::move(r));
