@@ -193,6 +193,38 @@ TEST(GapsTest, StalledRuntimeCallsAreTheirOwnCause) {
   EXPECT_EQ(g.stalled_launch_steps, std::vector<int64_t>{1});
 }
 
+// One 500 us gap (kernels end at 100 and start at 600) through which three
+// threads each sit in a stalled cudaMalloc (the trace's four others take
+// 1 us): the stalled time is the gap's once, not three times.
+TEST(GapsTest, StalledCallsOnSeveralThreadsCountTheGapOnce) {
+  std::string json = R"({"schemaVersion": 1, "traceEvents": [
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 0, "dur": 100},
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 600, "dur": 100},)";
+  for (int tid = 1; tid <= 3; ++tid) {
+    json += fmt::format(
+        R"({{"ph": "X", "cat": "cuda_runtime", "name": "cudaMalloc", "pid": 1, "tid": {}, "ts": 100, "dur": 500}},)",
+        tid);
+  }
+  for (int ts : {10, 20, 610, 620}) {
+    json += fmt::format(
+        R"({{"ph": "X", "cat": "cuda_runtime", "name": "cudaMalloc", "pid": 1, "tid": 9, "ts": {}, "dur": 1}},)",
+        ts);
+  }
+  json.pop_back();
+  json += "]}";
+  auto t = ImportString(json);
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  const Activity a = BuildActivity(*t);
+  const GapAnalysis g = FindGaps(*t, a, OneStep(0, 700'000), 100'000);
+  ASSERT_EQ(g.gaps.size(), 1u);
+  const Gap& gap = g.gaps[0];
+  EXPECT_EQ(gap.dur_ns, 500'000);
+  EXPECT_EQ(gap.cause.kind, "stalled_call");
+  EXPECT_EQ(gap.stalled_ns, 500'000);
+  EXPECT_DOUBLE_EQ(gap.cause.coverage, 1.0);
+  EXPECT_EQ(gap.stalled_call_median_ns, 1'000);
+}
+
 TEST(ActivityTest, CpuOnlyTraceUsesOpsOutsideDataLoadingAsCompute) {
   // Legacy-format CPU trace: a 100 us step with a data loader 0..30 whose
   // own ops (aten::stack 5..25) must not count as compute, then aten::mm

@@ -326,9 +326,11 @@ Stall StalledCallsIn(const model::Trace& trace, const std::map<model::StringId, 
       out.longest = i;
       out.longest_median_ns = median->second;
     }
-    out.overlap_ns += Overlap(start, end, s.ts_ns[i], s.end_ns(i));
+    // Calls on several threads may overlap: the stalled time is at most the
+    // gap's, clamped as it grows.
+    out.overlap_ns +=
+        std::min(Overlap(start, end, s.ts_ns[i], s.end_ns(i)), (end - start) - out.overlap_ns);
   }
-  out.overlap_ns = std::min(out.overlap_ns, end - start);
   if (static_cast<double>(out.overlap_ns) < kDominant * static_cast<double>(end - start)) return {};
   return out;
 }
