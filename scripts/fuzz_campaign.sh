@@ -13,7 +13,7 @@ jobs=${2:-$(nproc)}
 shift $(($# < 2 ? $# : 2))
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(chrome_json_fuzzer csv_fuzzer ascend_profile_fuzzer msprof_fuzzer ascend_db_fuzzer
+  targets=(chrome_json_fuzzer kineto_analyze_fuzzer csv_fuzzer ascend_profile_fuzzer msprof_fuzzer ascend_db_fuzzer
            step_log_fuzzer analyze_report_fuzzer thresholds_toml_fuzzer)
 fi
 cmake --preset asan >/dev/null
@@ -31,7 +31,7 @@ for t in "${targets[@]}"; do
   dir=$work/$t
   mkdir -p "$dir/corpus" "$dir/artifacts" "$dir/logs"
   extra=()
-  [ "$t" = chrome_json_fuzzer ] && extra=(tests/data/bad)
+  case "$t" in chrome_json_fuzzer | kineto_analyze_fuzzer) extra=(tests/data/bad) ;; esac
   for j in $(seq 1 "$jobs"); do
     build/asan/tests/fuzz/$t -max_total_time="$seconds" -max_len="${max_len[$t]:-65536}" \
       -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$dir/artifacts/" \

@@ -63,6 +63,27 @@ def chrome_seeds(out):
     return n + 1
 
 
+def kineto_analyze_seeds(out):
+    """The chrome seeds, and four steps in which one launch stalls for 5 ms
+    (gaps.h: a stalled runtime call) while the others take 1 us."""
+    n = chrome_seeds(out)
+    events = []
+    for k in range(4):
+        base = k * 10000
+        launch = 5000 if k == 2 else 1
+        start = base + 2 + launch + 98 if launch > 1 else base + 100
+        events.append({"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{k}", "pid": 1, "tid": 1,
+                       "ts": base, "dur": 10000})
+        events.append({"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": base + 1,
+                       "dur": launch + 2})
+        events.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+                       "ts": base + 2, "dur": launch, "args": {"correlation": k + 1}})
+        events.append({"ph": "X", "cat": "kernel", "name": "gemm_kernel", "pid": 0, "tid": 7, "ts": start,
+                       "dur": base + 9900 - start, "args": {"correlation": k + 1, "stream": 7}})
+    write(out, "stalled_launch.json", json.dumps({"schemaVersion": 1, "traceEvents": events}).encode())
+    return n + 1
+
+
 def csv_seeds(out):
     n = 0
     for level, rel, path in profile_files():
@@ -253,6 +274,7 @@ def main():
         shutil.rmtree(out)
     counts = {
         "chrome_json_fuzzer": chrome_seeds(out / "chrome_json_fuzzer"),
+        "kineto_analyze_fuzzer": kineto_analyze_seeds(out / "kineto_analyze_fuzzer"),
         "trace_splice_fuzzer": chrome_seeds(out / "trace_splice_fuzzer"),
         "csv_fuzzer": csv_seeds(out / "csv_fuzzer"),
         "ascend_profile_fuzzer": ascend_profile_seeds(out / "ascend_profile_fuzzer"),
