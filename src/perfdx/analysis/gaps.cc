@@ -292,13 +292,14 @@ std::map<model::StringId, int64_t> MedianRuntimeCallNs(const model::Trace& trace
   std::map<model::StringId, std::vector<int64_t>> by_name;
   const model::SliceTable& s = trace.slices;
   for (SliceId i = 0; i < s.size(); ++i) {
-    if (s.kind[i] != EventKind::kRuntimeCall ||
-        ClassifyRuntimeCall(trace.slice_name(i)) == RuntimeCallClass::kOther)
-      continue;
-    by_name[s.name[i]].push_back(s.dur_ns[i]);
+    if (s.kind[i] == EventKind::kRuntimeCall) by_name[s.name[i]].push_back(s.dur_ns[i]);
   }
+  // Classified once per name, not per call (a long trace has millions).
   std::map<model::StringId, int64_t> out;
-  for (auto& [name, durs] : by_name) out[name] = MedianInPlace(durs);
+  for (auto& [name, durs] : by_name) {
+    if (ClassifyRuntimeCall(trace.strings.Get(name)) != RuntimeCallClass::kOther)
+      out[name] = MedianInPlace(durs);
+  }
   return out;
 }
 
