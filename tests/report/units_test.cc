@@ -54,5 +54,61 @@ TEST(PredictionSentenceTest, ARangeAndAGainBeyondTheBound) {
   EXPECT_NE(PredictionSentence(q).find("more than the finding's own time"), std::string::npos);
 }
 
+advisor::Finding WithBound(int64_t bound_ns, double share) {
+  advisor::Finding f;
+  f.gain = advisor::EstimatedGain(bound_ns, share);
+  return f;
+}
+
+// The summary line leads with the replay where there is one: the ResNet-50
+// FP32 finding's bound (53.9 ms, 30.4%) is the time its kernels take, but
+// its steps are held by the host, and the replay predicts 2.71 ms.
+TEST(GainHeadlineTest, LeadsWithTheReplayAndSaysTheBoundBesideIt) {
+  advisor::Finding f = WithBound(53'900'000, 0.304);
+  EXPECT_EQ(GainHeadline(f), "saves up to 53.9 ms per step (30.4%)");
+  f.prediction = Made(2'710'000, 0.015);
+  EXPECT_EQ(GainHeadline(f), "saves 2.71 ms per step (1.5%) by replay, of the 53.9 ms it measures");
+  f.prediction = Made(63'900'000, 0.36);
+  f.gain = advisor::EstimatedGain(12'200'000, 0.069);
+  EXPECT_EQ(GainHeadline(f),
+            "saves 63.9 ms per step (36.0%) by replay, more than the 12.2 ms it measures");
+  // Where the two print the same, the bound is not repeated.
+  f.prediction = Made(59'230'000, 0.333);
+  f.gain = advisor::EstimatedGain(59'240'000, 0.333);
+  EXPECT_EQ(GainHeadline(f), "saves 59.2 ms per step (33.3%) by replay");
+}
+
+TEST(GainHeadlineTest, NoGainRangesAndNothingToSay) {
+  advisor::Finding f = WithBound(168'000'000, 0.274);
+  f.prediction = Made(0, 0);
+  EXPECT_EQ(GainHeadline(f), "the step does not shorten by replay (168 ms per step measured)");
+  f.prediction = Made(10'000, 0.0008);
+  f.prediction.within_model_error = true;
+  EXPECT_EQ(GainHeadline(f), "no gain beyond the replay's error (0.1%) (168 ms per step measured)");
+  f.prediction = Made(5'950'000, 0.222);
+  f.prediction.has_range = true;
+  f.prediction.low_gain_ns_per_step = 3'000'000;
+  f.prediction.low_gain_share = 0.112;
+  f.gain = advisor::EstimatedGain(5'950'000, 0.222);
+  EXPECT_EQ(GainHeadline(f), "saves 3 ms to 5.95 ms per step (11.2% to 22.2%) by replay");
+  EXPECT_EQ(GainHeadline(WithBound(0, 0)), "");
+}
+
+TEST(PredictionBasisTest, SaysHowTheGainWasComputed) {
+  analysis::Prediction p = Made(5'950'000, 0.222);
+  EXPECT_EQ(PredictionBasis(p), "replayed with the fix (remove data-loading), replay error 0.1%");
+  p.has_range = true;
+  p.low_what_if = "speedup fp32-matrix=2";
+  p.low_gain_ns_per_step = 3'000'000;
+  EXPECT_EQ(PredictionBasis(p),
+            "replayed with the fix (remove data-loading), replay error 0.1%; the low end with "
+            "speedup fp32-matrix=2");
+  p = Made(63'900'000, 0.36);
+  p.beyond_upper_bound = true;
+  EXPECT_NE(PredictionBasis(p).find("also removes time the finding does not count"),
+            std::string::npos);
+  EXPECT_EQ(PredictionBasis(analysis::Prediction{}), "");
+}
+
 }  // namespace
 }  // namespace perfdx::report

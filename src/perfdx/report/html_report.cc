@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "perfdx/advisor/advisor.h"
 #include "perfdx/report/cluster_report.h"
 #include "perfdx/report/html_page.h"
 #include "perfdx/report/html_text.h"
@@ -272,6 +273,12 @@ std::string RestsOn(std::string_view item) {
                      H(name), H(ShortenMiddle(name, kNameColumns + 28)));
 }
 
+// "saves ..." -> "Saves ...": the headlines start with an ASCII word.
+std::string SentenceStart(std::string s) {
+  if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
+  return s;
+}
+
 std::string FindingCard(const advisor::Finding& f, size_t number, int64_t origin,
                         const std::string& id) {
   const std::string sev(advisor::SeverityName(f.severity));
@@ -279,7 +286,10 @@ std::string FindingCard(const advisor::Finding& f, size_t number, int64_t origin
       "<article class=\"finding sev-{}\" id=\"{}\"><div><span class=\"rankno\">{}</span>"
       "<span class=\"badge sev-{}\">{}</span><h4>{}</h4></div>\n",
       CssWord(sev), H(id), number, CssWord(sev), H(sev), H(f.title));
-  if (f.gain.ns_per_step > 0) {
+  if (f.prediction.available) {
+    out += fmt::format("<p class=\"gain\"><b>{}</b>: {}.</p>\n", H(SentenceStart(GainHeadline(f))),
+                       H(PredictionBasis(f.prediction)));
+  } else if (f.gain.ns_per_step > 0) {
     out += fmt::format(
         "<p class=\"gain\">Saves up to <b>{} per step</b> ({} of the mean step) — an upper bound: "
         "other work may fill the time.</p>\n",
@@ -288,9 +298,6 @@ std::string FindingCard(const advisor::Finding& f, size_t number, int64_t origin
     out +=
         fmt::format("<p class=\"gain\">No per-step gain ({}); measured over the trace: {}.</p>\n",
                     H(f.gain.basis), H(Dur(f.gain.total_ns)));
-  }
-  if (f.prediction.available) {
-    out += fmt::format("<p class=\"gain\">What-if: {}.</p>\n", H(PredictionSentence(f.prediction)));
   }
   for (const advisor::FindingOverlap& o : f.overlaps) {
     out += fmt::format("<p class=\"gain\">{}.</p>\n", H(OverlapSentence(o)));
@@ -838,8 +845,11 @@ std::string RankSection(const AnalyzeRank& entry, size_t index, bool several) {
   card(Share(a.summary.device_utilization), a.cpu_only ? "compute timeline busy" : "device busy");
   card(Share(a.summary.idle_share), "idle");
   card(fmt::format("{}", entry.findings.size()), "findings");
-  if (!entry.findings.empty() && entry.findings.front().gain.ns_per_step > 0) {
-    card(Dur(entry.findings.front().gain.ns_per_step), "top finding saves per step");
+  if (!entry.findings.empty() && advisor::RankingGainNs(entry.findings.front()) > 0) {
+    const advisor::Finding& top = entry.findings.front();
+    card(Dur(advisor::RankingGainNs(top)), top.prediction.available
+                                               ? "top finding saves per step (replayed)"
+                                               : "top finding saves per step (at most)");
   }
   out += "</div>\n";
 
@@ -1071,8 +1081,8 @@ void RenderAnalyzeHtml(const AnalyzeReport& report, TextSink& sink) {
           fmt::format("{} <code>{}</code>", i ? "," : "", H(report.ranks[i].analysis.info().path));
     }
     out +=
-        ". Estimated gains are upper bounds, computed on the measured timeline; where a fix "
-        "replays, the what-if beside it is the step replayed with it.";
+        ". A finding's gain is the step replayed with its fix where the fix replays, else an "
+        "upper bound computed on the measured timeline.";
   }
   out += "</p></header>\n";
 

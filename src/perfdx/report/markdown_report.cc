@@ -75,12 +75,12 @@ void RenderFinding(std::string& out, const advisor::Finding& f, bool fixes) {
   std::string summary =
       fmt::format("{} <b>{}</b> · {}", SeverityIcon(f.severity), advisor::SeverityName(f.severity),
                   EscapeHtml(Printable(f.title)));
-  if (f.gain.ns_per_step > 0) {
-    summary += fmt::format(" · saves up to {} per step ({})", FormatDuration(f.gain.ns_per_step),
-                           FormatShare(f.gain.share));
-  }
+  if (const std::string gain = GainHeadline(f); !gain.empty()) summary += " · " + EscapeHtml(gain);
   out += fmt::format("<details><summary>{}</summary>\n\n", summary);
   if (f.prediction.available) out += "- " + PredictionSentence(f.prediction) + "\n";
+  if (!f.prediction.available && f.gain.ns_per_step > 0) {
+    out += "- an upper bound on the measured timeline: other work may fill the time\n";
+  }
   for (const advisor::FindingOverlap& o : f.overlaps) out += "- " + OverlapSentence(o) + "\n";
   const advisor::Evidence& e = f.evidence;
   out += fmt::format("- evidence: {} = {} (threshold {})\n", MdCode(e.metric),
@@ -298,8 +298,8 @@ std::string Render(const AnalyzeReport& report, const Limits& limits, bool cut) 
     if (job.cluster) RenderCluster(out, *job.cluster, limits);
   }
   out +=
-      "<sub>perfdx analyze; gains are upper bounds on the measured timeline, beside the replay's "
-      "prediction where the fix replays.</sub>\n";
+      "<sub>perfdx analyze; a gain is the step replayed with the fix where the fix replays, "
+      "else an upper bound on the measured timeline.</sub>\n";
   return out;
 }
 

@@ -88,11 +88,8 @@ void RenderFindings(std::string& out, const Layout& l,
   for (const advisor::Finding& f : findings) {
     if (n == l.top) break;
     std::string text = fmt::format("{} {}", SeverityTag(l, f.severity), Printable(f.title));
-    if (f.gain.ns_per_step > 0) {
-      text += fmt::format(" — saves up to {} per step ({})", FormatDuration(f.gain.ns_per_step),
-                          FormatShare(f.gain.share));
-    }
-    if (f.prediction.available) text += "; " + PredictionSentence(f.prediction);
+    if (const std::string gain = GainHeadline(f); !gain.empty()) text += " — " + gain;
+    if (f.prediction.available) text += "; " + PredictionBasis(f.prediction);
     for (const advisor::FindingOverlap& o : f.overlaps) text += "; " + OverlapSentence(o);
     const std::string number = fmt::format("  {}. ", ++n);
     AppendLines(out, Wrap(text, l.width, number, DisplayWidth(number)));

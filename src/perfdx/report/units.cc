@@ -33,9 +33,10 @@ std::string FormatShare(double share) {
 }
 
 namespace {
-constexpr std::string_view kBeyondBound =
-    "; more than the finding's own time: the replayed fix also removes time the finding does not "
-    "count (longer gaps, or the host running ahead into the next step)";
+// Why a replayed gain can exceed the finding's own time.
+constexpr std::string_view kBeyondBoundWhy =
+    "the replayed fix also removes time the finding does not count (longer gaps, or the host "
+    "running ahead into the next step)";
 }  // namespace
 
 std::string PredictionSentence(const analysis::Prediction& p) {
@@ -51,7 +52,9 @@ std::string PredictionSentence(const analysis::Prediction& p) {
     return fmt::format("{}: within model error ({} of the step, error {})", fix,
                        FormatShare(p.gain_share), FormatShare(p.replay_error));
   }
-  const std::string_view beyond = p.beyond_upper_bound ? kBeyondBound : "";
+  const std::string beyond =
+      p.beyond_upper_bound ? fmt::format("; more than the finding's own time: {}", kBeyondBoundWhy)
+                           : "";
   if (p.has_range && p.low_gain_ns_per_step != p.gain_ns_per_step) {
     return fmt::format(
         "{}: saves {} to {} per step ({} to {}; the low end with {}), replay error {}{}", fix,
@@ -62,6 +65,51 @@ std::string PredictionSentence(const analysis::Prediction& p) {
   return fmt::format("{}: saves {} per step ({}), replay error {}{}", fix,
                      FormatDuration(p.gain_ns_per_step), FormatShare(p.gain_share),
                      FormatShare(p.replay_error), beyond);
+}
+
+std::string PredictionBasis(const analysis::Prediction& p) {
+  if (!p.available) return "";
+  std::string out = fmt::format("replayed with the fix ({}), replay error {}", p.what_if,
+                                FormatShare(p.replay_error));
+  if (p.has_range && p.low_gain_ns_per_step != p.gain_ns_per_step) {
+    out += fmt::format("; the low end with {}", p.low_what_if);
+  }
+  // The headline beside it has said "more than the ... it measures".
+  if (p.beyond_upper_bound && !p.within_model_error && p.gain_ns_per_step > 0) {
+    out += fmt::format("; {}", kBeyondBoundWhy);
+  }
+  return out;
+}
+
+std::string GainHeadline(const advisor::Finding& f) {
+  const analysis::Prediction& p = f.prediction;
+  const int64_t bound_ns = f.gain.ns_per_step;
+  if (!p.available) {
+    if (bound_ns <= 0) return "";
+    return fmt::format("saves up to {} per step ({})", FormatDuration(bound_ns),
+                       FormatShare(f.gain.share));
+  }
+  // The measured bound beside the prediction, where the two read differently.
+  const auto measured = [&](int64_t predicted_ns) -> std::string {
+    if (bound_ns <= 0 || FormatDuration(predicted_ns) == FormatDuration(bound_ns)) return "";
+    return fmt::format(", {} the {} it measures", predicted_ns > bound_ns ? "more than" : "of",
+                       FormatDuration(bound_ns));
+  };
+  const std::string bound =
+      bound_ns > 0 ? fmt::format(" ({} per step measured)", FormatDuration(bound_ns)) : "";
+  if (p.gain_ns_per_step <= 0) return "the step does not shorten by replay" + bound;
+  if (p.within_model_error) {
+    return fmt::format("no gain beyond the replay's error ({}){}", FormatShare(p.replay_error),
+                       bound);
+  }
+  if (p.has_range && p.low_gain_ns_per_step != p.gain_ns_per_step) {
+    return fmt::format("saves {} to {} per step ({} to {}) by replay{}",
+                       FormatDuration(p.low_gain_ns_per_step), FormatDuration(p.gain_ns_per_step),
+                       FormatShare(p.low_gain_share), FormatShare(p.gain_share),
+                       measured(p.gain_ns_per_step));
+  }
+  return fmt::format("saves {} per step ({}) by replay{}", FormatDuration(p.gain_ns_per_step),
+                     FormatShare(p.gain_share), measured(p.gain_ns_per_step));
 }
 
 std::string OverlapSentence(const advisor::FindingOverlap& o) {

@@ -20,6 +20,18 @@ std::string FormatShare(double share);
 // 0.1%" (or that the step does not shorten, or that the gain is within the
 // model's error); "" when the fix was not replayed. Every renderer says it so.
 std::string PredictionSentence(const analysis::Prediction& p);
+// How the prediction was made: "replayed with the fix (remove
+// data-loading), replay error 0.1%", with the low end of a range and why a
+// gain may exceed the finding's own time; "" when the fix was not replayed.
+std::string PredictionBasis(const analysis::Prediction& p);
+// The gain a finding's one-line summary leads with, in every renderer: the
+// replay's prediction where the fix replays ("saves 2.71 ms per step (1.5%)
+// by replay, of the 53.9 ms it measures"; "the step does not shorten by
+// replay (168 ms per step measured)"), else the upper bound on the measured
+// timeline ("saves up to 12.2 ms per step (6.9%)"); "" when there is
+// neither. The ranking of findings uses the same number
+// (advisor::RankingGainNs).
+std::string GainHeadline(const advisor::Finding& f);
 // "overlaps host_sync_copies: both fixes together save 15 ms per step, not
 // 21 ms" (the same time freed by both). Every renderer says it so.
 std::string OverlapSentence(const advisor::FindingOverlap& o);
