@@ -464,6 +464,25 @@ TEST(FixGatingTest, KeepFixesForChecksTargetAndEvidence) {
   EXPECT_EQ(g.recommendations[0].fix_id, "profile_with_stack");
   EXPECT_EQ(g.recommendations[0].framework, FixTarget::kTorchNpu);
   EXPECT_NE(g.recommendations[0].snippet.find("torch_npu.profiler"), std::string::npos);
+  // A collectives finding with no fix left is told to profile every rank,
+  // in PyTorch's profiler; one with a fix keeps only that.
+  Finding comm;
+  comm.comm_cause = true;
+  comm.recommendations = RecommendationsFor("ddp_bucket");
+  KeepFixesFor({FixTarget::kPytorch, FixTarget::kPytorchCuda}, {}, &comm);
+  ASSERT_EQ(comm.recommendations.size(), 1u);
+  EXPECT_EQ(comm.recommendations[0].fix_id, "profile_all_ranks");
+  EXPECT_NE(comm.recommendations[0].snippet.find("tensorboard_trace_handler"), std::string::npos);
+  std::vector<Finding> with_peers = {comm};
+  AnalysedWithPeers(&with_peers);
+  EXPECT_TRUE(with_peers[0].recommendations.empty());
+  Finding kept;
+  kept.comm_cause = true;
+  kept.evidence_tags = {"allreduce"};
+  kept.recommendations = RecommendationsFor("ddp_bucket");
+  KeepFixesFor({FixTarget::kPytorch, FixTarget::kPytorchCuda}, {"ddp"}, &kept);
+  ASSERT_FALSE(kept.recommendations.empty());
+  for (const Recommendation& r : kept.recommendations) EXPECT_EQ(r.fix_id, "ddp_bucket");
 }
 
 // Issue 15, item 3: host contention (a stalled launch) names perfdx doctor

@@ -395,8 +395,10 @@ TEST(ExposedCommunicationRuleTest, OwnsTheExposedTime) {
   EXPECT_EQ(f->evidence.ranges[0].end_ns, 700'000);
   ASSERT_EQ(f->evidence.contributors.size(), 1u);
   EXPECT_EQ(f->evidence.contributors[0].ns, 1'000'000);
-  EXPECT_EQ(f->recommendations.size(),
-            0u);  // an all-reduce, but no DDP in the trace: no DDP bucket or no_sync fix
+  // An all-reduce, but no DDP in the trace: no DDP bucket or no_sync fix;
+  // only how to find the cause (every rank's trace, analysed together).
+  ASSERT_EQ(f->recommendations.size(), 1u);
+  EXPECT_EQ(f->recommendations[0].fix_id, "profile_all_ranks");
   // The communication share is reported once, here.
   EXPECT_EQ(FindRule(a->findings, "communication_share"), nullptr);
   // Replayed with nothing waiting for the all-reduce: nothing did, and each

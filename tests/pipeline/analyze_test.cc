@@ -2,7 +2,9 @@
 // ranks into jobs, and runs the cross-rank rules per job only.
 #include "perfdx/pipeline/analyze.h"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -40,6 +42,38 @@ TEST(AnalyzePipeline, TwoRanksOfOneKinetoJobAreOneJob) {
   ASSERT_EQ(r->jobs.size(), 1u);
   EXPECT_EQ(r->jobs[0].members, (std::vector<size_t>{0, 1}));
   EXPECT_EQ(CountWarningsWith(*r, "job of its own"), 0u);
+}
+
+std::vector<std::string> ExposedCommunicationFixes(const report::AnalyzeRank& rank) {
+  std::vector<std::string> ids;
+  for (const advisor::Finding& f : rank.findings) {
+    if (f.rule != "exposed_communication") continue;
+    for (const advisor::Recommendation& r : f.recommendations) ids.push_back(r.fix_id);
+  }
+  return ids;
+}
+
+// HTA's trace_filter ranks wait 168 ms a step on SendRecv kernels, and no
+// fix applies (no all-reduce to bucket or overlap). One rank alone is told
+// to profile every rank and analyse them together; the two analysed as one
+// job are not: the job's cluster section is that analysis.
+TEST(AnalyzePipeline, ProfileEveryRankOnlyWhereThePeersAreMissing) {
+  PERFDX_REQUIRE_SHARED();
+  auto alone = Analyze({SharedPath("traces/kineto/hta/trace_filter/sampled_rank-0.json.gz")});
+  ASSERT_TRUE(alone.ok()) << alone.status().message();
+  ASSERT_EQ(alone->ranks.size(), 1u);
+  EXPECT_EQ(ExposedCommunicationFixes(alone->ranks[0]),
+            (std::vector<std::string>{"profile_all_ranks"}));
+  auto job = Analyze({SharedPath("traces/kineto/hta/trace_filter")});
+  ASSERT_TRUE(job.ok()) << job.status().message();
+  ASSERT_EQ(job->ranks.size(), 2u);
+  ASSERT_EQ(job->jobs.size(), 1u);
+  for (const report::AnalyzeRank& rank : job->ranks) {
+    EXPECT_TRUE(ExposedCommunicationFixes(rank).empty());
+    EXPECT_TRUE(
+        std::any_of(rank.findings.begin(), rank.findings.end(),
+                    [](const advisor::Finding& f) { return f.rule == "exposed_communication"; }));
+  }
 }
 
 TEST(AnalyzePipeline, TwoAscendRanksOfOneRunAreOneJob) {

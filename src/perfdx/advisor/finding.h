@@ -124,6 +124,11 @@ struct Finding {
   // The cause lies on the host (a gap, a slow step): a finding of such a
   // cause left with no fix is told how to profile for it instead.
   bool host_cause = false;
+  // The cause lies in the collectives, whose time one rank's trace cannot
+  // split into waiting for the other ranks and transfer: such a finding
+  // left with no fix is told to profile every rank and analyse them
+  // together (dropped where they were: AnalysedWithPeers).
+  bool comm_cause = false;
   // The kernels ("kernel:NAME") or operators ("op:NAME") the gain is
   // computed from, all of them; findings resting on the same ones are
   // merged (advisor.cc), so no time is counted twice.

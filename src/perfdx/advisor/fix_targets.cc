@@ -70,11 +70,27 @@ void KeepFixesFor(const std::vector<FixTarget>& targets, const std::vector<std::
   std::vector<std::string> tags = finding->evidence_tags;
   tags.insert(tags.end(), rank_tags.begin(), rank_tags.end());
   Filter(targets, tags, &finding->recommendations);
-  if (!finding->host_cause || !finding->recommendations.empty()) return;
-  finding->evidence_tags.emplace_back("host_cause_unknown");
-  tags.emplace_back("host_cause_unknown");
-  finding->recommendations = RecommendationsFor("profile_with_stack");
-  Filter(targets, tags, &finding->recommendations);
+  if (!finding->recommendations.empty()) return;
+  // Left with no fix: how to profile for the cause, where the rule knows
+  // where the cause lies.
+  const auto profile = [&](const char* tag, std::string_view fix_id) {
+    finding->evidence_tags.emplace_back(tag);
+    tags.emplace_back(tag);
+    finding->recommendations = RecommendationsFor(fix_id);
+    Filter(targets, tags, &finding->recommendations);
+  };
+  if (finding->host_cause) {
+    profile("host_cause_unknown", "profile_with_stack");
+  } else if (finding->comm_cause) {
+    profile("comm_cause_unknown", kProfileAllRanks);
+  }
+}
+
+void AnalysedWithPeers(std::vector<Finding>* findings) {
+  for (Finding& f : *findings) {
+    std::erase_if(f.recommendations,
+                  [](const Recommendation& r) { return r.fix_id == kProfileAllRanks; });
+  }
 }
 
 }  // namespace perfdx::advisor

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "perfdx/advisor/finding.h"
@@ -27,8 +28,19 @@ std::vector<std::string> RankTags(const model::RankInfo& info);
 // `rank_tags` (all `requires` hold, no `excluded_by` does); a
 // recommendation that names no catalogue entry is dropped. A host-side
 // finding left with no fix gets "host_cause_unknown" and the catalogue's
-// profile_with_stack for its targets: how to record the cause, not a guess.
+// profile_with_stack for its targets: how to record the cause, not a guess;
+// a collectives finding (`comm_cause`) so left gets "comm_cause_unknown"
+// and profile_all_ranks.
 void KeepFixesFor(const std::vector<FixTarget>& targets, const std::vector<std::string>& rank_tags,
                   Finding* finding);
+
+// The catalogue entry that says to profile every rank and analyse them
+// together.
+inline constexpr std::string_view kProfileAllRanks = "profile_all_ranks";
+
+// The findings of a rank analysed with the other ranks of its job: the
+// advice to profile every rank and analyse them together is dropped (the
+// job's cluster section is that analysis).
+void AnalysedWithPeers(std::vector<Finding>* findings);
 
 }  // namespace perfdx::advisor

@@ -13,6 +13,7 @@
 
 #include "perfdx/advisor/advisor.h"
 #include "perfdx/advisor/cluster_advisor.h"
+#include "perfdx/advisor/fix_targets.h"
 #include "perfdx/advisor/health_table.h"
 #include "perfdx/analysis/job_grouping.h"
 #include "perfdx/analysis/trace_summary.h"
@@ -211,6 +212,7 @@ Result<report::AnalyzeReport> BuildAnalyzeReport(const AnalyzeRequest& request) 
   for (const analysis::Job& job : grouping.jobs) {
     report::AnalyzeJob entry;
     if (job.members.size() > 1) {
+      for (size_t m : job.members) advisor::AnalysedWithPeers(&out.ranks[m].findings);
       // Through the ranks' summaries, as `perfdx analyze *.summary` merges them.
       std::vector<cluster::RankSummary> summaries;
       for (size_t m : job.members) summaries.push_back(out.ranks[m].summary);

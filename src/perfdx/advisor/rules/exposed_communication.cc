@@ -129,6 +129,9 @@ class ExposedCommunicationRule final : public Rule {
     f.evidence.contributors = std::move(contributors);
 
     AddTag(&f, "exposed_communication");
+    // Device collectives, which the job's cluster section matches across
+    // ranks (a CPU job's gloo calls are not among them).
+    f.comm_cause = !c.analysis.collectives.collectives.empty();
     if (AllReduceDominates(c.analysis.collectives)) AddTag(&f, "allreduce");
     if (idle_in_op) AddTag(&f, "comm_idle_in_op");
     // An Ascend profile without the HCCL plane tasks (Level0): the split
