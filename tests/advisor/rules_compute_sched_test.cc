@@ -153,21 +153,26 @@ TEST(ComputeRulesTest, SyncInStep) {
 
 TEST(ComputeRulesTest, HostBoundDispatch) {
   // 3 steps of 2000 us; after the first kernel, ten short kernels each
-  // preceded by a 100 us gap while the host sits in aten::add:
+  // preceded by a 100 us gap while the host sits in aten::add launching it:
   // 10 x 100 us = 1000 us idle per step = 50% -> dispatch gaps abnormal.
+  // (Correlation ids "@+N": base + N, unique per step.)
   std::string extra;
   for (int i = 0; i < 10; ++i) {
     const int at = 200 + i * 150;
     extra += fmt::format(
         R"({{"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": @+{}, "dur": 140}},
-           {{"ph": "X", "cat": "kernel", "name": "add_kernel", "pid": 0, "tid": 7, "ts": @+{}, "dur": 50}},)",
-        at, at + 100);
+           {{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": @+{}, "dur": 5, "args": {{"correlation": @+{}}}}},
+           {{"ph": "X", "cat": "kernel", "name": "add_kernel", "pid": 0, "tid": 7, "ts": @+{}, "dur": 50, "args": {{"correlation": @+{}}}}},)",
+        at, at + 90, 1000 + i, at + 100, 1000 + i);
   }
   auto a = AnalyseJson(Steps(3, 2000, 2, 200, extra));
   const Finding* f = FindRule(a->findings, "host_bound_dispatch");
   ASSERT_NE(f, nullptr);
   EXPECT_GE(f->severity, Severity::kWarning);
   EXPECT_NEAR(f->evidence.details[0].second, 10.0, 0.01) << "short gaps per step";
+  // Captured as one graph, the launches no longer wait for the host.
+  ASSERT_TRUE(f->prediction.available);
+  EXPECT_GT(f->prediction.gain_share, 0.05);
 }
 
 TEST(SchedulingRulesTest, StepJitterListsOutliers) {

@@ -94,6 +94,37 @@ TEST(GainHeadlineTest, NoGainRangesAndNothingToSay) {
   EXPECT_EQ(GainHeadline(WithBound(0, 0)), "");
 }
 
+// Exposed communication's replay hides the collectives under compute, one
+// remedy of several: the bound (what shortening them could also buy) leads.
+TEST(GainHeadlineTest, OneRemedyFollowsTheBound) {
+  advisor::Finding f = WithBound(14'700'000, 0.189);
+  f.prediction = Made(6'150'000, 0.079);
+  f.prediction.what_if = "remove communication-wait";
+  f.prediction.one_remedy = true;
+  EXPECT_EQ(GainHeadline(f),
+            "saves up to 14.7 ms per step (18.9%); by replay, remove communication-wait alone "
+            "saves 6.15 ms (7.9%)");
+  f.prediction.gain_ns_per_step = 0;
+  EXPECT_EQ(GainHeadline(f),
+            "saves up to 14.7 ms per step (18.9%); by replay, remove communication-wait alone "
+            "does not shorten the step");
+}
+
+// A device-side fix behind a host-held step: nothing now, its kernels'
+// time once the host no longer holds the step.
+TEST(GainHeadlineTest, SaysWhatTheFixBuysOnceTheHostNoLongerHoldsTheStep) {
+  advisor::Finding f = WithBound(18'000'000, 0.51);
+  f.prediction = Made(0, 0);
+  f.prediction.has_beyond_host = true;
+  f.prediction.beyond_host_gain_ns_per_step = 18'000'000;
+  f.prediction.beyond_host_gain_share = 0.511;
+  EXPECT_EQ(GainHeadline(f),
+            "the step does not shorten by replay (18 ms per step measured); 18 ms per step (51.1%) "
+            "once the host's dispatch and data loading take no time as well (the host holds the "
+            "step now)");
+  EXPECT_NE(PredictionBasis(f.prediction).find("against those two alone"), std::string::npos);
+}
+
 TEST(PredictionBasisTest, SaysHowTheGainWasComputed) {
   analysis::Prediction p = Made(5'950'000, 0.222);
   EXPECT_EQ(PredictionBasis(p), "replayed with the fix (remove data-loading), replay error 0.1%");

@@ -1,6 +1,7 @@
 #include "perfdx/advisor/advisor.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -44,6 +45,26 @@ void NoPerStepGain(int64_t steps, Finding* f) {
 void ClampGain(int64_t step_ns, Finding* f) {
   f->gain.ns_per_step = std::clamp<int64_t>(f->gain.ns_per_step, 0, std::max<int64_t>(step_ns, 0));
   f->gain.share = ShareOf(f->gain.ns_per_step, step_ns);
+}
+
+// The severity the replay allows: a fix predicted to buy less than 5% (1%)
+// of the step is not critical (a warning), whatever the bound said; one
+// within the model's error buys nothing it can show. Only lowers: a
+// prediction beyond the bound leaves the rule's severity as it is.
+void CapSeverityByPrediction(const analysis::ReplayCheck& check, Finding* f) {
+  const analysis::Prediction& p = f->prediction;
+  if (!p.available || p.one_remedy || !check.reliable()) return;
+  // What the fix buys once the host no longer holds the step counts too:
+  // the work it removes is real, the host only hides it for now.
+  const double share = std::max(p.within_model_error ? 0 : p.gain_share,
+                                p.has_beyond_host ? p.beyond_host_gain_share : 0);
+  Severity allowed = Severity::kInfo;
+  if (share >= kCriticalGainShare) {
+    allowed = Severity::kCritical;
+  } else if (share >= kWarningGainShare) {
+    allowed = Severity::kWarning;
+  }
+  f->severity = std::min(f->severity, allowed);
 }
 
 // Findings that rest on the same kernels or operators count that time once.
@@ -155,7 +176,8 @@ void FindOverlaps(const analysis::RankAnalysis& analysis, std::vector<Finding>* 
 }  // namespace
 
 int64_t RankingGainNs(const Finding& f) {
-  return f.prediction.available ? f.prediction.gain_ns_per_step : f.gain.ns_per_step;
+  return f.prediction.available && !f.prediction.one_remedy ? f.prediction.gain_ns_per_step
+                                                            : f.gain.ns_per_step;
 }
 
 Severity SeverityFor(const Band& band, double value, double gain_share) {
@@ -192,6 +214,9 @@ void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>
     ClampGain(step_ns, &f);
   }
   MergeSameKernels(findings);
+  // The host's dispatch and data loading removed: what a device-side fix's
+  // gain beyond the host is measured against (once per rank, if needed).
+  std::optional<analysis::Prediction> host_only;
   for (Finding& f : *findings) {
     NameContributors(&f);
     if (!complete) NoPerStepGain(static_cast<int64_t>(analysis.steps.size()), &f);
@@ -203,6 +228,16 @@ void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>
           f.prediction.available &&
           f.prediction.gain_ns_per_step >
               f.gain.ns_per_step + std::max<int64_t>(kBoundToleranceNs, f.gain.ns_per_step / 100);
+      f.prediction.one_remedy = f.what_if_one_remedy;
+      if (analysis::DeviceSideOnly(*f.what_if) && f.prediction.available) {
+        if (!host_only) {
+          host_only = analysis::Predict(analysis.replay_graph, analysis.timeline.steps,
+                                        analysis.replay, analysis::HostRemoved());
+        }
+        analysis::PredictBeyondHost(analysis.replay_graph, analysis.timeline.steps, analysis.replay,
+                                    *f.what_if, *host_only, &f.prediction);
+      }
+      CapSeverityByPrediction(analysis.replay, &f);
     }
   }
   FindOverlaps(analysis, findings);

@@ -21,15 +21,18 @@ std::vector<Finding> RunAdvisor(const analysis::RankAnalysis& analysis,
 // step time; merges findings that rest on the same kernels; names the top
 // kernels or operators in the title; without complete steps, drops the
 // per-step gain and says why (gain.basis); replays the fix of each finding
-// that has one (Finding::what_if -> prediction).
+// that has one (Finding::what_if -> prediction) and, where the replay
+// reproduces the steps, lowers a severity the prediction does not support
+// (under 5% of the step: not critical; under 1% or within the model's
+// error: info).
 void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>* findings);
 
 // The same for a cross-rank finding, with the rank it names: its fixes,
 // the clamp to its step time, no per-step gain without its complete steps.
 void FinishClusterFinding(const cluster::RankSummary& rank, Finding* finding);
 
-// What findings are ranked by: the predicted gain where there is one, else
-// the upper bound.
+// What findings are ranked by: the predicted gain where there is one (and
+// its fix removes the cause, not one remedy of it), else the upper bound.
 int64_t RankingGainNs(const Finding& f);
 
 // The severity a rule gives its finding: critical when the metric is past the

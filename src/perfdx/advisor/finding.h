@@ -137,6 +137,8 @@ struct Finding {
   // one (analysis/replay.h): replayed with and without it, that gives
   // `prediction`, the gain the upper bound above stands beside.
   std::optional<analysis::WhatIf> what_if;
+  // The what-if is one remedy, not the cause removed (Prediction::one_remedy).
+  bool what_if_one_remedy = false;
   // The same fix at the low end of its factor, where that is uncertain (a
   // speedup between two regimes): the prediction is then a range.
   std::optional<analysis::WhatIf> what_if_low;

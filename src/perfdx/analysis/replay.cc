@@ -464,4 +464,38 @@ Prediction Predict(const ReplayGraph& graph, const std::vector<StepWindow>& step
   return p;
 }
 
+WhatIf HostRemoved() {
+  WhatIf w;
+  w.remove_launch_overhead = true;
+  w.remove_data_loading = true;
+  return w;
+}
+
+bool DeviceSideOnly(const WhatIf& w) {
+  const bool device = w.remove_layout_conversions || w.fp32_matrix_speedup != 1 ||
+                      w.matrix_speedup != 1 || w.communication_speedup != 1;
+  const bool host = w.remove_data_loading || w.remove_launch_overhead ||
+                    w.remove_communication_wait || !w.removed_host_ns.empty();
+  return device && !host;
+}
+
+void PredictBeyondHost(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
+                       const ReplayCheck& check, const WhatIf& what_if, const Prediction& host_only,
+                       Prediction* p) {
+  if (!p->available || !host_only.available || !DeviceSideOnly(what_if)) return;
+  const WhatIf both = Combined(what_if, HostRemoved());
+  const Prediction with_both = Predict(graph, steps, check, both);
+  if (!with_both.available) return;
+  const int64_t beyond = with_both.gain_ns_per_step - host_only.gain_ns_per_step;
+  const double share = ShareOf(beyond, check.run.measured_mean_ns);
+  // Worth saying only past the model's error and 1% of the step.
+  constexpr double kMinExtraShare = 0.01;
+  if (share - std::max(p->gain_share, 0.0) <= std::max(check.median_abs_error, kMinExtraShare)) {
+    return;
+  }
+  p->has_beyond_host = true;
+  p->beyond_host_gain_ns_per_step = beyond;
+  p->beyond_host_gain_share = share;
+}
+
 }  // namespace perfdx::analysis

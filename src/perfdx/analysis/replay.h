@@ -165,6 +165,11 @@ struct Prediction {
   // the host running ahead into the next step). Set by whoever holds the
   // bound (the advisor).
   bool beyond_upper_bound = false;
+  // The fix replayed is one remedy among those the finding shows (exposed
+  // communication hidden under compute, where shortening it is another):
+  // the prediction stands beside the upper bound, not for the finding's
+  // gain (its ranking and severity). Set by the advisor.
+  bool one_remedy = false;
   // Where the fix's factor is uncertain, the same fix at the low end of its
   // factor (`what_if` is the high end): the gain is then a range.
   bool has_range = false;
@@ -172,6 +177,14 @@ struct Prediction {
   int64_t low_gain_ns_per_step = 0;
   double low_gain_share = 0;
   std::vector<PredictedStep> steps;  // per analysed step (`perfdx whatif` prints them)
+  // A device-side fix (kernels faster or gone) where the host holds the
+  // step: what the fix adds once the host's dispatch and data loading take
+  // no time as well, i.e. the replay with all three minus the replay with
+  // the host's two removed (PredictBeyondHost). Set only where that exceeds
+  // the gain above by more than the model's error and 1% of the step.
+  bool has_beyond_host = false;
+  int64_t beyond_host_gain_ns_per_step = 0;
+  double beyond_host_gain_share = 0;
 };
 
 // The prediction of `what_if` from its replay (`fixed`, none: it could not
@@ -183,5 +196,21 @@ Prediction PredictionOf(const ReplayCheck& check, const WhatIf& what_if,
 Prediction Predict(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
                    const ReplayCheck& check, const WhatIf& what_if,
                    const std::optional<WhatIf>& low = std::nullopt);
+
+// Does the fix act on the device's work only (kernels faster or removed)?
+// Such a fix buys nothing while the host (its dispatch, its data loading)
+// sets the step.
+bool DeviceSideOnly(const WhatIf& what_if);
+
+// What holds the host in the replay: each step's dispatch and its data
+// loading, both taking no time (the baseline of PredictBeyondHost).
+WhatIf HostRemoved();
+
+// For a device-side fix, fills `p`'s beyond-host gain: the replay with the
+// fix and HostRemoved() against the replay with HostRemoved() alone
+// (`host_only`, that replay's prediction).
+void PredictBeyondHost(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
+                       const ReplayCheck& check, const WhatIf& what_if, const Prediction& host_only,
+                       Prediction* p);
 
 }  // namespace perfdx::analysis

@@ -161,6 +161,16 @@ void WritePrediction(ValueSink& w, const analysis::Prediction& p) {
   w.Key("replay_error").Double(p.replay_error);
   w.Key("within_model_error").Bool(p.within_model_error);
   w.Key("beyond_upper_bound").Bool(p.beyond_upper_bound);
+  w.Key("one_remedy").Bool(p.one_remedy);
+  w.Key("beyond_host");
+  if (p.has_beyond_host) {
+    w.BeginObject();
+    w.Key("gain_ns_per_step").Int(p.beyond_host_gain_ns_per_step);
+    w.Key("gain_share").Double(p.beyond_host_gain_share);
+    w.EndObject();
+  } else {
+    w.Null();
+  }
   w.Key("range");
   if (p.has_range) {
     w.BeginObject();

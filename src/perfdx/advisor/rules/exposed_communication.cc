@@ -6,7 +6,8 @@
 // time per step, all of it run under compute; when the step has less
 // compute than communication, overlap alone cannot hide it all, and the
 // title says so (and recommends cutting the volume). Prediction: the replay
-// with nothing waiting for a collective (replay.h).
+// with nothing waiting for a collective (replay.h), one remedy of the bound
+// (Prediction::one_remedy), so the bound ranks the finding.
 //
 // Where the collectives' own tasks split their time (Ascend), and most of
 // it is idle inside them (CANN: neither the master plane's transfers nor
@@ -148,15 +149,19 @@ class ExposedCommunicationRule final : public Rule {
       // sample (larger batches, accumulation) can close the rest.
       AppendFixes(&f.recommendations, {"gradient_accumulation"});
     }
-    // The replay's check of the bound: the collectives as they are, with
-    // nothing waiting for them. Where the host holds the step (its loop, not
-    // the device, ends it), the prediction falls short of the bound. Only
-    // device collectives replay: a CPU job's (gloo) run on the host threads,
-    // which the replay keeps as measured, so it would predict nothing.
-    if (c.analysis.replay_graph.collectives > 0) {
+    // The overlap fixes replayed: the collectives as they are, with nothing
+    // waiting for them. Where the host holds the step (its loop, not the
+    // device, ends it), the prediction falls short of the bound. It is one
+    // remedy: the bound is also what shortening the collectives (their idle
+    // time, fewer of them) could buy, so the bound ranks the finding. Not
+    // where the overlap fixes are ruled out (idle inside the collectives),
+    // nor for a CPU job's collectives (gloo), which run on the host threads
+    // the replay keeps as measured.
+    if (c.analysis.replay_graph.collectives > 0 && !idle_in_op) {
       analysis::WhatIf fix;
       fix.remove_communication_wait = true;
       f.what_if = fix;
+      f.what_if_one_remedy = true;
     }
     out->push_back(std::move(f));
   }
