@@ -496,6 +496,8 @@ void PredictBeyondHost(const ReplayGraph& graph, const std::vector<StepWindow>& 
   p->has_beyond_host = true;
   p->beyond_host_gain_ns_per_step = beyond;
   p->beyond_host_gain_share = share;
+  p->host_alone_gain_ns_per_step = host_only.gain_ns_per_step;
+  p->host_alone_gain_share = host_only.gain_share;
 }
 
 }  // namespace perfdx::analysis

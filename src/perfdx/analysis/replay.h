@@ -185,6 +185,9 @@ struct Prediction {
   bool has_beyond_host = false;
   int64_t beyond_host_gain_ns_per_step = 0;
   double beyond_host_gain_share = 0;
+  // What removing the host's two alone saves (the baseline above).
+  int64_t host_alone_gain_ns_per_step = 0;
+  double host_alone_gain_share = 0;
 };
 
 // The prediction of `what_if` from its replay (`fixed`, none: it could not

@@ -167,6 +167,8 @@ void WritePrediction(ValueSink& w, const analysis::Prediction& p) {
     w.BeginObject();
     w.Key("gain_ns_per_step").Int(p.beyond_host_gain_ns_per_step);
     w.Key("gain_share").Double(p.beyond_host_gain_share);
+    w.Key("host_alone_gain_ns_per_step").Int(p.host_alone_gain_ns_per_step);
+    w.Key("host_alone_gain_share").Double(p.host_alone_gain_share);
     w.EndObject();
   } else {
     w.Null();
