@@ -95,18 +95,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Outcome fast = Run(bytes, Path::kFast);
   const Outcome parallel = Run(bytes, Path::kParallel);
   const Outcome trickle = Run(bytes, Path::kTrickle);
-  // A region that fails in flight is decided on the buffer the sequential
-  // reader had, and the parallel reader reads no further than it: the same
-  // trace, or the same error.
-  if (fast.value != parallel.value) std::abort();
   // The buffer's contents depend on the stream alone, unless the stream is
   // corrupt: how much a decoder hands out before it finds the damage depends
   // on the room each read gives it (tests/data/fuzz/
   // corrupt_zstd_trickle_1.json.zst: zstd hands out 655,360 bytes before the
   // damage to reads of 512 bytes, 655,421 to reads of 13, whose extra bytes
-  // end the document before the damage is met). What is read then is not
-  // compared.
-  if (fast.corrupt_stream || trickle.corrupt_stream) return 0;
+  // end the document before the damage is met), and the parallel reader
+  // reads in other sizes than the sequential one
+  // (corrupt_zstd_parallel_1.json.zst: 33 events against 32). What is read
+  // then is not compared.
+  if (fast.corrupt_stream || parallel.corrupt_stream || trickle.corrupt_stream) return 0;
+  // A region that fails in flight is decided on the buffer the sequential
+  // reader had, and the parallel reader reads no further than it: the same
+  // trace, or the same error.
+  if (fast.value != parallel.value) std::abort();
   if (fast.value >= 0 && trickle.value >= 0 && fast.value != trickle.value) std::abort();
   return 0;
 }

@@ -504,6 +504,31 @@ TEST(ParallelDecodeTest, AFailedRegionInFlightIsDecidedOnTheSequentialReadersBuf
   }
 }
 
+// Regression (chrome fuzzer, 2026-12-06): a zstd frame whose checksum does
+// not match (`zstd -d` says "Restored data doesn't match checksum"). How
+// much zstd hands out before it reports the damage depends on the room each
+// read gives it, and the parallel reader reads in other sizes than the
+// sequential one, so the two may load different prefixes: the fuzzer's
+// check that they agree, like its read-pattern check, now skips corrupt
+// streams. What must hold on both: the events decoded before the damage
+// are loaded, and the damage is named.
+TEST(ParallelDecodeTest, ACorruptZstdFrameIsNamedOnEveryPath) {
+  const std::string bytes = ReadRepoFile("tests/data/fuzz/corrupt_zstd_parallel_1.json.zst");
+  ASSERT_EQ(bytes.size(), 1224u);
+  ASSERT_EQ(bytes.substr(0, 4), std::string("\x28\xb5\x2f\xfd", 4));  // zstd's magic
+  for (unsigned threads : {1u, 3u}) {
+    const Recorder got = Parse(bytes, ParallelOptions(512, threads));
+    const auto events = std::count_if(got.seen.begin(), got.seen.end(), [](const std::string& s) {
+      return s.rfind("event ", 0) == 0;
+    });
+    EXPECT_GT(events, 0) << threads;
+    EXPECT_TRUE(std::any_of(got.seen.begin(), got.seen.end(), [](const std::string& s) {
+      return s.rfind("warning ", 0) == 0 && s.find("corrupt zstd data") != std::string::npos &&
+             s.find("doesn't match checksum") != std::string::npos;
+    })) << threads;
+  }
+}
+
 // What the fast path reads depends on the stream alone: a source that
 // returns a few bytes per read, and the same trace gzipped, give the sink the
 // same calls as the whole file in memory, on one thread and on three.
