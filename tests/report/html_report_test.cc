@@ -304,6 +304,34 @@ TEST(HtmlReportTest, EveryChartWithTheMarksItsNumbersCallFor) {
   EXPECT_EQ(Count(html, "<table class=\"sortable ops\">"), 1u);
 }
 
+// The card and the finding lead with the number that ranks the finding:
+// the bound, then the replay; the replay where it is the gain; the bound
+// again where the replayed fix is one remedy of it.
+TEST(HtmlReportTest, TheTopFindingsGainIsTheOneThatRanksIt) {
+  auto f = MakeReport(false);
+  ASSERT_FALSE(f->report.ranks[0].findings.empty());
+  advisor::Finding& top = f->report.ranks[0].findings.front();
+  top.gain = advisor::EstimatedGain(9'000'000, 0.54);
+  EXPECT_NE(
+      RenderAnalyzeHtml(f->report).find(">9 ms</b><span>top finding saves per step (at most)"),
+      std::string::npos);
+  top.prediction.available = true;
+  top.prediction.what_if = "remove communication-wait";
+  top.prediction.gain_ns_per_step = 2'000'000;
+  top.prediction.gain_share = 0.12;
+  top.prediction.replay_error = 0.001;
+  std::string html = RenderAnalyzeHtml(f->report);
+  EXPECT_NE(html.find(">2 ms</b><span>top finding saves per step (replayed)"), std::string::npos);
+  EXPECT_NE(html.find("<b>Saves 2 ms per step (12.0%) by replay, of the 9 ms it measures</b>"),
+            std::string::npos);
+  top.prediction.one_remedy = true;
+  html = RenderAnalyzeHtml(f->report);
+  EXPECT_NE(html.find(">9 ms</b><span>top finding saves per step (at most)"), std::string::npos);
+  EXPECT_NE(html.find("<b>Saves up to 9 ms per step (54.0%); by replay, remove "
+                      "communication-wait alone saves 2 ms (12.0%)</b>"),
+            std::string::npos);
+}
+
 TEST(HtmlReportTest, SeveralRanksSideBySide) {
   auto f = MakeReport(true);
   const std::string html = RenderAnalyzeHtml(f->report);
