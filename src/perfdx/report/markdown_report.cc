@@ -121,9 +121,7 @@ void RenderFinding(std::string& out, const advisor::Finding& f, bool fixes) {
 
 void RenderFindings(std::string& out, const std::vector<advisor::Finding>& findings,
                     const Limits& limits) {
-  out +=
-      "**Findings**, ranked by gain (predicted by replay where the fix replays, else an upper "
-      "bound):\n\n";
+  out += "**Findings**, ranked by the gain each one leads with:\n\n";
   if (findings.empty()) {
     out += "None.\n\n";
     return;

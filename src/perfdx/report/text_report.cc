@@ -77,9 +77,7 @@ std::string SeverityTag(const Layout& l, advisor::Severity s) {
 
 void RenderFindings(std::string& out, const Layout& l,
                     const std::vector<advisor::Finding>& findings) {
-  Heading(
-      out, l,
-      "FINDINGS — ranked by gain (predicted by replay where the fix replays, else an upper bound)");
+  Heading(out, l, "FINDINGS — ranked by the gain each one leads with");
   if (findings.empty()) {
     out += "  none\n";
     return;
