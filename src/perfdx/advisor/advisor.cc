@@ -52,8 +52,8 @@ void ClampGain(int64_t step_ns, Finding* f) {
 // within the model's error buys nothing it can show. Only lowers: a
 // prediction beyond the bound leaves the rule's severity as it is.
 void CapSeverityByPrediction(const analysis::ReplayCheck& check, Finding* f) {
+  if (!GainIsPredicted(*f) || !check.reliable()) return;
   const analysis::Prediction& p = f->prediction;
-  if (!p.available || p.one_remedy || !check.reliable()) return;
   // What the fix buys once the host no longer holds the step counts too:
   // the work it removes is real, the host only hides it for now.
   const double share = std::max(p.within_model_error ? 0 : p.gain_share,
@@ -175,9 +175,12 @@ void FindOverlaps(const analysis::RankAnalysis& analysis, std::vector<Finding>* 
 
 }  // namespace
 
+bool GainIsPredicted(const Finding& f) {
+  return f.prediction.available && !f.prediction.one_remedy;
+}
+
 int64_t RankingGainNs(const Finding& f) {
-  return f.prediction.available && !f.prediction.one_remedy ? f.prediction.gain_ns_per_step
-                                                            : f.gain.ns_per_step;
+  return GainIsPredicted(f) ? f.prediction.gain_ns_per_step : f.gain.ns_per_step;
 }
 
 Severity SeverityFor(const Band& band, double value, double gain_share) {

@@ -31,8 +31,13 @@ void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>
 // the clamp to its step time, no per-step gain without its complete steps.
 void FinishClusterFinding(const cluster::RankSummary& rank, Finding* finding);
 
-// What findings are ranked by: the predicted gain where there is one (and
-// its fix removes the cause, not one remedy of it), else the upper bound.
+// Whether the finding's gain is its replayed prediction: there is one, and
+// its fix removes the cause rather than being one remedy of it. Else the
+// upper bound is the gain (ranking, severity, what the reports lead with).
+bool GainIsPredicted(const Finding& f);
+
+// What findings are ranked by: the prediction where GainIsPredicted, else
+// the upper bound.
 int64_t RankingGainNs(const Finding& f);
 
 // The severity a rule gives its finding: critical when the metric is past the

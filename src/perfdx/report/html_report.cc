@@ -847,10 +847,9 @@ std::string RankSection(const AnalyzeRank& entry, size_t index, bool several) {
   card(fmt::format("{}", entry.findings.size()), "findings");
   if (!entry.findings.empty() && advisor::RankingGainNs(entry.findings.front()) > 0) {
     const advisor::Finding& top = entry.findings.front();
-    // The number that ranks it: the replay's, unless that is one remedy.
-    const bool replayed = top.prediction.available && !top.prediction.one_remedy;
-    card(Dur(advisor::RankingGainNs(top)), replayed ? "top finding saves per step (replayed)"
-                                                    : "top finding saves per step (at most)");
+    card(Dur(advisor::RankingGainNs(top)), advisor::GainIsPredicted(top)
+                                               ? "top finding saves per step (replayed)"
+                                               : "top finding saves per step (at most)");
   }
   out += "</div>\n";
 
