@@ -169,7 +169,12 @@ TEST(ComputeRulesTest, HostBoundDispatch) {
   const Finding* f = FindRule(a->findings, "host_bound_dispatch");
   ASSERT_NE(f, nullptr);
   EXPECT_GE(f->severity, Severity::kWarning);
-  EXPECT_NEAR(f->evidence.details[0].second, 10.0, 0.01) << "short gaps per step";
+  // The ten listed gaps, and the 2 us before the step's first kernel, half
+  // of it inside that kernel's launch call (too short to list, counted as
+  // time): 10 x 100 us + 1 us per step.
+  EXPECT_NEAR(f->evidence.details[0].second, 11.0, 0.01) << "gaps per step";
+  EXPECT_EQ(f->gain.ns_per_step, 1'001'000);
+  EXPECT_NE(f->title.find("inside aten::add"), std::string::npos) << f->title;
   // Captured as one graph, the launches no longer wait for the host.
   ASSERT_TRUE(f->prediction.available);
   EXPECT_GT(f->prediction.gain_share, 0.05);
@@ -204,13 +209,15 @@ TEST(ComputeRulesTest, LowUtilizationReportsOnlyUnexplainedIdle) {
   // 4 steps of 1000 us; the device works 2..300 and nothing is traced on
   // the host afterwards: 700 us idle per step in sub-ms "untraced" gaps that
   // no specific rule claims. Utilization 29.8% < 60% abnormal; gain = the
-  // idle 70.2% of the step -> critical.
+  // idle 70.2% of the step less the 1 us before the kernel that the host
+  // spends in its launch call (dispatch, host_bound_dispatch's) = 70.1% ->
+  // critical.
   auto a = AnalyseJson(Steps(4, 1000, 2, 300, ""));
   const Finding* f = FindRule(a->findings, "low_device_utilization");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::kCritical);
   EXPECT_NEAR(f->evidence.value, 0.298, 1e-9);
-  EXPECT_NEAR(f->gain.share, 0.702, 1e-9);
+  EXPECT_NEAR(f->gain.share, 0.701, 1e-9);
 }
 
 TEST(SchedulingRulesTest, SawtoothUtilization) {

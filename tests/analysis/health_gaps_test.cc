@@ -85,6 +85,44 @@ TEST(GapsTest, GapsAreFoundAndAttributed) {
   EXPECT_TRUE(g.recurring.empty()) << "one step cannot make a recurring group";
 }
 
+// Gaps too short to list are measured as time by what the host was doing.
+// One 1000 us step; kernels 0..100, 150..300, 340..500, 530..600, 650..1000
+// leave four idle gaps under 100 us:
+//   100..150 (50): host in aten::add 90..140 -> 40 us dispatch
+//   300..340 (40): host in aten::item 290..345 (a sync) -> none
+//   500..530 (30): host in Optimizer.step 480..560, aten::mul 505..515 inside
+//                  it -> 30 us optimizer (its ops are the optimizer's too)
+//   600..650 (50): nothing traced -> none
+// dispatch 40, optimizer 30; mostly dispatch or optimizer: 100..150, 500..530.
+TEST(GapsTest, ShortGapsAreMeasuredByWhatTheHostDid) {
+  auto t = ImportString(R"json({"schemaVersion": 1, "traceEvents": [
+    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 1000},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 90, "dur": 50},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::item", "pid": 1, "tid": 1, "ts": 290, "dur": 55},
+    {"ph": "X", "cat": "user_annotation", "name": "Optimizer.step#AdamW.step", "pid": 1, "tid": 1, "ts": 480, "dur": 80},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::mul", "pid": 1, "tid": 1, "ts": 505, "dur": 10},
+    {"ph": "X", "cat": "kernel", "name": "k0", "pid": 0, "tid": 7, "ts": 0, "dur": 100},
+    {"ph": "X", "cat": "kernel", "name": "k1", "pid": 0, "tid": 7, "ts": 150, "dur": 150},
+    {"ph": "X", "cat": "kernel", "name": "k2", "pid": 0, "tid": 7, "ts": 340, "dur": 160},
+    {"ph": "X", "cat": "kernel", "name": "k3", "pid": 0, "tid": 7, "ts": 530, "dur": 70},
+    {"ph": "X", "cat": "kernel", "name": "k4", "pid": 0, "tid": 7, "ts": 650, "dur": 350}
+  ]})json");
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  const Activity a = BuildActivity(*t);
+  const GapAnalysis g = FindGaps(*t, a, OneStep(0, 1'000'000), 100'000);
+  EXPECT_TRUE(g.gaps.empty());
+  EXPECT_EQ(g.short_gaps.count, 4u);
+  EXPECT_EQ(g.short_gaps.total_ns, 170'000);
+  EXPECT_EQ(g.short_gaps.dispatch_ns, 40'000);
+  EXPECT_EQ(g.short_gaps.optimizer_ns, 30'000);
+  EXPECT_EQ(g.short_gaps.dispatch_count, 2u);
+  // With a 40 us floor the three gaps of 40 us or more are listed instead.
+  const GapAnalysis listed = FindGaps(*t, a, OneStep(0, 1'000'000), 40'000);
+  EXPECT_EQ(listed.gaps.size(), 3u);
+  EXPECT_EQ(listed.short_gaps.count, 1u);
+  EXPECT_EQ(listed.short_gaps.optimizer_ns, 30'000);
+}
+
 TEST(GapsTest, SynchronizationAndRecurringGroups) {
   // Three 1000 us steps; in each the device runs 0..600 then the host sits
   // in aten::item for 650..950 (a blocking .item() after every step).

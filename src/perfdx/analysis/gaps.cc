@@ -354,10 +354,33 @@ GapAnalysis FindGaps(const model::Trace& trace, const Activity& activity,
   const std::map<model::StringId, int64_t> call_medians = MedianRuntimeCallNs(trace);
   std::set<int64_t> stalled_steps;
   Searches searches(trace);
+  // What the host does in the short gaps (ShortGapTotals); a CPU-only
+  // trace's compute timeline is its host operators: it has no dispatch.
+  IntervalSet dispatching, in_optimizer;
+  if (!activity.cpu_only && !steps.empty()) {
+    const IntervalSet held = Union(activity.host_sync, activity.host_dataloader);
+    in_optimizer = Subtract(activity.host_optimizer, held);
+    dispatching = Subtract(Subtract(Union(activity.host_framework, activity.host_runtime), held),
+                           activity.host_optimizer);
+  }
+  auto add_short_gap = [&](const Interval& idle) {
+    ShortGapTotals& s = out.short_gaps;
+    const int64_t dispatch_ns = dispatching.LengthIn(idle.start, idle.end);
+    const int64_t optimizer_ns = in_optimizer.LengthIn(idle.start, idle.end);
+    ++s.count;
+    s.total_ns += idle.length();
+    s.dispatch_ns += dispatch_ns;
+    s.optimizer_ns += optimizer_ns;
+    s.dispatch_count += static_cast<double>(dispatch_ns + optimizer_ns) >=
+                        kDominant * static_cast<double>(idle.length());
+  };
   auto add_gaps = [&](int64_t start, int64_t end, const StepWindow& step, bool between) {
     const IntervalSet idle_set = activity.compute_timeline.GapsIn(start, end);
     for (const Interval& idle : idle_set.intervals()) {
-      if (idle.length() < min_gap_ns) continue;
+      if (idle.length() < min_gap_ns) {
+        if (!between) add_short_gap(idle);
+        continue;
+      }
       Gap gap;
       gap.start_ns = idle.start;
       gap.dur_ns = idle.length();

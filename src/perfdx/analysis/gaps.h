@@ -80,11 +80,28 @@ struct GapGroup {
   double share_of_step_time = 0;
 };
 
+// The idle intervals inside steps too short to list (under min_gap_ns):
+// a host-bound step has thousands of them, most of its idle time, so they
+// are measured as time by what the host was doing (interval sets over all
+// host threads), not given a cause each.
+struct ShortGapTotals {
+  uint64_t count = 0;
+  int64_t total_ns = 0;
+  // Host inside framework ops or runtime calls, outside syncs, data loading
+  // and optimizer.step(): dispatching the step's work.
+  int64_t dispatch_ns = 0;
+  // Host inside optimizer.step(), outside syncs and data loading.
+  int64_t optimizer_ns = 0;
+  // Gaps at least half of which is dispatch or optimizer time.
+  uint64_t dispatch_count = 0;
+};
+
 struct GapAnalysis {
   std::vector<Gap> gaps;            // by start time
   std::vector<GapGroup> recurring;  // by total time, descending
   int64_t total_ns = 0;
   int64_t min_gap_ns = kDefaultMinGapNs;  // the shortest gap counted (--min-gap-us)
+  ShortGapTotals short_gaps;              // inside steps, shorter than min_gap_ns
   // Distinct steps with a gap whose longest stalled call is a kernel launch.
   std::vector<int64_t> stalled_launch_steps;
 };

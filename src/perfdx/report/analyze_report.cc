@@ -364,6 +364,15 @@ void WriteRank(ValueSink& w, const AnalyzeRank& entry) {
     w.EndObject();
   }
   w.EndArray();
+  const analysis::ShortGapTotals& sg = a.gaps.short_gaps;
+  w.Key("short_gaps").BeginObject();
+  w.Key("max_dur_ns").Int(a.gaps.min_gap_ns);
+  w.Key("count").Uint(sg.count);
+  w.Key("total_ns").Int(sg.total_ns);
+  w.Key("dispatch_ns").Int(sg.dispatch_ns);
+  w.Key("optimizer_ns").Int(sg.optimizer_ns);
+  w.Key("dispatch_count").Uint(sg.dispatch_count);
+  w.EndObject();
 
   const analysis::KernelSummary& k = a.kernels;
   w.Key("kernel_totals_ns").BeginObject();

@@ -559,8 +559,16 @@ std::string StepTable(const RankAnalysis& a, int64_t origin) {
 
 std::string GapTables(const RankAnalysis& a, int64_t origin) {
   const analysis::GapAnalysis& g = a.gaps;
-  std::string out = fmt::format("<p>{} idle gaps of at least {}, {} in all.</p>\n", g.gaps.size(),
+  std::string out = fmt::format("<p>{} idle gaps of at least {}, {} in all.", g.gaps.size(),
                                 H(Dur(g.min_gap_ns)), H(Dur(g.total_ns)));
+  if (g.short_gaps.count > 0) {
+    out += fmt::format(
+        " Shorter ones inside the steps: {}, {} in all; the host dispatching in {} of it, in "
+        "optimizer.step() in {}.",
+        g.short_gaps.count, H(Dur(g.short_gaps.total_ns)), H(Dur(g.short_gaps.dispatch_ns)),
+        H(Dur(g.short_gaps.optimizer_ns)));
+  }
+  out += "</p>\n";
   if (!g.recurring.empty()) {
     out += "<h4>Recurring gaps</h4><div class=\"tablewrap\"><table class=\"sortable\">";
     out += Head({"cause", "where", "position", "#count", "#steps", "#per step", "#of step time",

@@ -175,6 +175,13 @@ void RenderMacro(std::string& out, const Layout& l, const RankAnalysis& a) {
   Say(out, l,
       fmt::format("idle gaps >= {}: {} totalling {}", FormatDuration(a.gaps.min_gap_ns),
                   a.gaps.gaps.size(), FormatDuration(a.gaps.total_ns)));
+  if (const analysis::ShortGapTotals& sg = a.gaps.short_gaps; sg.count > 0) {
+    Say(out, l,
+        fmt::format("shorter gaps inside steps: {} totalling {}; the host dispatching in {}, in "
+                    "optimizer.step() in {}",
+                    sg.count, FormatDuration(sg.total_ns), FormatDuration(sg.dispatch_ns),
+                    FormatDuration(sg.optimizer_ns)));
+  }
   const size_t groups = std::min(a.gaps.recurring.size(), l.top);
   // The causes' names side by side: shortened to stay distinct.
   std::vector<std::string> causes;

@@ -30,31 +30,26 @@ class LowDeviceUtilizationRule final : public Rule {
     // about utilization: its ops were not traced, not idle.
     if (c.analysis.cpu_only && utilization < kMinTracedCompute) return;
 
-    // Idle time inside the steps that another rule already explains
-    // (outlier steps belong to the step-jitter finding).
+    // Idle time inside the steps that another rule already explains, each
+    // gap once: outlier steps belong to the step-jitter finding, the groups
+    // recurring_gap reports to it, the host's dispatch (listed gaps or
+    // shorter) to host_bound_dispatch.
     const std::vector<int64_t>& outliers = c.analysis.step_time.outlier_steps;
+    const std::vector<GapKey> reported = ReportedRecurringGroups(c);
     int64_t explained_ns = 0;
     for (const analysis::Gap& g : c.analysis.gaps.gaps) {
       if (g.between_steps) continue;
-      if (std::find(outliers.begin(), outliers.end(), g.step) != outliers.end()) {
-        explained_ns += g.dur_ns;
-        continue;
-      }
       const std::string& kind = g.cause.kind;
-      const bool short_gap = static_cast<double>(g.dur_ns) < c.thresholds.min_recurring_gap_ns;
-      if (kind == "data_loader" || kind == "synchronization" || kind == "launch_overhead" ||
-          kind == "stalled_call" || (short_gap && kind == "framework_op")) {
+      if (std::find(outliers.begin(), outliers.end(), g.step) != outliers.end() ||
+          std::binary_search(reported.begin(), reported.end(),
+                             GapKey{kind, g.cause.name, g.position}) ||
+          IsDispatchGap(g, c.thresholds, reported) || kind == "data_loader" ||
+          kind == "synchronization" || kind == "launch_overhead" || kind == "stalled_call") {
         explained_ns += g.dur_ns;
       }
     }
-    for (const analysis::GapGroup& g : c.analysis.gaps.recurring) {
-      const std::string& kind = g.cause.kind;
-      if (kind == "data_loader" || kind == "synchronization" || kind == "launch_overhead" ||
-          kind == "stalled_call")
-        continue;
-      if (static_cast<double>(g.mean_dur_ns) >= c.thresholds.min_recurring_gap_ns)
-        explained_ns += g.total_ns;
-    }
+    const analysis::ShortGapTotals& short_gaps = c.analysis.gaps.short_gaps;
+    explained_ns += short_gaps.dispatch_ns + short_gaps.optimizer_ns;
     const int64_t idle_per_step = PerStepNs(c, c.analysis.summary.idle_share);
     const int64_t unexplained = idle_per_step - explained_ns / static_cast<int64_t>(c.step_count());
     const double share = ShareOfStep(c, unexplained);

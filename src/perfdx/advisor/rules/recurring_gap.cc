@@ -45,27 +45,9 @@ class RecurringGapRule final : public Rule {
   void Evaluate(const RuleContext& c, std::vector<Finding>* out) const override {
     const Band& band = c.thresholds.recurring_gap_share;
     for (const analysis::GapGroup& g : c.analysis.gaps.recurring) {
+      if (!IsReportedRecurringGroup(c, g)) continue;
       const std::string& kind = g.cause.kind;
-      if (kind == "data_loader" || kind == "synchronization" || kind == "launch_overhead" ||
-          kind == "stalled_call")
-        continue;
-      if (static_cast<double>(g.mean_dur_ns) < c.thresholds.min_recurring_gap_ns) continue;
       const double share = ShareOfStep(c, g.ns_per_step);
-      if (advisor::Evaluate(band, share) == HealthStatus::kHealthy) continue;
-      // The long gap itself must recur: one 19 ms pause (the scheduler) among
-      // 0.1 ms gaps of the same cause lifts the group's mean past 1 ms, yet
-      // nothing long happens in most steps (issue #10: no warning on a
-      // healthy run).
-      std::set<int64_t> long_steps;
-      for (const analysis::Gap& gap : c.analysis.gaps.gaps) {
-        if (gap.cause.kind == kind && gap.cause.name == g.cause.name &&
-            gap.position == g.position &&
-            static_cast<double>(gap.dur_ns) >= c.thresholds.min_recurring_gap_ns) {
-          long_steps.insert(gap.step);
-        }
-      }
-      if (long_steps.size() < 2 || 2 * long_steps.size() <= c.analysis.steps.size()) continue;
-
       Finding f;
       f.rule = std::string(id());
       f.category = kind == "optimizer_step" ? Category::kScheduling : Category::kComputeUtilization;
@@ -118,12 +100,7 @@ class RecurringGapRule final : public Rule {
       if (kind == "framework_op") AddTag(&f, "dispatch_bound");
       if (kind == "optimizer_step") {
         AddTag(&f, "optimizer_step");
-        // A fused implementation is a fix only for the class that has it:
-        // every step of the window the one class.
-        const std::vector<std::string>& classes = c.analysis.host_calls.optimizer_classes;
-        if (classes == std::vector<std::string>{"AdamW"}) AddTag(&f, "adamw_optimizer");
-        if (classes == std::vector<std::string>{"Adam"}) AddTag(&f, "adam_optimizer");
-        if (classes == std::vector<std::string>{"SGD"}) AddTag(&f, "sgd_optimizer");
+        AddOptimizerClassTag(c, &f);
       }
       if (!g.host_activity.empty()) {
         AddTag(&f, "host_io");

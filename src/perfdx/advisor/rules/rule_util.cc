@@ -1,9 +1,11 @@
 #include "perfdx/advisor/rules/rule_util.h"
 
 #include <algorithm>
+#include <set>
 #include <tuple>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "perfdx/advisor/knobs.h"
 
@@ -35,6 +37,86 @@ bool AllReduceDominates(const analysis::CollectiveSummary& collectives) {
     if (s.type == analysis::CollectiveType::kAllReduce) all_reduce_ns += s.dur_ns;
   }
   return total_ns > 0 && 2 * all_reduce_ns >= total_ns;
+}
+
+bool IsReportedRecurringGroup(const RuleContext& c, const analysis::GapGroup& g) {
+  const std::string& kind = g.cause.kind;
+  if (kind == "data_loader" || kind == "synchronization" || kind == "launch_overhead" ||
+      kind == "stalled_call")
+    return false;
+  if (static_cast<double>(g.mean_dur_ns) < c.thresholds.min_recurring_gap_ns) return false;
+  if (advisor::Evaluate(c.thresholds.recurring_gap_share, ShareOfStep(c, g.ns_per_step)) ==
+      HealthStatus::kHealthy)
+    return false;
+  // The long gap itself must recur: one 19 ms pause (the scheduler) among
+  // 0.1 ms gaps of the same cause lifts the group's mean past 1 ms, yet
+  // nothing long happens in most steps (issue #10: no warning on a healthy
+  // run).
+  std::set<int64_t> long_steps;
+  for (const analysis::Gap& gap : c.analysis.gaps.gaps) {
+    if (gap.cause.kind == kind && gap.cause.name == g.cause.name && gap.position == g.position &&
+        static_cast<double>(gap.dur_ns) >= c.thresholds.min_recurring_gap_ns) {
+      long_steps.insert(gap.step);
+    }
+  }
+  return long_steps.size() >= 2 && 2 * long_steps.size() > c.analysis.steps.size();
+}
+
+std::vector<GapKey> ReportedRecurringGroups(const RuleContext& c) {
+  std::vector<GapKey> out;
+  for (const analysis::GapGroup& g : c.analysis.gaps.recurring) {
+    if (IsReportedRecurringGroup(c, g)) out.push_back({g.cause.kind, g.cause.name, g.position});
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool IsDispatchGap(const analysis::Gap& gap, const Thresholds& thresholds,
+                   const std::vector<GapKey>& reported) {
+  if (gap.between_steps) return false;
+  const std::string& kind = gap.cause.kind;
+  const bool dispatch = (kind == "framework_op" || kind == "launch_overhead") &&
+                        static_cast<double>(gap.dur_ns) < thresholds.min_recurring_gap_ns;
+  if (!dispatch && kind != "optimizer_step") return false;
+  return !std::binary_search(reported.begin(), reported.end(),
+                             GapKey{kind, gap.cause.name, gap.position});
+}
+
+DispatchIdle MeasureDispatchIdle(const RuleContext& c) {
+  DispatchIdle out;
+  const analysis::GapAnalysis& gaps = c.analysis.gaps;
+  const std::vector<GapKey> reported = ReportedRecurringGroups(c);
+  const std::string optimizer =
+      c.analysis.host_calls.optimizer_classes.empty()
+          ? "optimizer.step()"
+          : fmt::format("optimizer.step() ({})",
+                        fmt::join(c.analysis.host_calls.optimizer_classes, ", "));
+  for (const analysis::Gap& g : gaps.gaps) {
+    if (!IsDispatchGap(g, c.thresholds, reported)) continue;
+    out.total_ns += g.dur_ns;
+    ++out.gaps;
+    if (g.cause.kind == "optimizer_step") {
+      out.optimizer_ns += g.dur_ns;
+      out.by_cause[optimizer] += g.dur_ns;
+    } else {
+      out.by_cause[g.cause.name.empty() ? "(launch calls)" : g.cause.name] += g.dur_ns;
+    }
+    if (out.ranges.size() < 5) out.ranges.push_back({g.start_ns, g.start_ns + g.dur_ns});
+  }
+  const analysis::ShortGapTotals& s = gaps.short_gaps;
+  out.total_ns += s.dispatch_ns + s.optimizer_ns;
+  out.optimizer_ns += s.optimizer_ns;
+  out.unlisted_ns = s.dispatch_ns + s.optimizer_ns;
+  out.gaps += s.dispatch_count;
+  if (s.optimizer_ns > 0) out.by_cause[optimizer] += s.optimizer_ns;
+  return out;
+}
+
+void AddOptimizerClassTag(const RuleContext& c, Finding* f) {
+  const std::vector<std::string>& classes = c.analysis.host_calls.optimizer_classes;
+  if (classes == std::vector<std::string>{"AdamW"}) AddTag(f, "adamw_optimizer");
+  if (classes == std::vector<std::string>{"Adam"}) AddTag(f, "adam_optimizer");
+  if (classes == std::vector<std::string>{"SGD"}) AddTag(f, "sgd_optimizer");
 }
 
 std::string RankLabel(const analysis::RankAnalysis& a) {

@@ -41,6 +41,43 @@ inline void AddTag(Finding* f, std::string_view tag) {
 // synchronization), rather than all-to-all, all-gather, ...?
 bool AllReduceDominates(const analysis::CollectiveSummary& collectives);
 
+// Does recurring_gap report this group (its conditions, in one place)? A
+// cause the host names (not data loading, syncs, launches or stalled calls,
+// which have their own rules), gaps of at least min_recurring_gap_ns on
+// average and long ones in most steps, and enough time per step.
+bool IsReportedRecurringGroup(const RuleContext& c, const analysis::GapGroup& group);
+
+// A listed gap that host_bound_dispatch counts, inside a step and not part
+// of a group recurring_gap reports: the host running optimizer.step(), or
+// dispatching operators (a framework op, many launch calls) in a gap shorter
+// than a recurring gap (a longer one inside one op is that op's own host
+// work, not dispatch). `reported`: ReportedRecurringGroups(c).
+struct GapKey {
+  std::string kind, name, position;
+  friend auto operator<=>(const GapKey&, const GapKey&) = default;
+};
+std::vector<GapKey> ReportedRecurringGroups(const RuleContext& c);
+bool IsDispatchGap(const analysis::Gap& gap, const Thresholds& thresholds,
+                   const std::vector<GapKey>& reported);
+
+// The device idle time the host's dispatch explains: the listed dispatch
+// gaps and the short gaps' dispatch and optimizer time (gaps.h).
+struct DispatchIdle {
+  int64_t total_ns = 0;
+  int64_t optimizer_ns = 0;  // of which the host ran optimizer.step()
+  uint64_t gaps = 0;         // listed dispatch gaps and short ones mostly dispatch
+  int64_t unlisted_ns = 0;   // of which in gaps too short to list (gaps.h)
+  // The listed gaps' and the optimizer's time by what the host was inside:
+  // the operator, "(launch calls)", "optimizer.step() (AdamW)".
+  std::map<std::string, int64_t> by_cause;
+  std::vector<TimeRange> ranges;  // the first five listed gaps
+};
+DispatchIdle MeasureDispatchIdle(const RuleContext& c);
+
+// Tags the optimizer class when every step of the window ran the one class
+// (its fused implementation is a fix for it alone).
+void AddOptimizerClassTag(const RuleContext& c, Finding* f);
+
 // "rank 3", or the trace's path when it names no rank.
 std::string RankLabel(const analysis::RankAnalysis& a);
 std::string RankLabel(const cluster::RankSummary& s);
