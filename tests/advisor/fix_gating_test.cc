@@ -103,6 +103,22 @@ TEST(FixGatingTest, UntracedGapGetsNoLoggingFix) {
   EXPECT_TRUE(AnyFixSays(*f, "record_function"));
 }
 
+// The same untraced gaps in a profile that recorded Python stacks (a frame
+// while the kernel runs, outside the gaps): "profile again with stacks"
+// would ask for what the trace has; the finding asks for ranges instead.
+TEST(FixGatingTest, StacksAlreadyRecordedAreNotAskedForAgain) {
+  auto a = AnalyseCuda(GapSteps([](int base) {
+    return fmt::format(
+        R"({{"ph": "X", "cat": "python_function", "name": "train.py(10): train_step", "pid": 1, "tid": 1, "ts": {}, "dur": 500}},)",
+        base + 1000);
+  }));
+  const Finding* f = FindRule(a->findings, "recurring_gap");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->title.find("untraced"), std::string::npos) << f->title;
+  EXPECT_FALSE(AnyFixSays(*f, "with_stack=True"));
+  EXPECT_TRUE(AnyFixSays(*f, "record_function(\"forward\")"));
+}
+
 // The same gaps, with the host inside logging's emit (a with_stack frame)
 // for all of them: the logging fix is shown.
 TEST(FixGatingTest, GapInLoggingGetsTheLoggingFix) {

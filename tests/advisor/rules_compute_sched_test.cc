@@ -218,6 +218,10 @@ TEST(ComputeRulesTest, LowUtilizationReportsOnlyUnexplainedIdle) {
   EXPECT_EQ(f->severity, Severity::kCritical);
   EXPECT_NEAR(f->evidence.value, 0.298, 1e-9);
   EXPECT_NEAR(f->gain.share, 0.701, 1e-9);
+  // What was measured: the listed gap 300..1000 us, untraced, every step.
+  ASSERT_EQ(f->evidence.contributors.size(), 1u);
+  EXPECT_EQ(f->evidence.contributors[0].name, "untraced");
+  EXPECT_EQ(f->evidence.contributors[0].ns, 700'000);
 }
 
 TEST(SchedulingRulesTest, SawtoothUtilization) {

@@ -207,7 +207,8 @@ void FinishClusterFinding(const cluster::RankSummary& rank, Finding* f) {
 void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>* findings) {
   const model::RankInfo& info = analysis.info();
   const std::vector<FixTarget> targets = TargetsFor(info.runtime);
-  const std::vector<std::string> rank_tags = RankTags(info);
+  std::vector<std::string> rank_tags = RankTags(info);
+  if (analysis.layout.python_stacks) rank_tags.emplace_back("python_stacks");
   const bool complete = analysis.complete_steps;
   const int64_t step_ns = GainStepNs(analysis);
   for (Finding& f : *findings) {

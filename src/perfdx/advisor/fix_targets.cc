@@ -73,16 +73,21 @@ void KeepFixesFor(const std::vector<FixTarget>& targets, const std::vector<std::
   if (!finding->recommendations.empty()) return;
   // Left with no fix: how to profile for the cause, where the rule knows
   // where the cause lies.
-  const auto profile = [&](const char* tag, std::string_view fix_id) {
+  const auto profile = [&](const char* tag, std::initializer_list<std::string_view> fix_ids) {
     finding->evidence_tags.emplace_back(tag);
     tags.emplace_back(tag);
-    finding->recommendations = RecommendationsFor(fix_id);
+    for (std::string_view id : fix_ids) {
+      for (Recommendation& r : RecommendationsFor(id))
+        finding->recommendations.push_back(std::move(r));
+    }
     Filter(targets, tags, &finding->recommendations);
   };
+  // Stacks already recorded (python_stacks) call for ranges instead: the
+  // knobs' tags choose between the two.
   if (finding->host_cause) {
-    profile("host_cause_unknown", "profile_with_stack");
+    profile("host_cause_unknown", {"profile_with_stack", "profile_with_ranges"});
   } else if (finding->comm_cause) {
-    profile("comm_cause_unknown", kProfileAllRanks);
+    profile("comm_cause_unknown", {kProfileAllRanks});
   }
 }
 

@@ -12,6 +12,7 @@ RankLayout AnalyzeRankLayout(const model::Trace& trace) {
   std::set<int32_t> devices;
   for (model::SliceId i = 0; i < s.size(); ++i) {
     if (model::IsDeviceWork(s.kind[i])) devices.insert(trace.tracks[s.track[i]].device_id);
+    out.python_stacks |= s.kind[i] == model::EventKind::kPythonFunction;
   }
   out.work_device_ids.assign(devices.begin(), devices.end());
   for (const model::Track& t : trace.tracks) {

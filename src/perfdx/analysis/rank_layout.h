@@ -17,6 +17,9 @@ struct RankLayout {
   // A host thread track holds slices (a kernel table alone, or a
   // device-only export, holds none).
   bool host_traced = false;
+  // The host holds Python function slices: the profile recorded Python
+  // stacks (with_stack=True), so "profile again with stacks" is no advice.
+  bool python_stacks = false;
   // The trace holds a "DataParallel.forward" slice: the module's forward as
   // the PyTorch profiler names it (the TensorBoard plugin's rule R2 looks
   // for the same name).

@@ -5,8 +5,12 @@
 // findings never count the same time twice. Gain: that unexplained idle
 // time per step.
 #include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "perfdx/advisor/advisor.h"
 #include "perfdx/advisor/knobs.h"
@@ -37,6 +41,9 @@ class LowDeviceUtilizationRule final : public Rule {
     const std::vector<int64_t>& outliers = c.analysis.step_time.outlier_steps;
     const std::vector<GapKey> reported = ReportedRecurringGroups(c);
     int64_t explained_ns = 0;
+    // The listed gaps no rule explains, by what the host was in: what was
+    // measured, for the evidence (no cause is claimed).
+    std::map<std::string, int64_t> left_ns;
     for (const analysis::Gap& g : c.analysis.gaps.gaps) {
       if (g.between_steps) continue;
       const std::string& kind = g.cause.kind;
@@ -46,6 +53,8 @@ class LowDeviceUtilizationRule final : public Rule {
           IsDispatchGap(g, c.thresholds, reported) || kind == "data_loader" ||
           kind == "synchronization" || kind == "launch_overhead" || kind == "stalled_call") {
         explained_ns += g.dur_ns;
+      } else {
+        left_ns[g.cause.name.empty() ? kind : g.cause.name] += g.dur_ns;
       }
     }
     const analysis::ShortGapTotals& short_gaps = c.analysis.gaps.short_gaps;
@@ -68,6 +77,19 @@ class LowDeviceUtilizationRule final : public Rule {
                           Ms(unexplained),
                           host_traced ? "has no single host-side cause"
                                       : "cannot be attributed: the trace records no host activity");
+    for (const auto& [name, ns] : left_ns) {
+      const int64_t per_step = ns / static_cast<int64_t>(c.step_count());
+      f.evidence.contributors.push_back({name, per_step, ShareOfStep(c, per_step)});
+    }
+    KeepLargest(&f.evidence.contributors, 3);
+    if (!f.evidence.contributors.empty() && !c.analysis.cpu_only) {
+      std::vector<std::string> where;
+      for (const Contributor& x : f.evidence.contributors)
+        where.push_back(fmt::format("{} {}", ShortName(x.name), Ms(x.ns)));
+      f.title += fmt::format(
+          " (listed gaps no finding explains, by what the host was in most, per step: {})",
+          fmt::join(where, ", "));
+    }
     // On a CPU-only trace the time between operators is the Python
     // interpreter running the training loop; with no cause found (the gaps
     // the specific rules claim are already left out) it is what was
