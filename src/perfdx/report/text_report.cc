@@ -88,7 +88,17 @@ void RenderFindings(std::string& out, const Layout& l,
     std::string text = fmt::format("{} {}", SeverityTag(l, f.severity), Printable(f.title));
     if (const std::string gain = GainHeadline(f); !gain.empty()) text += " — " + gain;
     if (f.prediction.available) text += "; " + PredictionBasis(f.prediction);
-    for (const advisor::FindingOverlap& o : f.overlaps) text += "; " + OverlapSentence(o);
+    for (const advisor::FindingOverlap& o : f.overlaps) {
+      // The other finding by its number here, where it is listed.
+      std::string which;
+      for (size_t k = 0; k < findings.size() && k < l.top; ++k) {
+        if (findings[k].rule == o.rule && findings[k].title == o.title) {
+          which = fmt::format("#{} ({})", k + 1, o.rule);
+          break;
+        }
+      }
+      text += "; " + OverlapSentence(o, which);
+    }
     const std::string number = fmt::format("  {}. ", ++n);
     AppendLines(out, Wrap(text, l.width, number, DisplayWidth(number)));
     if (!l.fixes) continue;

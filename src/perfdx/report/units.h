@@ -35,9 +35,11 @@ std::string PredictionBasis(const analysis::Prediction& p);
 // alone saves 6.15 ms (7.9%)"). The ranking of findings uses the number that leads
 // (advisor::RankingGainNs).
 std::string GainHeadline(const advisor::Finding& f);
-// "overlaps host_sync_copies: both fixes together save 15 ms per step, not
-// 21 ms" (the same time freed by both). Every renderer says it so.
-std::string OverlapSentence(const advisor::FindingOverlap& o);
+// "overlaps host_sync_copies ("4 host syncs and 156 small copies…"): both
+// fixes together save 15 ms per step, not 21 ms" (the same time freed by
+// both). Every renderer says it so; `which` names the other finding instead
+// where the report numbers them ("#3 (recurring_gap)").
+std::string OverlapSentence(const advisor::FindingOverlap& o, std::string_view which = {});
 // "replay: the step model reproduces the 8 steps within 0.1% (median; max
 // 0.3%)", saying when that is too far off to trust, or why there is none.
 std::string ReplaySentence(const analysis::ReplayCheck& check);
