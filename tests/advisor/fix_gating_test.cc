@@ -501,6 +501,25 @@ TEST(FixGatingTest, KeepFixesForChecksTargetAndEvidence) {
   for (const Recommendation& r : kept.recommendations) EXPECT_EQ(r.fix_id, "ddp_bucket");
 }
 
+// A dispatch-bound torch_npu rank is told TASK_QUEUE_ENABLE=2 and TorchAir's
+// graph mode; where the profile records TASK_QUEUE_ENABLE=2 already
+// (task_queue_2), the graph mode alone.
+TEST(FixGatingTest, TaskQueueAlreadyAtTwoIsNotRecommendedAgain) {
+  for (const bool at_two : {false, true}) {
+    SCOPED_TRACE(at_two);
+    Finding f;
+    f.evidence_tags = {"dispatch_bound"};
+    f.recommendations = RecommendationsFor("reduce_launch_overhead");
+    for (Recommendation& r : RecommendationsFor("npu_graph_mode"))
+      f.recommendations.push_back(std::move(r));
+    std::vector<std::string> rank_tags = {"platform:ascend"};
+    if (at_two) rank_tags.emplace_back("task_queue_2");
+    KeepFixesFor({FixTarget::kTorchNpu}, rank_tags, &f);
+    EXPECT_EQ(AnyFixSays(f, "TASK_QUEUE_ENABLE=2"), !at_two);
+    EXPECT_TRUE(AnyFixSays(f, "torchair.get_npu_backend"));
+  }
+}
+
 // Issue 15, item 3: host contention (a stalled launch) names perfdx doctor
 // and perfdx bind for CUDA PyTorch and torch_npu, only with that evidence;
 // not for MindSpore (msrun starts the script itself; its own binding is

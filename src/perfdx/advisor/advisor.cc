@@ -209,6 +209,11 @@ void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>
   const std::vector<FixTarget> targets = TargetsFor(info.runtime);
   std::vector<std::string> rank_tags = RankTags(info);
   if (analysis.layout.python_stacks) rank_tags.emplace_back("python_stacks");
+  // The Ascend profile's recorded settings: a knob already set is no fix.
+  if (const auto tq = analysis.ascend_profile.env_variables.find("TASK_QUEUE_ENABLE");
+      tq != analysis.ascend_profile.env_variables.end() && tq->second == "2") {
+    rank_tags.emplace_back("task_queue_2");
+  }
   const bool complete = analysis.complete_steps;
   const int64_t step_ns = GainStepNs(analysis);
   for (Finding& f : *findings) {

@@ -106,7 +106,11 @@ class HostBoundDispatchRule final : public Rule {
     AddTag(&f, "dispatch_bound");
     AddTag(&f, "fusible");
     f.host_cause = true;
-    AppendFixes(&f.recommendations, {"reduce_launch_overhead"});
+    // Graph capture first, the fix the replay predicts: CUDA graphs
+    // (reduce_launch_overhead) or TorchAir's graph mode; on torch_npu
+    // TASK_QUEUE_ENABLE=2 (its reduce_launch_overhead) only pipelines the
+    // dispatch.
+    AppendFixes(&f.recommendations, {"npu_graph_mode", "reduce_launch_overhead"});
     // optimizer.step()'s own dispatch, where it is a large part: a fused
     // implementation launches a few kernels with no per-tensor Python.
     if (static_cast<double>(idle.optimizer_ns) >=

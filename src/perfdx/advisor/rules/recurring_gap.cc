@@ -111,6 +111,7 @@ class RecurringGapRule final : public Rule {
                                                    : "async_logging";
       f.recommendations = RecommendationsFor(fix);
       if (kind == "optimizer_step") AppendFixes(&f.recommendations, {"fused_adam", "fused_sgd"});
+      if (kind == "framework_op") AppendFixes(&f.recommendations, {"npu_graph_mode"});
       if (kind != "framework_op" && kind != "optimizer_step") {
         for (Recommendation& r : RecommendationsFor("avoid_host_sync"))
           f.recommendations.push_back(std::move(r));
