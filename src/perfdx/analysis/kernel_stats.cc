@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <string>
 #include <unordered_map>
+
+#include <fmt/format.h>
 
 #include "perfdx/analysis/slice_sets.h"
 #include "perfdx/base/statistics.h"
@@ -49,6 +52,17 @@ KernelClass ClassOf(model::EventKind kind, std::string_view name) {
   return c;
 }
 
+// What launched a copy: the op under its enclosing op (KernelStat).
+std::string LauncherName(const model::Trace& trace, int32_t op) {
+  if (op < 0) return "(no traced launcher)";
+  const auto slice = static_cast<SliceId>(op);
+  const int64_t parent = trace.slices.parent[slice];
+  const int32_t outer = parent < 0 ? -1 : EnclosingFrameworkOp(trace, static_cast<SliceId>(parent));
+  if (outer < 0) return std::string(trace.slice_name(slice));
+  return fmt::format("{} > {}", trace.slice_name(static_cast<SliceId>(outer)),
+                     trace.slice_name(slice));
+}
+
 }  // namespace
 
 KernelSummary SummarizeKernels(const model::Trace& trace, const OpAttribution& attribution,
@@ -67,6 +81,8 @@ KernelSummary SummarizeKernels(const model::Trace& trace, const OpAttribution& a
     }
   }
 
+  // Copies' device time by launcher (KernelStat::launched_by), per kernel.
+  std::unordered_map<size_t, std::map<int32_t, int64_t>> copy_launchers;
   for (SliceId i = 0; i < s.size(); ++i) {
     if (!model::IsDeviceWork(s.kind[i]) || !OnDevice(trace, i) || !in_window(i)) continue;
     auto [it, inserted] = index.try_emplace(s.name[i], out.kernels.size());
@@ -87,6 +103,8 @@ KernelSummary SummarizeKernels(const model::Trace& trace, const OpAttribution& a
       out.kernels.push_back(std::move(k));
     }
     KernelStat& k = out.kernels[it->second];
+    if (model::IsMemcpy(k.kind))
+      copy_launchers[it->second][attribution.launching_op[i]] += s.dur_ns[i];
     ++k.count;
     k.total_ns += s.dur_ns[i];
     k.min_ns = std::min(k.min_ns, s.dur_ns[i]);
@@ -113,6 +131,16 @@ KernelSummary SummarizeKernels(const model::Trace& trace, const OpAttribution& a
       }
     }
     out.device_work_ns += s.dur_ns[i];
+  }
+  for (auto& [kernel, by_op] : copy_launchers) {
+    std::map<std::string, int64_t> by_name;
+    for (const auto& [op, ns] : by_op) by_name[LauncherName(trace, op)] += ns;
+    std::vector<std::pair<std::string, int64_t>>& top = out.kernels[kernel].launched_by;
+    top.assign(by_name.begin(), by_name.end());
+    std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) {
+      return a.second != b.second ? a.second > b.second : a.first < b.first;
+    });
+    if (top.size() > kMaxCopyLaunchers) top.resize(kMaxCopyLaunchers);
   }
   for (KernelStat& k : out.kernels) {
     k.share = ShareOf(k.total_ns, out.device_work_ns);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "perfdx/analysis/interval_set.h"
@@ -32,7 +33,14 @@ struct KernelStat {
   bool tensor_core = false;  // matrix work the name shows on Tensor Cores (matrix cores)
   bool fp32_matrix = false;  // matrix work in FP32 on the CUDA cores (no reduced-precision path)
   bool layout_conversion = false;  // compute kernel of class layout_conversion
+  // Copies only: the framework ops that launched them, by device time, the
+  // largest kMaxCopyLaunchers: "aten::clone > aten::copy_" (the launching op
+  // under its enclosing op, which says what the copy is for; the launching
+  // op alone where it has none), "(no traced launcher)".
+  std::vector<std::pair<std::string, int64_t>> launched_by;
 };
+
+inline constexpr size_t kMaxCopyLaunchers = 3;
 
 struct KernelSequence {
   std::vector<std::string> names;  // consecutive kernels on one stream

@@ -3,7 +3,11 @@
 // pageable host->device part is reported here as a detail, not again by
 // pageable_h2d. Gain: the copy time per step that no compute kernel hides —
 // what the step would lose if the copies ran fully under compute.
+#include <string>
+#include <vector>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "perfdx/advisor/advisor.h"
 #include "perfdx/advisor/knobs.h"
@@ -33,9 +37,11 @@ class MemcpyShareRule final : public Rule {
     const analysis::IntervalSet d2d = Intersect(act.device_memcpy_d2d, window);
     const analysis::IntervalSet exposed = Subtract(copies, act.device_compute);
     const int64_t copy_ns = copies.TotalLength();
-    // Device-to-device copies move nothing between host and device: they
-    // re-lay tensors out (.contiguous(), format casts), which channels_last
-    // avoids and pinned memory does not touch.
+    // Device-to-device copies move nothing between host and device, so
+    // pinned memory does not touch them. What they are for is the op that
+    // launched them (a clone, a cat, a compiled graph's input copies): a
+    // same-layout cudaMemcpy is no layout conversion (those are kernels,
+    // layout_conversion's), so no fix is guessed for them.
     const double d2d_share_of_copies =
         copy_ns > 0 ? static_cast<double>(d2d.TotalLength()) / static_cast<double>(copy_ns) : 0;
 
@@ -82,8 +88,21 @@ class MemcpyShareRule final : public Rule {
       AppendFixes(&f.recommendations, {"pinned_memory"});
     }
     if (d2d_share_of_copies >= kFixWorthShare) {
-      AddTag(&f, "layout_conversion");
-      AppendFixes(&f.recommendations, {"memory_layout"});
+      // What was measured: the ops that launched them.
+      std::vector<std::string> launchers;
+      for (const analysis::KernelStat& k : c.analysis.kernels.kernels) {
+        const auto ends = analysis::ParseCopyName(k.name);
+        if (!model::IsMemcpy(k.kind) || !ends || ends->source != analysis::CopyMemory::kDevice ||
+            ends->destination != analysis::CopyMemory::kDevice)
+          continue;
+        for (const auto& [op, ns] : k.launched_by) {
+          launchers.push_back(fmt::format("{} {}", ShortName(op), Ms(PerStep(c, ns))));
+        }
+      }
+      f.title += fmt::format("; {} of the copy time is device-to-device", Pct(d2d_share_of_copies));
+      if (!launchers.empty()) {
+        f.title += fmt::format(", launched by {} per step", fmt::join(launchers, ", "));
+      }
     }
     out->push_back(std::move(f));
   }
