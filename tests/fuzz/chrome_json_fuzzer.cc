@@ -44,7 +44,9 @@ class TrickleSource final : public perfdx::io::ByteSource {
       : ByteSource(inner->path(), inner->compression()), inner_(std::move(inner)) {}
   perfdx::Result<size_t> Read(char* dst, size_t capacity) override {
     next_ = next_ % 13 + 1;
-    return inner_->Read(dst, capacity < next_ ? capacity : next_);
+    perfdx::Result<size_t> n = inner_->Read(dst, capacity < next_ ? capacity : next_);
+    truncation_ = inner_->truncation();  // the parser names it from the source it reads
+    return n;
   }
 
  private:

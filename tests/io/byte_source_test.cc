@@ -325,3 +325,59 @@ TEST(ZstdSourceTest, ACorruptFrameIsNamedWhateverTheReadSize) {
 
 }  // namespace
 }  // namespace perfdx::io
+
+namespace perfdx::io {
+namespace {
+
+// Whatever the read size, a whole stream comes whole with no truncation,
+// and one cut in half gives the same prefix, truncated (compressed blocks:
+// the decoder hands out a block only once it has all of it; the raw blocks
+// of the next test are where it held bytes back).
+TEST(ZstdSourceTest, EveryReadSizeGetsTheSameBytes) {
+  const std::string data = Sample();
+  const std::string whole = ZstdCompress(data);  // no checksum: ZSTD_compress's default
+  const std::string cut = whole.substr(0, whole.size() / 2);
+  std::string cut_out;
+  for (size_t step : {size_t{1}, size_t{13}, size_t{512}, size_t{7777}, size_t{1} << 20}) {
+    SCOPED_TRACE(step);
+    auto source = OpenMemoryByteSource(whole, "trace.json.zst");
+    ASSERT_TRUE(source.ok());
+    EXPECT_EQ(ReadThrough(**source, step), data);
+    EXPECT_FALSE((*source)->truncated()) << (*source)->truncation();
+    auto cut_source = OpenMemoryByteSource(cut, "cut.json.zst");
+    ASSERT_TRUE(cut_source.ok());
+    const std::string out = ReadThrough(**cut_source, step);
+    EXPECT_TRUE((*cut_source)->truncated());
+    if (cut_out.empty()) cut_out = out;
+    EXPECT_EQ(out.size(), cut_out.size());
+    EXPECT_EQ(data.compare(0, out.size(), out), 0) << "a prefix of the original";
+  }
+  EXPECT_GT(cut_out.size(), 0u);
+}
+
+}  // namespace
+}  // namespace perfdx::io
+
+namespace perfdx::io {
+namespace {
+
+// The fuzzer's input: a frame cut inside a block (4,728 bytes; `zstd -dc`
+// hands out 791,722 bytes of it before "premature end"). Reads of 1, 13 and
+// 512 bytes got 787,040, 787,046 and 787,456: the decoder's held bytes were
+// left behind when the input ran out.
+TEST(ZstdSourceTest, ACutFrameGivesTheSamePrefixWhateverTheReadSize) {
+  const std::string bytes =
+      perfdx::testing::ReadFileOrDie("tests/data/fuzz/truncated_zstd_trickle_1.json.zst");
+  ASSERT_EQ(bytes.size(), 4728u);
+  for (size_t step : {size_t{1}, size_t{13}, size_t{512}, size_t{1} << 20}) {
+    SCOPED_TRACE(step);
+    auto source = OpenMemoryByteSource(bytes, "fuzz.json.zst");
+    ASSERT_TRUE(source.ok());
+    const std::string out = ReadThrough(**source, step);
+    EXPECT_EQ(out.size(), 791722u);
+    EXPECT_EQ((*source)->truncation(), "zstd stream ends early (after 4728 compressed bytes)");
+  }
+}
+
+}  // namespace
+}  // namespace perfdx::io

@@ -301,23 +301,23 @@ class ZstdSource final : public LimitedSource {
     if (done_ || capacity == 0) return size_t{0};
     ZSTD_outBuffer out{dst, capacity, 0};
     while (out.pos < out.size) {
-      if (in_.pos == in_.size) {
+      if (in_.pos == in_.size && !input_ended_) {
         PERFDX_ASSIGN_OR_RETURN(size_t n, input_.Read(in_buf_.get(), InputReadSize(bytes_in_)));
         if (n == 0) {
-          if (last_rc_ != 0) {
-            if (bytes_out_ + out.pos == 0) {
-              return InvalidInput(fmt::format(
-                  "{}: at compressed byte {}: zstd stream ends before any data", path_, bytes_in_));
-            }
-            truncation_ =
-                fmt::format("zstd stream ends early (after {} compressed bytes)", bytes_in_);
-          }
-          done_ = true;
-          break;
+          input_ended_ = true;
+        } else {
+          bytes_in_ += n;
+          in_ = ZSTD_inBuffer{in_buf_.get(), n, 0};
         }
-        bytes_in_ += n;
-        in_ = ZSTD_inBuffer{in_buf_.get(), n, 0};
       }
+      // With the input all read, the decoder may still hold decoded bytes a
+      // smaller read had no room for: drained by calls with no input, until
+      // one hands out nothing (a frame complete and flushed needs none).
+      if (input_ended_ && last_rc_ == 0) {
+        done_ = true;
+        break;
+      }
+      const size_t out_before = out.pos;
       const size_t frame_at = in_.pos;
       const size_t rc = ZSTD_decompressStream(dctx_, &out, &in_);
       if (ZSTD_isError(rc)) {
@@ -335,6 +335,18 @@ class ZstdSource final : public LimitedSource {
         break;
       }
       last_rc_ = rc;
+      if (input_ended_ && out.pos == out_before) {
+        if (last_rc_ != 0) {
+          if (bytes_out_ + out.pos == 0) {
+            return InvalidInput(fmt::format(
+                "{}: at compressed byte {}: zstd stream ends before any data", path_, bytes_in_));
+          }
+          truncation_ =
+              fmt::format("zstd stream ends early (after {} compressed bytes)", bytes_in_);
+        }
+        done_ = true;
+        break;
+      }
     }
     bytes_out_ += out.pos;
     PERFDX_RETURN_IF_ERROR(CheckLimits());
@@ -362,6 +374,7 @@ class ZstdSource final : public LimitedSource {
 
   ZSTD_DCtx* dctx_ = nullptr;
   bool done_ = false;
+  bool input_ended_ = false;  // the compressed input is all read
   size_t last_rc_ = 0;
   std::unique_ptr<char[]> in_buf_;  // not zero-filled: every byte used was read first
   ZSTD_inBuffer in_{nullptr, 0, 0};
