@@ -174,6 +174,10 @@ TEST(ComputeRulesTest, HostBoundDispatch) {
   // time): 10 x 100 us + 1 us per step.
   EXPECT_NEAR(f->evidence.details[0].second, 11.0, 0.01) << "gaps per step";
   EXPECT_EQ(f->gain.ns_per_step, 1'001'000);
+  double unlisted = -1;
+  for (const auto& [name, value] : f->evidence.details)
+    if (name == "unlisted_dispatch_share") unlisted = value;
+  EXPECT_NEAR(unlisted, 1.0 / 1001, 1e-9);
   EXPECT_NE(f->title.find("inside aten::add"), std::string::npos) << f->title;
   // Captured as one graph, the launches no longer wait for the host.
   ASSERT_TRUE(f->prediction.available);

@@ -281,6 +281,17 @@ TEST(MemcpyShareRuleTest, DeviceToDeviceCopiesOfARealRunNameTheirLaunchers) {
   EXPECT_TRUE(FixIds(*f).count("memory_layout") == 0) << f->title;
   EXPECT_NE(f->title.find("launched by aten::clone > aten::copy_"), std::string::npos) << f->title;
   EXPECT_NE(f->title.find("CompiledFunctionBackward > aten::copy_"), std::string::npos) << f->title;
+  // The time behind the first name, against the count from the events
+  // (python3, json: every "Memcpy DtoD" whose cudaMemcpyAsync lies inside
+  // aten::copy_ inside aten::clone: 45.195 ms, the whole trace; the window's
+  // six steps hold nearly all of it).
+  for (const analysis::KernelStat& k : a->analysis.kernels.kernels) {
+    if (k.name != "Memcpy DtoD (Device -> Device)") continue;
+    ASSERT_FALSE(k.launched_by.empty());
+    EXPECT_EQ(k.launched_by[0].first, "aten::clone > aten::copy_");
+    EXPECT_LE(k.launched_by[0].second, 45'195'000 + 1'000);
+    EXPECT_GE(k.launched_by[0].second, 0.9 * 45'195'000);
+  }
 }
 
 TEST(PageableH2dRuleTest, FiresWhenCopiesAreOtherwiseHealthy) {

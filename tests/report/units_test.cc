@@ -146,13 +146,12 @@ TEST(PredictionBasisTest, SaysHowTheGainWasComputed) {
 TEST(OverlapSentenceTest, NamesTheOtherFindingByItsTitleOrItsNumber) {
   advisor::FindingOverlap o;
   o.rule = "recurring_gap";
-  // 50 bytes; the 48-byte cut would split "µ" (bytes 47-48): it backs off
-  // to 47.
-  o.title = "The device idles 117 ms per step in 128 gaps ofµs";
+  // 50 columns ("µ" is one, of two bytes): the first 48 kept, "…" after.
+  o.title = "The device idles 117 ms per step in 128 gaps ofµs.";
   o.combined_gain_ns_per_step = 356'000'000;
   o.sum_gain_ns_per_step = 473'000'000;
   EXPECT_EQ(OverlapSentence(o),
-            "overlaps recurring_gap (\"The device idles 117 ms per step in 128 gaps of…\"): "
+            "overlaps recurring_gap (\"The device idles 117 ms per step in 128 gaps ofµ…\"): "
             "both fixes together save 356 ms per step, not 473 ms");
   EXPECT_EQ(OverlapSentence(o, "#3 (recurring_gap)"),
             "overlaps #3 (recurring_gap): both fixes together save 356 ms per step, not 473 ms");

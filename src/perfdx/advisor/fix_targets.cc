@@ -76,10 +76,7 @@ void KeepFixesFor(const std::vector<FixTarget>& targets, const std::vector<std::
   const auto profile = [&](const char* tag, std::initializer_list<std::string_view> fix_ids) {
     finding->evidence_tags.emplace_back(tag);
     tags.emplace_back(tag);
-    for (std::string_view id : fix_ids) {
-      for (Recommendation& r : RecommendationsFor(id))
-        finding->recommendations.push_back(std::move(r));
-    }
+    AppendFixes(&finding->recommendations, fix_ids);
     Filter(targets, tags, &finding->recommendations);
   };
   // Stacks already recorded (python_stacks) call for ranges instead: the

@@ -163,6 +163,13 @@ std::vector<Recommendation> RecommendationsFor(std::string_view fix_id) {
   return out;
 }
 
+void AppendFixes(std::vector<Recommendation>* out,
+                 std::initializer_list<std::string_view> fix_ids) {
+  for (std::string_view fix : fix_ids) {
+    for (Recommendation& r : RecommendationsFor(fix)) out->push_back(std::move(r));
+  }
+}
+
 bool EvidenceHolds(const Knob& knob, const std::vector<std::string>& tags) {
   for (const std::string& r : knob.required_tags) {
     if (!Holds(r, tags)) return false;

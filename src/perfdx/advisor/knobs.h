@@ -7,6 +7,7 @@
 // in perfdx spells a knob.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,6 +53,9 @@ const Knob* FindKnob(std::string_view fix_id, FixTarget target);
 
 // The recommendations for one fix, one per target that has it.
 std::vector<Recommendation> RecommendationsFor(std::string_view fix_id);
+
+// Appends the catalogue's recommendations for each fix, in order.
+void AppendFixes(std::vector<Recommendation>* out, std::initializer_list<std::string_view> fix_ids);
 
 // Does the evidence a knob needs hold, given the tags that hold?
 bool EvidenceHolds(const Knob& knob, const std::vector<std::string>& tags);

@@ -90,14 +90,6 @@ std::string PredictionBasis(const analysis::Prediction& p) {
 
 namespace {
 
-// At most `max_bytes` of `s`, cut before a UTF-8 continuation byte.
-std::string_view Utf8Prefix(std::string_view s, size_t max_bytes) {
-  if (s.size() <= max_bytes) return s;
-  size_t n = max_bytes;
-  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
-  return s.substr(0, n);
-}
-
 // The gain of the fix alone, with the measured bound where it reads
 // differently.
 std::string AloneHeadline(const advisor::Finding& f) {
@@ -162,14 +154,14 @@ std::string GainHeadline(const advisor::Finding& f) {
 
 std::string OverlapSentence(const advisor::FindingOverlap& o, std::string_view which) {
   // A rule can report several findings: its title's start tells them apart.
-  constexpr size_t kTitleChars = 48;
+  constexpr size_t kTitleColumns = 48;
   std::string named(which);
   if (named.empty()) {
     named = o.rule;
     if (!o.title.empty()) {
       const std::string title = Printable(o.title);
-      named += fmt::format(" (\"{}{}\")", Utf8Prefix(title, kTitleChars),
-                           title.size() > kTitleChars ? "…" : "");
+      const std::string_view start = TakeColumns(title, kTitleColumns);
+      named += fmt::format(" (\"{}{}\")", start, start.size() < title.size() ? kEllipsis : "");
     }
   }
   return fmt::format("overlaps {}: both fixes together save {} per step, not {}", named,

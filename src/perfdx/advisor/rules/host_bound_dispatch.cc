@@ -75,7 +75,7 @@ class HostBoundDispatchRule final : public Rule {
     std::vector<std::pair<double, std::string>> where;
     for (const Contributor& x : f.evidence.contributors)
       where.emplace_back(x.share, fmt::format("{} inside {}", Pct(x.share), x.name));
-    const int64_t unlisted_dispatch_ns = idle.unlisted_ns - c.analysis.gaps.short_gaps.optimizer_ns;
+    const int64_t unlisted_dispatch_ns = c.analysis.gaps.short_gaps.dispatch_ns;
     if (unlisted_dispatch_ns > 0) {
       where.emplace_back(part(unlisted_dispatch_ns),
                          fmt::format("{} in gaps under {} µs", Pct(part(unlisted_dispatch_ns)),
@@ -98,6 +98,7 @@ class HostBoundDispatchRule final : public Rule {
          static_cast<double>(idle.gaps) / static_cast<double>(c.step_count())},
         {"optimizer_share",
          static_cast<double>(idle.optimizer_ns) / static_cast<double>(idle.total_ns)},
+        {"unlisted_dispatch_share", part(unlisted_dispatch_ns)},
         {"kernels_per_step", static_cast<double>(kernels) / static_cast<double>(c.step_count())},
         {"median_kernel_mean_ns", median_kernel_ns},
         {"framework_overhead_share", c.analysis.summary.framework_overhead_share}};

@@ -50,8 +50,7 @@ class LowDeviceUtilizationRule final : public Rule {
       if (std::find(outliers.begin(), outliers.end(), g.step) != outliers.end() ||
           std::binary_search(reported.begin(), reported.end(),
                              GapKey{kind, g.cause.name, g.position}) ||
-          IsDispatchGap(g, c.thresholds, reported) || kind == "data_loader" ||
-          kind == "synchronization" || kind == "launch_overhead" || kind == "stalled_call") {
+          IsDispatchGap(g, c.thresholds, reported) || CauseHasItsOwnRule(kind)) {
         explained_ns += g.dur_ns;
       } else {
         left_ns[g.cause.name.empty() ? kind : g.cause.name] += g.dur_ns;

@@ -112,10 +112,8 @@ class RecurringGapRule final : public Rule {
       f.recommendations = RecommendationsFor(fix);
       if (kind == "optimizer_step") AppendFixes(&f.recommendations, {"fused_adam", "fused_sgd"});
       if (kind == "framework_op") AppendFixes(&f.recommendations, {"npu_graph_mode"});
-      if (kind != "framework_op" && kind != "optimizer_step") {
-        for (Recommendation& r : RecommendationsFor("avoid_host_sync"))
-          f.recommendations.push_back(std::move(r));
-      }
+      if (kind != "framework_op" && kind != "optimizer_step")
+        AppendFixes(&f.recommendations, {"avoid_host_sync"});
       out->push_back(std::move(f));
     }
   }

@@ -39,11 +39,14 @@ bool AllReduceDominates(const analysis::CollectiveSummary& collectives) {
   return total_ns > 0 && 2 * all_reduce_ns >= total_ns;
 }
 
+bool CauseHasItsOwnRule(const std::string& kind) {
+  return kind == "data_loader" || kind == "synchronization" || kind == "launch_overhead" ||
+         kind == "stalled_call";
+}
+
 bool IsReportedRecurringGroup(const RuleContext& c, const analysis::GapGroup& g) {
   const std::string& kind = g.cause.kind;
-  if (kind == "data_loader" || kind == "synchronization" || kind == "launch_overhead" ||
-      kind == "stalled_call")
-    return false;
+  if (CauseHasItsOwnRule(kind)) return false;
   if (static_cast<double>(g.mean_dur_ns) < c.thresholds.min_recurring_gap_ns) return false;
   if (advisor::Evaluate(c.thresholds.recurring_gap_share, ShareOfStep(c, g.ns_per_step)) ==
       HealthStatus::kHealthy)
@@ -106,7 +109,6 @@ DispatchIdle MeasureDispatchIdle(const RuleContext& c) {
   const analysis::ShortGapTotals& s = gaps.short_gaps;
   out.total_ns += s.dispatch_ns + s.optimizer_ns;
   out.optimizer_ns += s.optimizer_ns;
-  out.unlisted_ns = s.dispatch_ns + s.optimizer_ns;
   out.gaps += s.dispatch_count;
   if (s.optimizer_ns > 0) out.by_cause[optimizer] += s.optimizer_ns;
   return out;
@@ -151,13 +153,6 @@ std::string Mb(int64_t bytes) {
   if (b >= 1e6) return fmt::format("{:.1f} MB", b / 1e6);
   if (b >= 1e3) return fmt::format("{:.1f} KB", b / 1e3);
   return fmt::format("{} B", bytes);
-}
-
-void AppendFixes(std::vector<Recommendation>* out,
-                 std::initializer_list<std::string_view> fix_ids) {
-  for (std::string_view fix : fix_ids) {
-    for (Recommendation& r : RecommendationsFor(fix)) out->push_back(std::move(r));
-  }
 }
 
 Severity PrioritySeverity(double gain_share) {

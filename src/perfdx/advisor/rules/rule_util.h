@@ -41,6 +41,11 @@ inline void AddTag(Finding* f, std::string_view tag) {
 // synchronization), rather than all-to-all, all-gather, ...?
 bool AllReduceDominates(const analysis::CollectiveSummary& collectives);
 
+// A gap cause with a rule of its own (data_loader_stall, sync_in_step, the
+// dispatch and stalled-call rules): data loading, a sync, a launch burst, a
+// stalled call. recurring_gap leaves such groups to them.
+bool CauseHasItsOwnRule(const std::string& kind);
+
 // Does recurring_gap report this group (its conditions, in one place)? A
 // cause the host names (not data loading, syncs, launches or stalled calls,
 // which have their own rules), gaps of at least min_recurring_gap_ns on
@@ -66,7 +71,6 @@ struct DispatchIdle {
   int64_t total_ns = 0;
   int64_t optimizer_ns = 0;  // of which the host ran optimizer.step()
   uint64_t gaps = 0;         // listed dispatch gaps and short ones mostly dispatch
-  int64_t unlisted_ns = 0;   // of which in gaps too short to list (gaps.h)
   // The listed gaps' and the optimizer's time by what the host was inside:
   // the operator, "(launch calls)", "optimizer.step() (AdamW)".
   std::map<std::string, int64_t> by_cause;
@@ -95,9 +99,6 @@ int64_t PerStep(const RuleContext& c, int64_t total_ns);
 
 // "2.1 MB" (decimal megabytes, as msprof-analyze reports transit sizes).
 std::string Mb(int64_t bytes);
-
-// Appends the catalogue's recommendations for each fix, in order.
-void AppendFixes(std::vector<Recommendation>* out, std::initializer_list<std::string_view> fix_ids);
 
 // msprof-analyze base_analyzer get_priority_by_time_ratio: a cause worth
 // >= 5% of the step is high priority (critical), >= 3% medium (warning),
