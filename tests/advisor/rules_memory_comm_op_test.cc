@@ -156,6 +156,17 @@ std::string HcclTask(int64_t ts, int64_t dur, int64_t bytes, std::string_view li
           transport, link, bytes));
 }
 
+// Regression: names were cut at byte 77, inside a multi-byte character, and
+// the JSON report showed the broken sequence as '?'.
+TEST(RulesTest, ShortNameCutsBetweenCharacters) {
+  // 76 ASCII bytes, then 昇 (3 bytes) across the cut at 77.
+  const std::string name = std::string(76, 'a') + "\xE6\x98\x87" + std::string(10, 'b');
+  const std::string shown = ShortName(name);
+  EXPECT_EQ(shown, std::string(76, 'a') + "...");
+  const std::string short_name = std::string(70, 'a') + "\xE6\x98\x87";
+  EXPECT_EQ(ShortName(short_name), short_name);
+}
+
 TEST(RulesTest, EveryFixTheRulesNameIsInTheCatalogue) {
   // The fix ids the memory, communication and operator rules pass to
   // RecommendationsFor: a renamed catalogue entry must not leave a finding

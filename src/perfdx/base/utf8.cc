@@ -66,4 +66,18 @@ size_t ReplaceControlCharsInStrings(char* data, size_t size) {
   return replaced;
 }
 
+std::string_view Utf8Prefix(std::string_view s, size_t max_bytes) {
+  if (s.size() <= max_bytes) return s;
+  // s[n] is the first byte left out: while it continues a sequence, that
+  // sequence started inside the prefix and goes too. A sequence is at most
+  // four bytes, so at most three steps back (more continuation bytes are not
+  // UTF-8 and are left to ReplaceInvalidUtf8).
+  size_t n = max_bytes;
+  for (int step = 0; step < 3 && n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80;
+       ++step) {
+    --n;
+  }
+  return s.substr(0, n);
+}
+
 }  // namespace perfdx

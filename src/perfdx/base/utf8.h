@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string_view>
 
 namespace perfdx {
 
@@ -15,5 +16,10 @@ size_t ReplaceInvalidUtf8(char* data, size_t size, char replacement);
 // them escaped; Kineto has written raw newlines and tabs into names). Returns
 // the number replaced.
 size_t ReplaceControlCharsInStrings(char* data, size_t size);
+
+// The longest prefix of `s` of at most `max_bytes` bytes that does not end
+// inside a UTF-8 sequence (a name cut for display must stay valid text: the
+// JSON writer would show the broken sequence as '?').
+std::string_view Utf8Prefix(std::string_view s, size_t max_bytes);
 
 }  // namespace perfdx

@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "perfdx/advisor/knobs.h"
+#include "perfdx/base/utf8.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -133,7 +134,7 @@ std::string RankLabel(const cluster::RankSummary& s) {
 std::string ShortName(const std::string& name) {
   constexpr size_t kMaxNameChars = 80;
   if (name.size() <= kMaxNameChars) return name;
-  return name.substr(0, kMaxNameChars - 3) + "...";
+  return std::string(Utf8Prefix(name, kMaxNameChars - 3)) + "...";
 }
 
 void KeepLargest(std::vector<Contributor>* contributors, size_t max) {
