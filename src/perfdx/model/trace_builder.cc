@@ -721,7 +721,14 @@ TraceBuilder::SliceOrder TraceBuilder::ComputeSliceOrder() const {
     int64_t dur;
     uint32_t index;
   };
+  // Sized once for the largest track: grown by doubling, each step was a
+  // fresh block, a copy and its pages faulted in again (1 GB trace: 24 k
+  // page faults, an eighth of the load's).
+  size_t largest = 0;
+  for (size_t t = 0; t < num_tracks; ++t)
+    largest = std::max<size_t>(largest, offset[t + 1] - offset[t]);
   std::vector<Key> keys;
+  keys.reserve(largest);
   for (size_t t = 0; t < num_tracks; ++t) {
     const uint32_t begin = offset[t];
     const uint32_t end = offset[t + 1];
