@@ -18,7 +18,8 @@ Stdlib only. For each example trace, per ProfilerStep (the CPU
     covers at least half of it (the optimizer's own dispatch), else not at all
     (a long pause inside one operator is that operator's host work).
 
-The mean over the steps, in ms, is what perfdx's host_bound_dispatch finding
+Each step's, in ms (`dispatch_idle_ms_by_step`, by N), and the mean over the
+steps. The mean is what perfdx's host_bound_dispatch finding
 measures (docs/metrics.md, "Dispatch idle"), found here by a different
 route: interval arithmetic over the raw events instead of perfdx's gap
 causes. The two step windows differ slightly (perfdx extends a step to the
@@ -85,20 +86,26 @@ def dispatch_idle_ms_per_step(path):
             t = max(t, y)
         if t < b:
             dispatching.append([t, b])
-    steps = sorted(span(e) for e in events if e.get("cat") == "user_annotation"
+    steps = sorted(span(e) + [int(name(e).split("#")[1])] for e in events
+                   if e.get("cat") == "user_annotation"
                    and re.fullmatch(r"ProfilerStep#\d+", name(e)))
     total_us = 0.0
-    for start, end in steps:
+    by_step = {}
+    for start, end, step in steps:
         t = start
+        step_us = 0.0
         for a, b in [iv for iv in busy if iv[1] > start and iv[0] < end] + [[end, end]]:
             a = max(a, start)
             if a > t:
                 if a - t < LONG_GAP_US:
-                    total_us += length_in(dispatching, t, a)
+                    step_us += length_in(dispatching, t, a)
                 elif 2 * length_in(optimizer, t, a) >= a - t:
-                    total_us += a - t
+                    step_us += a - t
             t = max(t, min(b, end))
-    return {"steps": len(steps), "dispatch_idle_ms_per_step": round(total_us / len(steps) / 1000, 3)}
+        total_us += step_us
+        by_step[str(step)] = round(step_us / 1000, 3)
+    return {"steps": len(steps), "dispatch_idle_ms_per_step": round(total_us / len(steps) / 1000, 3),
+            "dispatch_idle_ms_by_step": by_step}
 
 
 def main():

@@ -363,7 +363,7 @@ GapAnalysis FindGaps(const model::Trace& trace, const Activity& activity,
     dispatching = Subtract(Subtract(Union(activity.host_framework, activity.host_runtime), held),
                            activity.host_optimizer);
   }
-  auto add_short_gap = [&](const Interval& idle) {
+  auto add_short_gap = [&](const Interval& idle, int64_t step) {
     ShortGapTotals& s = out.short_gaps;
     const int64_t dispatch_ns = dispatching.LengthIn(idle.start, idle.end);
     const int64_t optimizer_ns = in_optimizer.LengthIn(idle.start, idle.end);
@@ -371,6 +371,9 @@ GapAnalysis FindGaps(const model::Trace& trace, const Activity& activity,
     s.total_ns += idle.length();
     s.dispatch_ns += dispatch_ns;
     s.optimizer_ns += optimizer_ns;
+    if (dispatch_ns + optimizer_ns > 0) {
+      s.dispatch_and_optimizer_ns_by_step[step] += dispatch_ns + optimizer_ns;
+    }
     s.dispatch_count += static_cast<double>(dispatch_ns + optimizer_ns) >=
                         kDominant * static_cast<double>(idle.length());
   };
@@ -378,7 +381,7 @@ GapAnalysis FindGaps(const model::Trace& trace, const Activity& activity,
     const IntervalSet idle_set = activity.compute_timeline.GapsIn(start, end);
     for (const Interval& idle : idle_set.intervals()) {
       if (idle.length() < min_gap_ns) {
-        if (!between) add_short_gap(idle);
+        if (!between) add_short_gap(idle, step.id);
         continue;
       }
       Gap gap;

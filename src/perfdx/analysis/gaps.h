@@ -32,6 +32,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,9 @@ struct ShortGapTotals {
   int64_t optimizer_ns = 0;
   // Gaps at least half of which is dispatch or optimizer time.
   uint64_t dispatch_count = 0;
+  // dispatch_ns + optimizer_ns by the step the gap lies in (its id): how the
+  // dispatch idle varies from step to step (step_jitter).
+  std::map<int64_t, int64_t> dispatch_and_optimizer_ns_by_step;
 };
 
 struct GapAnalysis {

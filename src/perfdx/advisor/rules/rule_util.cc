@@ -98,6 +98,7 @@ DispatchIdle MeasureDispatchIdle(const RuleContext& c) {
   for (const analysis::Gap& g : gaps.gaps) {
     if (!IsDispatchGap(g, c.thresholds, reported)) continue;
     out.total_ns += g.dur_ns;
+    out.by_step[g.step] += g.dur_ns;
     ++out.gaps;
     if (g.cause.kind == "optimizer_step") {
       out.optimizer_ns += g.dur_ns;
@@ -112,6 +113,7 @@ DispatchIdle MeasureDispatchIdle(const RuleContext& c) {
   out.optimizer_ns += s.optimizer_ns;
   out.gaps += s.dispatch_count;
   if (s.optimizer_ns > 0) out.by_cause[optimizer] += s.optimizer_ns;
+  for (const auto& [step, ns] : s.dispatch_and_optimizer_ns_by_step) out.by_step[step] += ns;
   return out;
 }
 

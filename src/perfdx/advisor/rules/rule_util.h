@@ -74,7 +74,8 @@ struct DispatchIdle {
   // The listed gaps' and the optimizer's time by what the host was inside:
   // the operator, "(launch calls)", "optimizer.step() (AdamW)".
   std::map<std::string, int64_t> by_cause;
-  std::vector<TimeRange> ranges;  // the first five listed gaps
+  std::map<int64_t, int64_t> by_step;  // total_ns by step id
+  std::vector<TimeRange> ranges;       // the first five listed gaps
 };
 DispatchIdle MeasureDispatchIdle(const RuleContext& c);
 

@@ -4,6 +4,7 @@
 // low-utilization step as busy as the high ones (saw-tooth).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include <fmt/format.h>
 
@@ -45,6 +46,54 @@ bool SlowStepsHaveCause(const RuleContext& c) {
   return 2 * caused_ns >= excess_ns;
 }
 
+// A step whose device work (computing and exposed communication) is within
+// this share of the steps' spread of the step time is as long as the device
+// makes it; the rest of the variation is idle time.
+constexpr double kSteadyWorkShare = 0.25;
+
+// The analysed steps' device work and idle time (the step less that work),
+// with the steps where the idle time is least and most.
+struct WorkAndIdle {
+  int64_t work_min_ns = INT64_MAX, work_max_ns = 0;
+  int64_t idle_min_ns = INT64_MAX, idle_max_ns = 0;
+  int64_t least_idle_step = 0, most_idle_step = 0;
+  size_t steps = 0;
+};
+
+WorkAndIdle MeasureWorkAndIdle(const RuleContext& c) {
+  WorkAndIdle w;
+  for (const analysis::StepAnalysis& step : c.analysis.steps) {
+    const int64_t work = step.device.computing_ns + step.device.communication_not_overlapped_ns;
+    const int64_t idle = std::max<int64_t>(0, step.window.dur_ns() - work);
+    w.work_min_ns = std::min(w.work_min_ns, work);
+    w.work_max_ns = std::max(w.work_max_ns, work);
+    if (idle < w.idle_min_ns) {
+      w.idle_min_ns = idle;
+      w.least_idle_step = step.window.id;
+    }
+    if (idle > w.idle_max_ns) {
+      w.idle_max_ns = idle;
+      w.most_idle_step = step.window.id;
+    }
+    ++w.steps;
+  }
+  return w;
+}
+
+// Does the host's dispatch (host_bound_dispatch's measure) account for at
+// least half of the difference in idle time between the least and the most
+// idle step?
+bool DispatchExplainsIdleSpread(const RuleContext& c, const WorkAndIdle& w) {
+  const int64_t spread_ns = w.idle_max_ns - w.idle_min_ns;
+  if (spread_ns <= 0) return false;
+  const std::map<int64_t, int64_t> by_step = MeasureDispatchIdle(c).by_step;
+  const auto at = [&](int64_t step) {
+    const auto it = by_step.find(step);
+    return it == by_step.end() ? int64_t{0} : it->second;
+  };
+  return 2 * (at(w.most_idle_step) - at(w.least_idle_step)) >= spread_ns;
+}
+
 class StepJitterRule final : public Rule {
  public:
   std::string_view id() const override { return "step_jitter"; }
@@ -73,6 +122,31 @@ class StepJitterRule final : public Rule {
     f.title = fmt::format("Step time varies: CV {:.2f}, {} to {} (median {}){}", s.cv, Ms(s.min_ns),
                           Ms(s.max_ns), Ms(s.median_ns),
                           outliers.empty() ? "" : fmt::format("; outlier steps {}", outliers));
+    // Where the device's own work is the same in every step, the steps
+    // differ by idle time: said, with the host's dispatch where that
+    // explains most of the idle time (host_bound_dispatch's measure and
+    // fix), instead of asking to profile again for a cause already in the
+    // trace.
+    const WorkAndIdle w = MeasureWorkAndIdle(c);
+    const int64_t spread_ns = s.max_ns - s.min_ns;
+    const bool steady_work = !c.analysis.cpu_only && w.steps >= kMinSteps && w.work_max_ns > 0 &&
+                             spread_ns > 0 &&
+                             static_cast<double>(w.work_max_ns - w.work_min_ns) <=
+                                 kSteadyWorkShare * static_cast<double>(spread_ns);
+    const bool dispatch_explains = steady_work && DispatchExplainsIdleSpread(c, w);
+    if (steady_work) {
+      const std::string work =
+          Ms(w.work_min_ns) == Ms(w.work_max_ns)
+              ? fmt::format("{} every step", Ms(w.work_min_ns))
+              : fmt::format("{} to {} a step", Ms(w.work_min_ns), Ms(w.work_max_ns));
+      f.title += fmt::format(
+          "; the device's own work is steady ({}) and its idle time is not ({} in step {} to {} "
+          "in step {}){}",
+          work, Ms(w.idle_min_ns), w.least_idle_step, Ms(w.idle_max_ns), w.most_idle_step,
+          dispatch_explains ? ": most of the difference is the host dispatching the step "
+                              "(host_bound_dispatch)"
+                            : "");
+    }
     f.evidence.metric = "step_time_cv";
     f.evidence.value = s.cv;
     f.evidence.threshold = band.healthy;
@@ -80,6 +154,15 @@ class StepJitterRule final : public Rule {
     f.evidence.details = {{"mean_ns", static_cast<double>(s.mean_ns)},
                           {"median_ns", static_cast<double>(s.median_ns)},
                           {"p90_ns", static_cast<double>(s.p90_ns)}};
+    if (steady_work) {
+      f.evidence.details.insert(f.evidence.details.end(),
+                                {{"device_work_min_ns", static_cast<double>(w.work_min_ns)},
+                                 {"device_work_max_ns", static_cast<double>(w.work_max_ns)},
+                                 {"idle_min_ns", static_cast<double>(w.idle_min_ns)},
+                                 {"idle_max_ns", static_cast<double>(w.idle_max_ns)},
+                                 {"least_idle_step", static_cast<double>(w.least_idle_step)},
+                                 {"most_idle_step", static_cast<double>(w.most_idle_step)}});
+    }
     for (const analysis::StepAnalysis& step : c.analysis.steps) {
       for (int64_t id : s.outlier_steps) {
         if (step.window.id == id)
@@ -91,7 +174,8 @@ class StepJitterRule final : public Rule {
     // Host contention is shown only by kernel launches that stalled while
     // the device idled (gaps.h), in an outlier step or in two steps at least;
     // per-step host work only by synchronizations inside the slow steps.
-    f.host_cause = true;
+    // The dispatch's own finding carries its fixes: nothing to profile for.
+    f.host_cause = !dispatch_explains;
     const std::vector<int64_t>& stalled = c.analysis.gaps.stalled_launch_steps;
     const auto in_outlier = [&](int64_t step) {
       return std::find(s.outlier_steps.begin(), s.outlier_steps.end(), step) !=
