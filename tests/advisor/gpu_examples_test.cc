@@ -4,6 +4,7 @@
 // module (the one-liners below and count_events.py), and from how the jobs
 // were set up, never from perfdx's output.
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 
@@ -100,6 +101,25 @@ TEST(GpuExamplesTest, Fp32MatmulsBehindAHostHeldStep) {
   EXPECT_EQ(f->severity, Severity::kCritical);
 }
 
+// dispatch_idle.py's counts (traces/dispatch_idle.json); the parser owns
+// what the element points into.
+struct DispatchIdleCounts {
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+};
+
+std::unique_ptr<DispatchIdleCounts> LoadDispatchIdleCounts() {
+  std::ifstream in("examples/gpu_training/traces/dispatch_idle.json");
+  EXPECT_TRUE(in) << "run from the repository root";
+  if (!in) return nullptr;
+  std::stringstream text;
+  text << in.rdbuf();
+  auto counts = std::make_unique<DispatchIdleCounts>();
+  const bool parsed = counts->parser.parse(text.str()).get(counts->root) == simdjson::SUCCESS;
+  EXPECT_TRUE(parsed);
+  return parsed ? std::move(counts) : nullptr;
+}
+
 // The host-bound examples: the device idles while the host dispatches, in
 // hundreds of gaps a step, most too short to list (under 100 us) and, in
 // transformer_eager, in AdamW.step. dispatch_idle.py counts that time from
@@ -108,13 +128,9 @@ TEST(GpuExamplesTest, Fp32MatmulsBehindAHostHeldStep) {
 // Regression: only listed gaps counted, so ResNet-50 (30% of the step) and
 // the transformer (15%) were told the idle had "no single host-side cause".
 TEST(GpuExamplesTest, HostBoundDispatchCountsEveryDispatchGap) {
-  std::ifstream in("examples/gpu_training/traces/dispatch_idle.json");
-  ASSERT_TRUE(in) << "run from the repository root";
-  std::stringstream text;
-  text << in.rdbuf();
-  simdjson::dom::parser parser;
-  simdjson::dom::element counted;
-  ASSERT_EQ(parser.parse(text.str()).get(counted), simdjson::SUCCESS);
+  const auto counts = LoadDispatchIdleCounts();
+  ASSERT_TRUE(counts);
+  const simdjson::dom::element counted = counts->root;
   for (const char* name :
        {"resnet50_workers8_fp32", "resnet50_workers8_bf16", "transformer_eager"}) {
     SCOPED_TRACE(name);
@@ -154,13 +170,9 @@ TEST(GpuExamplesTest, HostBoundDispatchCountsEveryDispatchGap) {
 // interval arithmetic): between the least and the most idle step, the
 // dispatch idle grows by at least half of the idle time's growth.
 TEST(GpuExamplesTest, StepJitterOfSteadyDeviceWorkNamesTheDispatch) {
-  std::ifstream in("examples/gpu_training/traces/dispatch_idle.json");
-  ASSERT_TRUE(in) << "run from the repository root";
-  std::stringstream text;
-  text << in.rdbuf();
-  simdjson::dom::parser parser;
-  simdjson::dom::element counted;
-  ASSERT_EQ(parser.parse(text.str()).get(counted), simdjson::SUCCESS);
+  const auto counts = LoadDispatchIdleCounts();
+  ASSERT_TRUE(counts);
+  const simdjson::dom::element counted = counts->root;
   auto a = LoadExample("transformer_eager");
   const Finding* f = FindRule(a->findings, "step_jitter");
   ASSERT_NE(f, nullptr);
