@@ -273,6 +273,38 @@ TEST_F(AnalyzeJsonGolden, DataLoaderStallGainAsComputedByHand) {
   EXPECT_TRUE(found);
 }
 
+// step_jitter (step 2 is 22 ms, the others 10): the device computes 5.5 ms
+// in every step, so the idle time is the step less that, 4.5 ms (step 0,
+// the first of the two least idle) to 16.5 ms (step 2); the DataLoader's
+// wait grows by 15.9 − 3.9 = 12 ms between them, all of the 12 ms: the
+// cause is named and no new profile is asked for.
+TEST_F(AnalyzeJsonGolden, StepJitterAsComputedByHand) {
+  simdjson::dom::array findings;
+  ASSERT_EQ(doc_.at_pointer("/findings").get_array().get(findings), simdjson::SUCCESS);
+  bool found = false;
+  for (simdjson::dom::element f : findings) {
+    std::string_view rule;
+    ASSERT_EQ(f["rule"].get_string().get(rule), simdjson::SUCCESS);
+    if (rule != "step_jitter") continue;
+    found = true;
+    const auto evidence = [&](const char* key) {
+      return double(f.at_pointer(std::string("/evidence/") + key).get_double().value());
+    };
+    EXPECT_EQ(evidence("device_work_min_ns"), 5.5e6);
+    EXPECT_EQ(evidence("device_work_max_ns"), 5.5e6);
+    EXPECT_EQ(evidence("idle_min_ns"), 4.5e6);
+    EXPECT_EQ(evidence("idle_max_ns"), 16.5e6);
+    EXPECT_EQ(evidence("least_idle_step"), 0);
+    EXPECT_EQ(evidence("most_idle_step"), 2);
+    const std::string_view title = f["title"].get_string().value();
+    EXPECT_NE(title.find("most of the difference is the host waiting for the DataLoader"),
+              std::string_view::npos)
+        << title;
+    EXPECT_EQ(f["recommendations"].get_array().value().size(), 0u);
+  }
+  EXPECT_TRUE(found);
+}
+
 TEST_F(AnalyzeJsonGolden, NoCollectivesGiveAnEmptySection) {
   // The hand-made trace has no collective: the section is there, empty.
   EXPECT_EQ(At("/ranks/0/collectives/count"), 0);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -80,18 +82,51 @@ WorkAndIdle MeasureWorkAndIdle(const RuleContext& c) {
   return w;
 }
 
-// Does the host's dispatch (host_bound_dispatch's measure) account for at
-// least half of the difference in idle time between the least and the most
-// idle step?
-bool DispatchExplainsIdleSpread(const RuleContext& c, const WorkAndIdle& w) {
+// What the host was doing in the idle time, by the causes that have a rule
+// of their own, and what that rule measures of it per step: the dispatch
+// (host_bound_dispatch's measure, short gaps included) and the listed gaps
+// caused by data loading, syncs and stalled runtime calls.
+struct IdleCause {
+  const char* what;  // as the title says it
+  std::map<int64_t, int64_t> ns_by_step;
+};
+
+std::vector<IdleCause> IdleByCause(const RuleContext& c) {
+  std::vector<IdleCause> causes = {
+      {"the host dispatching the step", MeasureDispatchIdle(c).by_step},
+      {"the host waiting for the DataLoader", {}},
+      {"the host blocked in device syncs", {}},
+      {"runtime calls that stalled", {}}};
+  for (const analysis::Gap& g : c.analysis.gaps.gaps) {
+    const std::string& kind = g.cause.kind;
+    const int k = kind == "data_loader"       ? 1
+                  : kind == "synchronization" ? 2
+                  : kind == "stalled_call"    ? 3
+                                              : -1;
+    if (k >= 0 && !g.between_steps) causes[k].ns_by_step[g.step] += g.dur_ns;
+  }
+  return causes;
+}
+
+// The cause whose idle time grows by at least half of the idle time's
+// growth from the least to the most idle step, if one does.
+const char* CauseOfIdleSpread(const RuleContext& c, const WorkAndIdle& w) {
   const int64_t spread_ns = w.idle_max_ns - w.idle_min_ns;
-  if (spread_ns <= 0) return false;
-  const std::map<int64_t, int64_t> by_step = MeasureDispatchIdle(c).by_step;
-  const auto at = [&](int64_t step) {
-    const auto it = by_step.find(step);
-    return it == by_step.end() ? int64_t{0} : it->second;
-  };
-  return 2 * (at(w.most_idle_step) - at(w.least_idle_step)) >= spread_ns;
+  if (spread_ns <= 0) return nullptr;
+  const char* best = nullptr;
+  int64_t best_growth_ns = 0;
+  for (const IdleCause& cause : IdleByCause(c)) {
+    const auto at = [&](int64_t step) {
+      const auto it = cause.ns_by_step.find(step);
+      return it == cause.ns_by_step.end() ? int64_t{0} : it->second;
+    };
+    const int64_t growth_ns = at(w.most_idle_step) - at(w.least_idle_step);
+    if (growth_ns > best_growth_ns) {
+      best_growth_ns = growth_ns;
+      best = cause.what;
+    }
+  }
+  return 2 * best_growth_ns >= spread_ns ? best : nullptr;
 }
 
 class StepJitterRule final : public Rule {
@@ -123,17 +158,16 @@ class StepJitterRule final : public Rule {
                           Ms(s.max_ns), Ms(s.median_ns),
                           outliers.empty() ? "" : fmt::format("; outlier steps {}", outliers));
     // Where the device's own work is the same in every step, the steps
-    // differ by idle time: said, with the host's dispatch where that
-    // explains most of the idle time (host_bound_dispatch's measure and
-    // fix), instead of asking to profile again for a cause already in the
-    // trace.
+    // differ by idle time: said, with what the host was doing where one
+    // cause explains most of the difference, instead of asking to profile
+    // again for a cause already in the trace.
     const WorkAndIdle w = MeasureWorkAndIdle(c);
     const int64_t spread_ns = s.max_ns - s.min_ns;
     const bool steady_work = !c.analysis.cpu_only && w.steps >= kMinSteps && w.work_max_ns > 0 &&
                              spread_ns > 0 &&
                              static_cast<double>(w.work_max_ns - w.work_min_ns) <=
                                  kSteadyWorkShare * static_cast<double>(spread_ns);
-    const bool dispatch_explains = steady_work && DispatchExplainsIdleSpread(c, w);
+    const char* cause = steady_work ? CauseOfIdleSpread(c, w) : nullptr;
     if (steady_work) {
       const std::string work =
           Ms(w.work_min_ns) == Ms(w.work_max_ns)
@@ -143,9 +177,7 @@ class StepJitterRule final : public Rule {
           "; the device's own work is steady ({}) and its idle time is not ({} in step {} to {} "
           "in step {}){}",
           work, Ms(w.idle_min_ns), w.least_idle_step, Ms(w.idle_max_ns), w.most_idle_step,
-          dispatch_explains ? ": most of the difference is the host dispatching the step "
-                              "(host_bound_dispatch)"
-                            : "");
+          cause != nullptr ? fmt::format(": most of the difference is {}", cause) : "");
     }
     f.evidence.metric = "step_time_cv";
     f.evidence.value = s.cv;
@@ -174,8 +206,9 @@ class StepJitterRule final : public Rule {
     // Host contention is shown only by kernel launches that stalled while
     // the device idled (gaps.h), in an outlier step or in two steps at least;
     // per-step host work only by synchronizations inside the slow steps.
-    // The dispatch's own finding carries its fixes: nothing to profile for.
-    f.host_cause = !dispatch_explains;
+    // A cause the trace shows has its own rule and fixes: nothing to
+    // profile for.
+    f.host_cause = cause == nullptr;
     const std::vector<int64_t>& stalled = c.analysis.gaps.stalled_launch_steps;
     const auto in_outlier = [&](int64_t step) {
       return std::find(s.outlier_steps.begin(), s.outlier_steps.end(), step) !=
