@@ -37,6 +37,7 @@
 //     --format json -o tests/data/golden/small_cuda_trace.analyze.json  (one line)
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -137,6 +138,17 @@ class AnalyzeJsonGolden : public ::testing::Test {
     std::string_view v;
     EXPECT_EQ(doc_.at_pointer(pointer).get_string().get(v), simdjson::SUCCESS) << pointer;
     return std::string(v);
+  }
+  // The finding of `rule` (one at most in this trace), or null.
+  std::optional<simdjson::dom::element> FindingOf(std::string_view rule) {
+    simdjson::dom::array findings;
+    EXPECT_EQ(doc_.at_pointer("/findings").get_array().get(findings), simdjson::SUCCESS);
+    for (simdjson::dom::element f : findings) {
+      std::string_view r;
+      EXPECT_EQ(f["rule"].get_string().get(r), simdjson::SUCCESS);
+      if (r == rule) return f;
+    }
+    return std::nullopt;
   }
   std::string json_;
   simdjson::dom::parser parser_;
@@ -258,19 +270,11 @@ TEST_F(AnalyzeJsonGolden, GapsAsComputedByHand) {
 }
 
 TEST_F(AnalyzeJsonGolden, DataLoaderStallGainAsComputedByHand) {
-  simdjson::dom::array findings;
-  ASSERT_EQ(doc_.at_pointer("/findings").get_array().get(findings), simdjson::SUCCESS);
-  bool found = false;
-  for (simdjson::dom::element f : findings) {
-    std::string_view rule;
-    ASSERT_EQ(f["rule"].get_string().get(rule), simdjson::SUCCESS);
-    if (rule != "data_loader_stall") continue;
-    found = true;
-    EXPECT_EQ(double(f.at_pointer("/estimated_gain/ns_per_step").get_double().value()), 7.9e6);
-    EXPECT_DOUBLE_EQ(double(f.at_pointer("/estimated_gain/share").get_double().value()), 7.9 / 14);
-    EXPECT_EQ(std::string_view(f["severity"].get_string().value()), "critical");
-  }
-  EXPECT_TRUE(found);
+  const auto f = FindingOf("data_loader_stall");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(double(f->at_pointer("/estimated_gain/ns_per_step").get_double().value()), 7.9e6);
+  EXPECT_DOUBLE_EQ(double(f->at_pointer("/estimated_gain/share").get_double().value()), 7.9 / 14);
+  EXPECT_EQ(std::string_view((*f)["severity"].get_string().value()), "critical");
 }
 
 // step_jitter (step 2 is 22 ms, the others 10): the device computes 5.5 ms
@@ -279,30 +283,22 @@ TEST_F(AnalyzeJsonGolden, DataLoaderStallGainAsComputedByHand) {
 // wait grows by 15.9 − 3.9 = 12 ms between them, all of the 12 ms: the
 // cause is named and no new profile is asked for.
 TEST_F(AnalyzeJsonGolden, StepJitterAsComputedByHand) {
-  simdjson::dom::array findings;
-  ASSERT_EQ(doc_.at_pointer("/findings").get_array().get(findings), simdjson::SUCCESS);
-  bool found = false;
-  for (simdjson::dom::element f : findings) {
-    std::string_view rule;
-    ASSERT_EQ(f["rule"].get_string().get(rule), simdjson::SUCCESS);
-    if (rule != "step_jitter") continue;
-    found = true;
-    const auto evidence = [&](const char* key) {
-      return double(f.at_pointer(std::string("/evidence/") + key).get_double().value());
-    };
-    EXPECT_EQ(evidence("device_work_min_ns"), 5.5e6);
-    EXPECT_EQ(evidence("device_work_max_ns"), 5.5e6);
-    EXPECT_EQ(evidence("idle_min_ns"), 4.5e6);
-    EXPECT_EQ(evidence("idle_max_ns"), 16.5e6);
-    EXPECT_EQ(evidence("least_idle_step"), 0);
-    EXPECT_EQ(evidence("most_idle_step"), 2);
-    const std::string_view title = f["title"].get_string().value();
-    EXPECT_NE(title.find("most of the difference is the host waiting for the DataLoader"),
-              std::string_view::npos)
-        << title;
-    EXPECT_EQ(f["recommendations"].get_array().value().size(), 0u);
-  }
-  EXPECT_TRUE(found);
+  const auto f = FindingOf("step_jitter");
+  ASSERT_TRUE(f);
+  const auto evidence = [&](const char* key) {
+    return double(f->at_pointer(std::string("/evidence/") + key).get_double().value());
+  };
+  EXPECT_EQ(evidence("device_work_min_ns"), 5.5e6);
+  EXPECT_EQ(evidence("device_work_max_ns"), 5.5e6);
+  EXPECT_EQ(evidence("idle_min_ns"), 4.5e6);
+  EXPECT_EQ(evidence("idle_max_ns"), 16.5e6);
+  EXPECT_EQ(evidence("least_idle_step"), 0);
+  EXPECT_EQ(evidence("most_idle_step"), 2);
+  const std::string_view title = (*f)["title"].get_string().value();
+  EXPECT_NE(title.find("most of the difference is the host waiting for the DataLoader"),
+            std::string_view::npos)
+      << title;
+  EXPECT_EQ((*f)["recommendations"].get_array().value().size(), 0u);
 }
 
 TEST_F(AnalyzeJsonGolden, NoCollectivesGiveAnEmptySection) {
