@@ -223,6 +223,28 @@ TEST(FixGatingTest, StepVariationWithoutContentionGetsNoNumactl) {
   EXPECT_TRUE(AnyFixSays(*f, "with_stack=True"));
 }
 
+// The outlier is the first step analysed (step 0 of 30 ms, then eight of
+// 10 ms): warm-up until a profile past it says otherwise. Info, and the fix
+// is to profile past warm-up, not to record stacks.
+TEST(FixGatingTest, SlowFirstStepIsToldToProfilePastWarmup) {
+  std::string events;
+  int base = 0;
+  for (int k = 0; k < 9; ++k) {
+    const int dur = k == 0 ? 30000 : 10000;
+    events += Step(k, base, dur);
+    base += dur;
+  }
+  auto a = AnalyseCuda(Trace(events));
+  const Finding* f = FindRule(a->findings, "step_jitter");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->steps, std::vector<int64_t>{0});
+  EXPECT_NE(f->title.find("outlier steps 0, the first analysed"), std::string::npos) << f->title;
+  EXPECT_EQ(f->severity, Severity::kInfo);
+  EXPECT_TRUE(AnyFixSays(*f, "skip_first")) << f->title;
+  EXPECT_FALSE(AnyFixSays(*f, "with_stack=True"));
+  EXPECT_FALSE(AnyFixSays(*f, "numactl"));
+}
+
 // The same outlier, but in it the kernel launch (1 us in every other step)
 // takes 20 ms while the device idles: the launching thread was not running.
 // That is contention the trace shows, and the binding fix is shown.

@@ -352,6 +352,26 @@ TEST(RealTraceRulesTest, BundledCpuExampleFindsLoggingAndLoading) {
   EXPECT_GE(gap->gain.ns_per_step, 15'000'000);
   EXPECT_LT(gap->gain.ns_per_step, 20'000'000);
   EXPECT_NE(FindRule(a->findings, "data_loader_stall"), nullptr);
+  // Its first two steps are its slowest (a shared 2-core machine warming
+  // up, examples/cpu_corpus/README.md): the two smallest ProfilerStep
+  // numbers in the trace. Regression: step_jitter was critical and asked
+  // for stacks; warm-up is info, with the profile past it.
+  std::vector<int64_t> marked;
+  for (model::SliceId i = 0; i < a->trace.slices.size(); ++i) {
+    const std::string_view name = a->trace.slice_name(i);
+    if (name.starts_with("ProfilerStep#"))
+      marked.push_back(std::stoll(std::string(name.substr(13))));
+  }
+  std::sort(marked.begin(), marked.end());
+  ASSERT_GE(marked.size(), 2u);
+  const Finding* jitter = FindRule(a->findings, "step_jitter");
+  ASSERT_NE(jitter, nullptr);
+  std::vector<int64_t> outliers = jitter->steps;
+  std::sort(outliers.begin(), outliers.end());
+  EXPECT_EQ(outliers, (std::vector<int64_t>{marked[0], marked[1]}));
+  EXPECT_EQ(jitter->severity, Severity::kInfo);
+  ASSERT_FALSE(jitter->recommendations.empty());
+  EXPECT_EQ(jitter->recommendations.front().fix_id, "profile_past_warmup");
 }
 
 }  // namespace

@@ -129,6 +129,25 @@ const char* CauseOfIdleSpread(const RuleContext& c, const WorkAndIdle& w) {
   return 2 * best_growth_ns >= spread_ns ? best : nullptr;
 }
 
+// The slowest steps may be warm-up: a first step's one-time costs (modules
+// loaded, autotuning, the allocator's growth, communicators set up) are not
+// the job's. Are the outlier steps the first one or two analysed?
+constexpr size_t kMaxWarmupOutliers = 2;
+
+bool OutliersAreTheFirstSteps(const RuleContext& c) {
+  const std::vector<int64_t>& outliers = c.analysis.step_time.outlier_steps;
+  const std::vector<analysis::StepAnalysis>& steps = c.analysis.steps;
+  if (outliers.empty() || outliers.size() > kMaxWarmupOutliers || outliers.size() >= steps.size()) {
+    return false;
+  }
+  for (size_t k = 0; k < outliers.size(); ++k) {
+    if (std::find(outliers.begin(), outliers.end(), steps[k].window.id) == outliers.end()) {
+      return false;
+    }
+  }
+  return true;
+}
+
 class StepJitterRule final : public Rule {
  public:
   std::string_view id() const override { return "step_jitter"; }
@@ -150,13 +169,20 @@ class StepJitterRule final : public Rule {
     // variation is what was measured, info (issue #10: no warning on runs
     // with no problem).
     if (c.analysis.cpu_only && !SlowStepsHaveCause(c)) f.severity = Severity::kInfo;
+    // Slow first steps are warm-up until a profile past it says otherwise:
+    // their excess does not recur in the steps the job runs on (info).
+    const bool first_steps = OutliersAreTheFirstSteps(c);
+    if (first_steps) f.severity = Severity::kInfo;
     f.steps = s.outlier_steps;
     std::string outliers;
     for (int64_t id : s.outlier_steps)
       outliers += fmt::format("{}{}", outliers.empty() ? "" : ", ", id);
-    f.title = fmt::format("Step time varies: CV {:.2f}, {} to {} (median {}){}", s.cv, Ms(s.min_ns),
-                          Ms(s.max_ns), Ms(s.median_ns),
-                          outliers.empty() ? "" : fmt::format("; outlier steps {}", outliers));
+    f.title =
+        fmt::format("Step time varies: CV {:.2f}, {} to {} (median {}){}", s.cv, Ms(s.min_ns),
+                    Ms(s.max_ns), Ms(s.median_ns),
+                    outliers.empty() ? ""
+                                     : fmt::format("; outlier steps {}{}", outliers,
+                                                   first_steps ? ", the first analysed" : ""));
     // Where the device's own work is the same in every step, the steps
     // differ by idle time: said, with what the host was doing where one
     // cause explains most of the difference, instead of asking to profile
@@ -225,7 +251,9 @@ class StepJitterRule final : public Rule {
         break;
       }
     }
-    AppendFixes(&f.recommendations, {"cpu_binding", "host_tuning", "avoid_host_sync"});
+    if (first_steps) AddTag(&f, "first_steps_slow");
+    AppendFixes(&f.recommendations,
+                {"cpu_binding", "host_tuning", "avoid_host_sync", "profile_past_warmup"});
     out->push_back(std::move(f));
   }
 };
