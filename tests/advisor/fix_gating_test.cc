@@ -202,19 +202,25 @@ TEST(FixGatingTest, SgdRunIsNotToldToUseAdamW) {
 
 // --- affinity / NUMA only where the trace shows host contention ----------
 
+// 9 steps of 10 ms but step `slow`, of 30 ms, whose kernel launch takes
+// `slow_launch_us` (1 us in the others).
+std::string OneSlowStep(int slow, int slow_launch_us = 1) {
+  std::string events;
+  int base = 0;
+  for (int k = 0; k < 9; ++k) {
+    const int dur = k == slow ? 30000 : 10000;
+    events += Step(k, base, dur, k == slow ? slow_launch_us : 1);
+    base += dur;
+  }
+  return events;
+}
+
 // 8 steps of 10 ms and one of 30 ms (step 4): an outlier step (30 ms >
 // median + 3 MAD and 10% above it). In the plain case its kernel simply runs
 // longer: nothing shows the host held up, so no numactl and no .item()
 // advice (the issue: "any step-time variation gets numactl and .item()").
 TEST(FixGatingTest, StepVariationWithoutContentionGetsNoNumactl) {
-  std::string events;
-  int base = 0;
-  for (int k = 0; k < 9; ++k) {
-    const int dur = k == 4 ? 30000 : 10000;
-    events += Step(k, base, dur);
-    base += dur;
-  }
-  auto a = AnalyseCuda(Trace(events));
+  auto a = AnalyseCuda(Trace(OneSlowStep(4)));
   const Finding* f = FindRule(a->findings, "step_jitter");
   ASSERT_NE(f, nullptr);
   EXPECT_FALSE(AnyFixSays(*f, "numactl")) << f->title;
@@ -227,14 +233,7 @@ TEST(FixGatingTest, StepVariationWithoutContentionGetsNoNumactl) {
 // 10 ms): warm-up until a profile past it says otherwise. Info, and the fix
 // is to profile past warm-up, not to record stacks.
 TEST(FixGatingTest, SlowFirstStepIsToldToProfilePastWarmup) {
-  std::string events;
-  int base = 0;
-  for (int k = 0; k < 9; ++k) {
-    const int dur = k == 0 ? 30000 : 10000;
-    events += Step(k, base, dur);
-    base += dur;
-  }
-  auto a = AnalyseCuda(Trace(events));
+  auto a = AnalyseCuda(Trace(OneSlowStep(0)));
   const Finding* f = FindRule(a->findings, "step_jitter");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->steps, std::vector<int64_t>{0});
@@ -249,14 +248,7 @@ TEST(FixGatingTest, SlowFirstStepIsToldToProfilePastWarmup) {
 // takes 20 ms while the device idles: the launching thread was not running.
 // That is contention the trace shows, and the binding fix is shown.
 TEST(FixGatingTest, StalledLaunchInTheSlowStepGetsNumactl) {
-  std::string events;
-  int base = 0;
-  for (int k = 0; k < 9; ++k) {
-    const int dur = k == 4 ? 30000 : 10000;
-    events += Step(k, base, dur, k == 4 ? 20000 : 1);
-    base += dur;
-  }
-  auto a = AnalyseCuda(Trace(events));
+  auto a = AnalyseCuda(Trace(OneSlowStep(4, 20000)));
   ASSERT_EQ(a->analysis.gaps.stalled_launch_steps, std::vector<int64_t>{4});
   const Finding* f = FindRule(a->findings, "step_jitter");
   ASSERT_NE(f, nullptr);
@@ -413,14 +405,7 @@ TEST(FixGatingTest, AllToAllGetsNoDdpBucketFix) {
 // per step is clamped to the mean step, and a fusion candidate made only of
 // kernels the layout finding rests on is that finding, not a second gain.
 TEST(HonestGainTest, ClampedAndCountedOnce) {
-  std::string events;
-  int base = 0;
-  for (int k = 0; k < 9; ++k) {
-    const int dur = k == 4 ? 30000 : 10000;
-    events += Step(k, base, dur);
-    base += dur;
-  }
-  auto a = AnalyseCuda(Trace(events));
+  auto a = AnalyseCuda(Trace(OneSlowStep(4)));
   ASSERT_TRUE(a->analysis.complete_steps);
   const int64_t step_ns = a->analysis.step_time.mean_ns;
   ASSERT_EQ(step_ns, (8 * 10'000'000LL + 30'000'000LL) / 9);
