@@ -19,8 +19,12 @@
 // "critical_path_seconds": its CPU time or all the other threads' together,
 // whichever is more. With two threads that bounds
 // the wall time on an idle machine from below, and it is not inflated by
-// other work on a shared one, as wall time is. run_ingest_bench.py runs it for
-// every trace and prints the table of docs/PERFORMANCE.md.
+// other work on a shared one, as wall time is. The perfdx mode also gives
+// "minor_faults" and the calling thread's "calling_thread_minor_faults"
+// (page faults without I/O: the model's fresh pages, most of the kernel's
+// time in a load; counts, so as repeatable as instructions).
+// run_ingest_bench.py runs it for every trace and prints the table of
+// docs/PERFORMANCE.md.
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -113,6 +117,14 @@ double CpuSeconds(int who = RUSAGE_SELF) {
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
+// Page faults that needed no I/O (a fresh page zeroed, a page-cache page
+// mapped): the kernel's share of loading a trace is mostly these.
+uint64_t MinorFaults(int who = RUSAGE_SELF) {
+  rusage usage{};
+  getrusage(who, &usage);
+  return static_cast<uint64_t>(usage.ru_minflt);
+}
+
 // Uncompressed size, by streaming the file once through a small buffer.
 Result<uint64_t> UncompressedBytes(const std::string& path) {
   PERFDX_ASSIGN_OR_RETURN(auto source, io::OpenByteSource(path));
@@ -130,6 +142,8 @@ struct Measurement {
   double cpu_seconds = 0;
   double calling_thread_cpu_seconds = 0;
   double calling_thread_run_queue_seconds = 0;
+  uint64_t minor_faults = 0;
+  uint64_t calling_thread_minor_faults = 0;
   double read_seconds = 0;
   uint64_t events = 0;
   uint64_t checksum = 0;        // keeps the minimal pass from being optimised away
@@ -146,6 +160,8 @@ Result<Measurement> PerfdxInfo(const std::string& path, unsigned threads) {
   const double cpu_start = CpuSeconds();
   const double thread_cpu_start = CpuSeconds(RUSAGE_THREAD);
   const double run_queue_start = RunQueueSeconds();
+  const uint64_t faults_start = MinorFaults();
+  const uint64_t thread_faults_start = MinorFaults(RUSAGE_THREAD);
   const auto start = Clock::now();
   formats::LoadOptions options;
   options.threads = threads;
@@ -160,6 +176,8 @@ Result<Measurement> PerfdxInfo(const std::string& path, unsigned threads) {
   m.cpu_seconds = CpuSeconds() - cpu_start;
   m.calling_thread_cpu_seconds = CpuSeconds(RUSAGE_THREAD) - thread_cpu_start;
   m.calling_thread_run_queue_seconds = RunQueueSeconds() - run_queue_start;
+  m.minor_faults = MinorFaults() - faults_start;
+  m.calling_thread_minor_faults = MinorFaults(RUSAGE_THREAD) - thread_faults_start;
   for (const model::Trace& trace : loaded.traces) m.events += trace.raw.events;
   return m;
 }
@@ -530,6 +548,10 @@ int Main(int argc, char** argv) {
     out.Key("critical_path_seconds")
         .Double(
             std::max(m.calling_thread_cpu_seconds, m.cpu_seconds - m.calling_thread_cpu_seconds));
+  }
+  if (mode == "perfdx") {
+    out.Key("minor_faults").Uint(m.minor_faults);
+    out.Key("calling_thread_minor_faults").Uint(m.calling_thread_minor_faults);
   }
   if (mode == "analyze") {
     out.Key("analysis_seconds").Double(m.analysis_seconds);
