@@ -74,7 +74,9 @@ class HostBoundDispatchRule final : public Rule {
     // operator of their own; parts under kTitlePart stay in the evidence.
     std::vector<std::pair<double, std::string>> where;
     for (const Contributor& x : f.evidence.contributors)
-      where.emplace_back(x.share, fmt::format("{} inside {}", Pct(x.share), x.name));
+      where.emplace_back(x.share,
+                         fmt::format("{} {} {}", Pct(x.share),
+                                     x.name == kLaunchCallsCause ? "in" : "inside", x.name));
     const int64_t unlisted_dispatch_ns = c.analysis.gaps.short_gaps.dispatch_ns;
     if (unlisted_dispatch_ns > 0) {
       where.emplace_back(part(unlisted_dispatch_ns),

@@ -104,7 +104,8 @@ DispatchIdle MeasureDispatchIdle(const RuleContext& c) {
       out.optimizer_ns += g.dur_ns;
       out.by_cause[optimizer] += g.dur_ns;
     } else {
-      out.by_cause[g.cause.name.empty() ? "(launch calls)" : g.cause.name] += g.dur_ns;
+      out.by_cause[g.cause.name.empty() ? std::string(kLaunchCallsCause) : g.cause.name] +=
+          g.dur_ns;
     }
     if (out.ranges.size() < 5) out.ranges.push_back({g.start_ns, g.start_ns + g.dur_ns});
   }

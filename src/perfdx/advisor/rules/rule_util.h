@@ -67,12 +67,16 @@ bool IsDispatchGap(const analysis::Gap& gap, const Thresholds& thresholds,
 
 // The device idle time the host's dispatch explains: the listed dispatch
 // gaps and the short gaps' dispatch and optimizer time (gaps.h).
+// What DispatchIdle::by_cause calls the gaps caused by many short runtime
+// calls (gaps.h launch_overhead), which name no operator.
+inline constexpr std::string_view kLaunchCallsCause = "bursts of launch calls";
+
 struct DispatchIdle {
   int64_t total_ns = 0;
   int64_t optimizer_ns = 0;  // of which the host ran optimizer.step()
   uint64_t gaps = 0;         // listed dispatch gaps and short ones mostly dispatch
   // The listed gaps' and the optimizer's time by what the host was inside:
-  // the operator, "(launch calls)", "optimizer.step() (AdamW)".
+  // the operator, kLaunchCallsCause, "optimizer.step() (AdamW)".
   std::map<std::string, int64_t> by_cause;
   std::map<int64_t, int64_t> by_step;  // total_ns by step id
   std::vector<TimeRange> ranges;       // the first five listed gaps
