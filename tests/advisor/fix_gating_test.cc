@@ -239,6 +239,7 @@ TEST(FixGatingTest, SlowFirstStepIsToldToProfilePastWarmup) {
   EXPECT_EQ(f->steps, std::vector<int64_t>{0});
   EXPECT_NE(f->title.find("outlier steps 0, the first analysed"), std::string::npos) << f->title;
   EXPECT_EQ(f->severity, Severity::kInfo);
+  EXPECT_EQ(f->gain.ns_per_step, 0);
   EXPECT_TRUE(AnyFixSays(*f, "skip_first")) << f->title;
   EXPECT_FALSE(AnyFixSays(*f, "with_stack=True"));
   EXPECT_FALSE(AnyFixSays(*f, "numactl"));

@@ -170,9 +170,14 @@ class StepJitterRule final : public Rule {
     // with no problem).
     if (c.analysis.cpu_only && !SlowStepsHaveCause(c)) f.severity = Severity::kInfo;
     // Slow first steps are warm-up until a profile past it says otherwise:
-    // their excess does not recur in the steps the job runs on (info).
+    // their excess does not recur in the steps the job runs on, so no fix
+    // saves it (info, no gain).
     const bool first_steps = OutliersAreTheFirstSteps(c);
-    if (first_steps) f.severity = Severity::kInfo;
+    if (first_steps) {
+      f.severity = Severity::kInfo;
+      f.gain.ns_per_step = 0;
+      f.gain.share = 0;
+    }
     f.steps = s.outlier_steps;
     std::string outliers;
     for (int64_t id : s.outlier_steps)
