@@ -722,8 +722,8 @@ TraceBuilder::SliceOrder TraceBuilder::ComputeSliceOrder() const {
     uint32_t index;
   };
   // Sized once for the largest track: grown by doubling, each step was a
-  // fresh block, a copy and its pages faulted in again (1 GB trace: 24 k
-  // page faults, an eighth of the load's).
+  // fresh block, a copy and its pages faulted in again (1 GB trace: 12 k
+  // of the load's 186 k page faults).
   size_t largest = 0;
   for (size_t t = 0; t < num_tracks; ++t)
     largest = std::max<size_t>(largest, offset[t + 1] - offset[t]);

@@ -65,12 +65,12 @@ std::vector<GapKey> ReportedRecurringGroups(const RuleContext& c);
 bool IsDispatchGap(const analysis::Gap& gap, const Thresholds& thresholds,
                    const std::vector<GapKey>& reported);
 
-// The device idle time the host's dispatch explains: the listed dispatch
-// gaps and the short gaps' dispatch and optimizer time (gaps.h).
 // What DispatchIdle::by_cause calls the gaps caused by many short runtime
 // calls (gaps.h launch_overhead), which name no operator.
 inline constexpr std::string_view kLaunchCallsCause = "bursts of launch calls";
 
+// The device idle time the host's dispatch explains: the listed dispatch
+// gaps and the short gaps' dispatch and optimizer time (gaps.h).
 struct DispatchIdle {
   int64_t total_ns = 0;
   int64_t optimizer_ns = 0;  // of which the host ran optimizer.step()

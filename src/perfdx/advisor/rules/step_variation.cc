@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -59,7 +61,6 @@ struct WorkAndIdle {
   int64_t work_min_ns = INT64_MAX, work_max_ns = 0;
   int64_t idle_min_ns = INT64_MAX, idle_max_ns = 0;
   int64_t least_idle_step = 0, most_idle_step = 0;
-  size_t steps = 0;
 };
 
 WorkAndIdle MeasureWorkAndIdle(const RuleContext& c) {
@@ -77,7 +78,6 @@ WorkAndIdle MeasureWorkAndIdle(const RuleContext& c) {
       w.idle_max_ns = idle;
       w.most_idle_step = step.window.id;
     }
-    ++w.steps;
   }
   return w;
 }
@@ -92,18 +92,23 @@ struct IdleCause {
 };
 
 std::vector<IdleCause> IdleByCause(const RuleContext& c) {
+  // The listed gaps' causes with a rule of their own (CauseHasItsOwnRule)
+  // other than launch bursts, which the dispatch idle holds.
+  struct ListedCause {
+    std::string_view kind;
+    const char* what;
+  };
+  static constexpr ListedCause kListed[] = {{"data_loader", "the host waiting for the DataLoader"},
+                                            {"synchronization", "the host blocked in device syncs"},
+                                            {"stalled_call", "runtime calls that stalled"}};
   std::vector<IdleCause> causes = {
-      {"the host dispatching the step", MeasureDispatchIdle(c).by_step},
-      {"the host waiting for the DataLoader", {}},
-      {"the host blocked in device syncs", {}},
-      {"runtime calls that stalled", {}}};
-  for (const analysis::Gap& g : c.analysis.gaps.gaps) {
-    const std::string& kind = g.cause.kind;
-    const int k = kind == "data_loader"       ? 1
-                  : kind == "synchronization" ? 2
-                  : kind == "stalled_call"    ? 3
-                                              : -1;
-    if (k >= 0 && !g.between_steps) causes[k].ns_by_step[g.step] += g.dur_ns;
+      {"the host dispatching the step", MeasureDispatchIdle(c).by_step}};
+  for (const ListedCause& listed : kListed) {
+    IdleCause cause{listed.what, {}};
+    for (const analysis::Gap& g : c.analysis.gaps.gaps) {
+      if (g.cause.kind == listed.kind && !g.between_steps) cause.ns_by_step[g.step] += g.dur_ns;
+    }
+    causes.push_back(std::move(cause));
   }
   return causes;
 }
@@ -194,8 +199,7 @@ class StepJitterRule final : public Rule {
     // again for a cause already in the trace.
     const WorkAndIdle w = MeasureWorkAndIdle(c);
     const int64_t spread_ns = s.max_ns - s.min_ns;
-    const bool steady_work = !c.analysis.cpu_only && w.steps >= kMinSteps && w.work_max_ns > 0 &&
-                             spread_ns > 0 &&
+    const bool steady_work = !c.analysis.cpu_only && w.work_max_ns > 0 && spread_ns > 0 &&
                              static_cast<double>(w.work_max_ns - w.work_min_ns) <=
                                  kSteadyWorkShare * static_cast<double>(spread_ns);
     const char* cause = steady_work ? CauseOfIdleSpread(c, w) : nullptr;
