@@ -205,7 +205,8 @@ Result<Measurement> PerfdxAnalyze(const std::string& path, unsigned threads) {
   for (const model::Trace& trace : loaded.traces) {
     const auto analysis_start = Clock::now();
     const analysis::RankAnalysis a = analysis::AnalyzeRank(trace, analysis_options);
-    const std::vector<advisor::Finding> findings = advisor::RunAdvisor(a, advisor::Thresholds{});
+    const std::vector<advisor::Finding> findings =
+        advisor::RunAdvisor(a, advisor::Thresholds{}, analysis_options.threads);
     m.analysis_seconds += SecondsSince(analysis_start);
     m.checksum += a.steps.size() + a.gaps.gaps.size() + findings.size();
     // The replay again, alone (issue #11 bounds it at +50% of analysis).

@@ -12,8 +12,9 @@
 
 namespace perfdx::advisor {
 
+// The replays of the fixes run on `threads` threads, this one among them.
 std::vector<Finding> RunAdvisor(const analysis::RankAnalysis& analysis,
-                                const Thresholds& thresholds);
+                                const Thresholds& thresholds, unsigned threads = 1);
 
 // What RunAdvisor does to every finding of a rank once the rules have run,
 // in this order: names its rank and path; keeps the fixes for the rank's
@@ -25,7 +26,8 @@ std::vector<Finding> RunAdvisor(const analysis::RankAnalysis& analysis,
 // reproduces the steps, lowers a severity the prediction does not support
 // (under 5% of the step: not critical; under 1% or within the model's
 // error: info).
-void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>* findings);
+void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>* findings,
+                    unsigned threads = 1);
 
 // The same for a cross-rank finding, with the rank it names: its fixes,
 // the clamp to its step time, no per-step gain without its complete steps.

@@ -163,7 +163,7 @@ Result<report::AnalyzeReport> BuildAnalyzeReport(const AnalyzeRequest& request) 
     options.threads = threads;
     a.rank.analysis = analysis::AnalyzeRank(trace, options);
     a.rank.health = advisor::BuildHealthTable(a.rank.analysis, request.thresholds);
-    a.rank.findings = advisor::RunAdvisor(a.rank.analysis, request.thresholds);
+    a.rank.findings = advisor::RunAdvisor(a.rank.analysis, request.thresholds, threads);
     a.rank.summary = cluster::SummarizeRank(a.rank.analysis);
     if (request.what_if) {
       const analysis::RankAnalysis& r = a.rank.analysis;
