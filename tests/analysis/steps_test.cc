@@ -126,6 +126,38 @@ TEST(StepsTest, DeviceTailExtendsTheStepAndDelaysTheNext) {
   EXPECT_TRUE(t.excluded.empty());
 }
 
+// Launches in host order across two streams (each stream's kernels come
+// together in the file), and a kernel two host calls claim (its runtime
+// call's correlation and an explicit ac2g flow from a later annotation): the
+// later host call is its launcher.
+TEST(StepsTest, LaunchesAreInHostOrderAndTheLaterOfTwoLaunchersWins) {
+  const model::Trace trace =
+      TraceText()
+          .Launch(1, 10, 2)
+          .Launch(2, 20, 2)
+          .Launch(3, 30, 2)
+          .Host("user_annotation", "later", 40, 5)
+          .Device("a1", 1, 100, 5, "kernel", 7)
+          .Device("a3", 3, 120, 5, "kernel", 7)
+          .Device("b2", 2, 110, 5, "kernel", 8)
+          .Raw(R"({"ph": "s", "cat": "ac2g", "name": "launch", "id": 77, "pid": 10, "tid": 10, )"
+               R"("ts": 41})")
+          .Raw(R"({"ph": "f", "cat": "ac2g", "name": "launch", "id": 77, "pid": 0, "tid": 7, )"
+               R"("ts": 100, "bp": "e"})")
+          .Import();
+  const std::vector<Launch> launches = CollectLaunches(trace);
+  ASSERT_EQ(launches.size(), 3u);
+  std::vector<std::string> devices;
+  std::vector<int64_t> host_starts;
+  for (const Launch& l : launches) {
+    devices.emplace_back(trace.slice_name(l.device));
+    host_starts.push_back(l.host_start_ns);
+  }
+  EXPECT_EQ(devices, (std::vector<std::string>{"b2", "a3", "a1"}));
+  EXPECT_EQ(host_starts, (std::vector<int64_t>{20 * kUs, 30 * kUs, 40 * kUs}));
+  EXPECT_EQ(launches[2].host_end_ns, 45 * kUs);
+}
+
 // A step that launched nothing, swallowed by the previous step's device tail:
 // start = previous end (300) > host end (220), end = max(host end, start).
 TEST(StepsTest, StepWithoutDeviceWorkStartsAtThePreviousEnd) {
