@@ -159,7 +159,7 @@ const std::string& SyntheticTrace() {
 
 class CountingSink final : public formats::ChromeEventSink {
  public:
-  void OnEvent(model::RawEvent& event) override { events += event.args.size() + 1; }
+  void OnEvent(model::RawEvent& event) override { events += event.Args().size() + 1; }
   void OnBadEvent(model::LoadStat) override {}
   void OnStat(model::LoadStat) override {}
   void OnWarning(std::string) override {}

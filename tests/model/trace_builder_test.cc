@@ -106,6 +106,39 @@ TEST(TraceBuilderTest, EventsHashedAheadBuildTheTraceOfTheirText) {
   EXPECT_FALSE(e.strings_hashed || e.tid.text_hashed || e.pid.text_hashed);
 }
 
+// A decoding thread puts a chunk's args in one store: each event reads its
+// own run of it, as an event with its own vector does, and HashStrings hashes
+// its own string args only.
+TEST(TraceBuilderTest, EventsInASharedArgStoreReadTheirOwnArgs) {
+  std::vector<RawArg> store;
+  RawEvent first;
+  RawEvent second;
+  first.shared_args = &store;
+  second.shared_args = &store;
+  first.Clear();
+  first.AddArg({ArgKey::kCorrelation, ArgType::kInt, 7});
+  first.AddArg({ArgKey::kInputType, ArgType::kString, 0, 0, "a string longer than sixteen"});
+  second.Clear();
+  second.AddArg({ArgKey::kStream, ArgType::kInt, 3});
+  ASSERT_EQ(first.Args().size(), 2u);
+  ASSERT_EQ(second.Args().size(), 1u);
+  EXPECT_EQ(first.Args()[0].int_value, 7);
+  EXPECT_EQ(first.Args()[1].key, ArgKey::kInputType);
+  EXPECT_EQ(second.Args()[0].key, ArgKey::kStream);
+  EXPECT_EQ(second.Args()[0].int_value, 3);
+  EXPECT_TRUE(first.args.empty());  // nothing in the events' own vectors
+  first.HashStrings();
+  EXPECT_EQ(first.Args()[1].string_hash, StringPool::Hash("a string longer than sixteen"));
+  EXPECT_EQ(second.Args()[0].string_hash, 0u);
+
+  // Without a store, the event's own vector.
+  RawEvent own;
+  own.AddArg({ArgKey::kDevice, ArgType::kInt, 1});
+  ASSERT_EQ(own.Args().size(), 1u);
+  EXPECT_EQ(own.args.size(), 1u);
+  EXPECT_EQ(store.size(), 3u);
+}
+
 TEST(TraceBuilderTest, SortsPerTrackAndComputesNesting) {
   TraceBuilder b({});
   // Out of order on purpose; "child" nests in "outer"; "sibling" starts where

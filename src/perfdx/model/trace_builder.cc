@@ -96,6 +96,8 @@ void RawEvent::Clear() {
   id = {};
   binding = {};
   args.clear();
+  if (shared_args != nullptr) shared_args_begin = shared_args->size();
+  shared_args_count = 0;
   numeric_args.clear();
   meta_name = {};
   meta_labels = {};
@@ -106,7 +108,11 @@ void RawEvent::Clear() {
 void RawEvent::HashStrings() {
   if (StringPool::HashAheadPays(name)) name_hash = StringPool::Hash(name);
   if (StringPool::HashAheadPays(category)) category_hash = StringPool::Hash(category);
-  for (RawArg& arg : args) {
+  std::span<RawArg> own =
+      shared_args == nullptr
+          ? std::span<RawArg>(args)
+          : std::span<RawArg>(shared_args->data() + shared_args_begin, shared_args_count);
+  for (RawArg& arg : own) {
     if (arg.type == ArgType::kString && StringPool::HashAheadPays(arg.string_value)) {
       arg.string_hash = StringPool::Hash(arg.string_value);
     }
@@ -247,7 +253,7 @@ void TraceBuilder::AddBadEvent(LoadStat why) {
   int64_t external_id = kNoCorrelation;
   const auto args_begin = static_cast<uint32_t>(trace_.args.key.size());
   size_t count = 0;
-  for (const RawArg& arg : event.args) {
+  for (const RawArg& arg : event.Args()) {
     switch (arg.key) {
       case ArgKey::kCorrelation:
       case ArgKey::kConnectionId:
@@ -481,7 +487,7 @@ void TraceBuilder::AddMemoryEvent(const RawEvent& event) {
   int64_t device_type = -1;
   int64_t addr = 0;
   bool out_of_range = false;
-  for (const RawArg& arg : event.args) {
+  for (const RawArg& arg : event.Args()) {
     const bool used = arg.key == ArgKey::kMemBytes || arg.key == ArgKey::kTotalAllocated ||
                       arg.key == ArgKey::kTotalReserved || arg.key == ArgKey::kDeviceId ||
                       arg.key == ArgKey::kDeviceType || arg.key == ArgKey::kAddr;

@@ -283,7 +283,7 @@ error_code DecodeArgValue(ArgKey key, od::value value, RawEvent& event) {
       return SUCCESS;
   }
   // Braces, not emplace_back(...): Clang 14 has no parenthesised aggregate init (P0960).
-  event.args.push_back(model::RawArg{key, arg_type, int_value, double_value, string_value});
+  event.AddArg(model::RawArg{key, arg_type, int_value, double_value, string_value});
   return SUCCESS;
 }
 
@@ -603,16 +603,19 @@ class Reader {
     bool eof = false;
     uint64_t base = 0;  // the offset of data()[0] in the stream
     od::parser parser;
-    std::vector<RawEvent> events;  // result.count of them are the region's
+    std::vector<RawEvent> events;     // result.count of them are the region's
+    std::vector<model::RawArg> args;  // the args of all of them (RawEvent::shared_args)
     RegionResult result;
 
     char* data() { return storage.get() + 1; }
     void Run() override {
       size_t used = 0;
+      args.clear();
       result = DecodeRegion(
           parser, data(), storage_bytes - begin, begin, cut,
           [this, &used]() -> RawEvent& {
             if (used == events.size()) events.emplace_back();
+            events[used].shared_args = &args;
             return events[used];
           },
           [&used](RawEvent& event) {
