@@ -56,40 +56,43 @@ enum class FieldState : uint8_t { kMissing, kInvalid, kOk };
 // One event of the Chrome trace event format, fields already decoded. String
 // views only need to live until AddEvent returns.
 struct RawEvent {
+  // The fields a slice reads first, in the first three cache lines: the
+  // thread that builds the model reads them from the decoding thread's cache.
   std::string_view phase;
   std::string_view name;
   std::string_view category;
-  RawIdView pid;
-  RawIdView tid;
-  FieldState ts_state = FieldState::kMissing;
+  // StringPool::Hash of name, category, the string args and ids, set by
+  // HashStrings for those it pays to hash ahead (StringPool::HashAheadPays): a
+  // decoding thread hashes, so that the one thread that builds the model need
+  // not.
+  uint64_t name_hash = 0;
+  uint64_t category_hash = 0;
   int64_t ts_ns = 0;
-  FieldState dur_state = FieldState::kMissing;
   int64_t dur_ns = 0;
-  RawIdView id;              // flow / async id ("id", or "id2".local/global)
-  std::string_view binding;  // flow "bp"
+  FieldState ts_state = FieldState::kMissing;
+  FieldState dur_state = FieldState::kMissing;
+  bool strings_hashed = false;
+  bool is_memory_event = false;  // allocator record (importer decides)
   // The known args (arg_key.h), read through Args(): in `args`, or, where
   // `shared_args` is set, in that store from `shared_args_begin`. A decoding
   // thread puts all the events of its chunk in one store: the thread that
   // builds the model then reads them in one run of memory, where a vector per
   // event was a stall on the other core's cache at every event (1 GB trace,
   // two threads: a third of the loading thread's time in AppendSlice).
-  std::vector<RawArg> args;
   std::vector<RawArg>* shared_args = nullptr;
   size_t shared_args_begin = 0;
   size_t shared_args_count = 0;
+  RawIdView pid;
+  RawIdView tid;
+  // The rest, for flows, counters and metadata.
+  std::vector<RawArg> args;
+  RawIdView id;              // flow / async id ("id", or "id2".local/global)
+  std::string_view binding;  // flow "bp"
   // Numeric args by their own names (the series of a "C" counter event).
   std::vector<std::pair<std::string_view, double>> numeric_args;
   // Metadata ("M") payload: args.name / args.labels / args.sort_index.
   std::string_view meta_name;
   std::string_view meta_labels;
-  bool is_memory_event = false;  // allocator record (importer decides)
-  // StringPool::Hash of name, category, the string args and ids, set by
-  // HashStrings for those it pays to hash ahead (StringPool::HashAheadPays): a
-  // decoding thread hashes, so that the one thread that builds the model need
-  // not.
-  bool strings_hashed = false;
-  uint64_t name_hash = 0;
-  uint64_t category_hash = 0;
 
   std::span<const RawArg> Args() const {
     return shared_args == nullptr ? std::span<const RawArg>(args)
