@@ -108,11 +108,7 @@ void RawEvent::Clear() {
 void RawEvent::HashStrings() {
   if (StringPool::HashAheadPays(name)) name_hash = StringPool::Hash(name);
   if (StringPool::HashAheadPays(category)) category_hash = StringPool::Hash(category);
-  std::span<RawArg> own =
-      shared_args == nullptr
-          ? std::span<RawArg>(args)
-          : std::span<RawArg>(shared_args->data() + shared_args_begin, shared_args_count);
-  for (RawArg& arg : own) {
+  for (RawArg& arg : Args()) {
     if (arg.type == ArgType::kString && StringPool::HashAheadPays(arg.string_value)) {
       arg.string_hash = StringPool::Hash(arg.string_value);
     }

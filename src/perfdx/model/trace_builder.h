@@ -94,11 +94,8 @@ struct RawEvent {
   std::string_view meta_name;
   std::string_view meta_labels;
 
-  std::span<const RawArg> Args() const {
-    return shared_args == nullptr ? std::span<const RawArg>(args)
-                                  : std::span<const RawArg>(shared_args->data() + shared_args_begin,
-                                                            shared_args_count);
-  }
+  std::span<const RawArg> Args() const { return ArgsOf<const RawArg>(*this); }
+  std::span<RawArg> Args() { return ArgsOf<RawArg>(*this); }
   void AddArg(const RawArg& arg) {
     if (shared_args == nullptr) {
       args.push_back(arg);
@@ -111,6 +108,16 @@ struct RawEvent {
   void HashStrings();
   // Empties every field; the shared store keeps what earlier events put in it.
   void Clear();
+
+ private:
+  // The one place that says where an event's args are, for both Args().
+  template <typename Arg, typename Self>
+  static std::span<Arg> ArgsOf(Self& self) {
+    return self.shared_args == nullptr
+               ? std::span<Arg>(self.args)
+               : std::span<Arg>(self.shared_args->data() + self.shared_args_begin,
+                                self.shared_args_count);
+  }
 };
 
 class Classifier {
