@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "perfdx/io/byte_source.h"
+#include "test_support.h"
 
 namespace perfdx::formats {
 namespace {
@@ -51,6 +52,24 @@ TEST(TraceSplice, NoEventsLeavesTheBytesAsTheyAre) {
   auto out = Splice(trace, "");
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ(*out, trace);
+}
+
+// Regression (trace_splice_fuzzer): compressed data cut after the event
+// array closed was spliced, its unreadable tail dropped without a word. The
+// stream is refused with what the reader met, where.
+TEST(TraceSplice, ACompressedStreamThatCannotBeReadToItsEndIsRefused) {
+  const std::string trace = "{\"traceEvents\": [{\"ph\": \"X\"}]}" + std::string(200000, ' ');
+  std::string gz = perfdx::testing::GzipCompress(trace);
+  ASSERT_GT(gz.size(), 40u);
+  gz.resize(gz.size() - 12);  // the last deflate bytes and the trailer
+  auto source = io::OpenMemoryByteSource(gz, "t.json.gz");
+  ASSERT_TRUE(source.ok());
+  std::string out;
+  const Status s = SpliceEvents(**source, kNew, out);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.message().rfind("t.json.gz: at byte ", 0), 0u) << s.message();
+  EXPECT_NE(s.message().find("gzip stream ends early"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("cannot be written back whole"), std::string::npos) << s.message();
 }
 
 TEST(TraceSplice, ATraceCutShortOrWithoutEventsIsRefusedWithTheOffset) {
