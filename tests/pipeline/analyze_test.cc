@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "perfdx/report/analyze_report.h"
 #include "perfdx/report/html_report.h"
 #include "perfdx/report/markdown_report.h"
 #include "perfdx/report/text_report.h"
@@ -30,6 +31,22 @@ size_t CountWarningsWith(const report::AnalyzeReport& r, std::string_view text) 
   size_t n = 0;
   for (const std::string& w : r.warnings) n += w.find(text) != std::string::npos;
   return n;
+}
+
+// Regression (kineto_analyze fuzzer): hostile times put the replay's error
+// at 3.3e28 ns, and the overlap check cast it to int64 (undefined; UBSan
+// stops the sanitizer build here without the fix). The request is the
+// fuzzer's (its window from the input's size, its small limits).
+TEST(AnalyzePipeline, AReplayErrorBeyondInt64IsSaturatedNotCast) {
+  AnalyzeRequest request;
+  request.paths = {"tests/data/fuzz/replay_error_overflow_1.pt.trace.json"};
+  request.load.threads = 1;
+  request.load.limits.max_decompressed_bytes = 4 << 20;
+  request.load.limits.ratio_floor_bytes = 1 << 20;
+  request.analysis.window = analysis::AnalysisWindow::kHta;
+  auto report = BuildAnalyzeReport(request);
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  EXPECT_FALSE(report::RenderAnalyzeJson(*report).empty());
 }
 
 // Two ranks of one NCCL job (same world size, overlapping spans, the same

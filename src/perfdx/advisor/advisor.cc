@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <set>
 
 #include <fmt/format.h>
@@ -150,8 +151,14 @@ void FindOverlaps(const analysis::RankAnalysis& analysis, std::vector<Finding>* 
   });
   if (predicted.size() > kOverlapCheckedFindings) predicted.resize(kOverlapCheckedFindings);
   const analysis::ReplayCheck& check = analysis.replay;
-  const auto error_ns = static_cast<int64_t>(check.median_abs_error *
-                                             static_cast<double>(check.run.measured_mean_ns));
+  // The model's error in ns. A replay far off on hostile times puts it past
+  // int64 (the kineto_analyze fuzzer: 3.3e28), where the cast is undefined:
+  // saturated, every pair is then within the error.
+  const double error = check.median_abs_error * static_cast<double>(check.run.measured_mean_ns);
+  constexpr double kMaxNs = 9.2e18;  // under INT64_MAX, exactly representable
+  const int64_t error_ns = !(error > 0)      ? 0
+                           : error >= kMaxNs ? std::numeric_limits<int64_t>::max()
+                                             : static_cast<int64_t>(error);
   // The pairs' replays on the threads given, read in the pairs' order.
   struct Pair {
     Finding* a;
