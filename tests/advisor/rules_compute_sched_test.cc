@@ -10,6 +10,7 @@
 
 #include "advisor/rule_test_support.h"
 #include "perfdx/advisor/advisor.h"
+#include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/analysis/rank_analysis.h"
 #include "perfdx/formats/trace_loader.h"
 #include "test_support.h"
@@ -149,6 +150,74 @@ TEST(ComputeRulesTest, SyncInStep) {
   EXPECT_NEAR(f->gain.share, 0.4, 0.01);
   ASSERT_FALSE(f->evidence.contributors.empty());
   EXPECT_EQ(f->evidence.contributors[0].name, "aten::item");
+}
+
+// A captured step keeps an operator's own host work (advisor::ScopedToRank).
+// Each 10 ms step (t0 = 10 ms k, µs): aten::mm [t0+100, t0+300) launches a
+// 1 ms kernel at t0+150 (it runs [t0+200, t0+1200)); aten::nonzero [t0+300,
+// t0+3300) computes on the host for 3 ms, then launches a 100 µs kernel at
+// t0+3200 (it runs [t0+3250, t0+3350)); aten::relu [t0+3300, t0+3500)
+// launches a 1 ms kernel at t0+3400. The device idles [t0+1200, t0+3250)
+// inside aten::nonzero: 2.05 ms, a gap inside one operator too long to be
+// dispatch (IsDispatchGap), its host part up to the launch 50 µs before the
+// gap's end: [t0+1200, t0+3200) is kept. The dispatch removed is the rest
+// of [t0+150, t0+3420), the first launch to the end of the last: 1050 +
+// 220 = 1270 µs a step, by hand (the marker's end moves with the host).
+// Unscoped, the removal would take nonzero's host work as dispatch: 3270 µs.
+TEST(ComputeRulesTest, ACapturedStepKeepsAnOperatorsOwnHostWork) {
+  std::string events;
+  auto op = [&](std::string_view name, int ts, int dur) {
+    events +=
+        fmt::format(R"({{"ph":"X","cat":"cpu_op","name":"{}","pid":1,"tid":1,"ts":{},"dur":{}}},)",
+                    name, ts, dur);
+  };
+  auto launch = [&](std::string_view kernel, int at, int start, int dur, int corr) {
+    events += fmt::format(
+        R"({{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":{},"dur":20,"args":{{"correlation":{}}}}},)"
+        R"({{"ph":"X","cat":"kernel","name":"{}","pid":0,"tid":7,"ts":{},"dur":{},"args":{{"correlation":{},"stream":7,"device":0}}}},)"
+        R"({{"ph":"s","name":"ac2g","cat":"ac2g","id":{},"ts":{},"pid":1,"tid":1}},)"
+        R"({{"ph":"f","bp":"e","name":"ac2g","cat":"ac2g","id":{},"ts":{},"pid":0,"tid":7}},)",
+        at, corr, kernel, start, dur, corr, corr, at, corr, start);
+  };
+  for (int k = 0; k < 3; ++k) {
+    const int t0 = k * 10'000;
+    events += fmt::format(
+        R"({{"ph":"X","cat":"user_annotation","name":"ProfilerStep#{}","pid":1,"tid":1,"ts":{},"dur":10000}},)",
+        k, t0);
+    op("aten::mm", t0 + 100, 200);
+    launch("volta_sgemm_128x64_nn", t0 + 150, t0 + 200, 1000, 3 * k + 1);
+    op("aten::nonzero", t0 + 300, 3000);
+    launch("void at::native::index_elementwise_kernel<128, 4>", t0 + 3200, t0 + 3250, 100,
+           3 * k + 2);
+    op("aten::relu", t0 + 3300, 200);
+    launch("void at::native::vectorized_elementwise_kernel<4>", t0 + 3400, t0 + 3450, 1000,
+           3 * k + 3);
+  }
+  events.pop_back();
+  auto a = AnalyseJson(R"({"traceEvents":[)" + events +
+                       R"(],"deviceProperties":[{"id":0,"name":"Tesla V100"}]})");
+  const analysis::RankAnalysis& r = a->analysis;
+  ASSERT_TRUE(r.replay.available) << r.replay.why_not;
+  EXPECT_EQ(r.replay.params.launch_latency_ns, 50'000);
+  const std::vector<std::pair<int64_t, int64_t>> kept =
+      NonDispatchHostNs(RuleContext{r, Thresholds{}});
+  for (int64_t k = 0; k < 3; ++k) {
+    const std::pair<int64_t, int64_t> nonzero{k * 10'000'000 + 1'200'000,
+                                              k * 10'000'000 + 3'200'000};
+    EXPECT_NE(std::find(kept.begin(), kept.end(), nonzero), kept.end()) << "step " << k;
+  }
+  analysis::WhatIf captured;
+  captured.remove_launch_overhead = true;
+  const analysis::WhatIf scoped = ScopedToRank(captured, r, Thresholds{});
+  EXPECT_EQ(analysis::Predict(r.replay_graph, r.timeline.steps, r.replay, scoped).gain_ns_per_step,
+            1'270'000);
+  EXPECT_EQ(
+      analysis::Predict(r.replay_graph, r.timeline.steps, r.replay, captured).gain_ns_per_step,
+      3'270'000);
+  // ScopedToRank leaves a fix without a dispatch removal as it is.
+  analysis::WhatIf loader;
+  loader.remove_data_loading = true;
+  EXPECT_TRUE(ScopedToRank(loader, r, Thresholds{}).kept_host_ns.empty());
 }
 
 TEST(ComputeRulesTest, HostBoundDispatch) {

@@ -214,6 +214,59 @@ TEST(ReplayTest, TheHostWaitsForTheDeviceThroughASync) {
   EXPECT_EQ(Predict(g, a.timeline.steps, a.replay, captured).gain_ns_per_step, 0);
 }
 
+std::string CpuOp(std::string_view name, int ts, int dur) {
+  return fmt::format(R"({{"ph":"X","name":"{}","cat":"cpu_op","ts":{},"dur":{},"pid":1,"tid":1}},)",
+                     name, ts, dur);
+}
+
+// Untraced host time between two launches is not dispatch. Each 10 ms step
+// (t0 = 10 ms k): aten::linear [t0+100, t0+400) launches a 1 ms kernel at
+// t0+200 (it runs [t0+250, t0+1250)); then 4 ms of host time no slice
+// covers (the trace cannot say what it was); then aten::relu [t0+4400,
+// t0+4700) launches a 1 ms kernel at t0+4500. The marker holds the step.
+// The step's dispatch region is [t0+200, t0+4520), the end of its last
+// launch call; inside it the host is inside an operator or a launch for
+// [t0+200, t0+400) and [t0+4400, t0+4520): 320 µs, all a captured graph is
+// shown to remove. Each step then ends 320 µs sooner (its marker's end
+// moves with the host): 320 µs a step. The region whole (the model before
+// 2026-12-07) took the untraced 4 ms too: 4,320 µs, a gain for work the
+// trace does not show to be dispatch.
+std::string UntracedHostTrace() {
+  std::string events;
+  for (int k = 0; k < 3; ++k) {
+    const int t0 = k * 10'000;
+    events += Marker(k, t0, 10'000);
+    events += CpuOp("aten::linear", t0 + 100, 300);
+    events += HostCall("cudaLaunchKernel", t0 + 200, 20, 2 * k + 1);
+    events += DeviceOp("volta_sgemm_128x64_nn", "kernel", t0 + 250, 1000, 2 * k + 1, t0 + 200);
+    events += CpuOp("aten::relu", t0 + 4400, 300);
+    events += HostCall("cudaLaunchKernel", t0 + 4500, 20, 2 * k + 2);
+    events += DeviceOp("void at::native::vectorized_elementwise_kernel<4>", "kernel", t0 + 4550,
+                       1000, 2 * k + 2, t0 + 4500);
+  }
+  return V100Trace(std::move(events));
+}
+
+TEST(ReplayTest, ACapturedStepKeepsTheUntracedHostTime) {
+  auto trace = ImportString(UntracedHostTrace());
+  ASSERT_TRUE(trace.ok()) << trace.status().message();
+  const RankAnalysis a = AnalyzeRank(*trace, {});
+  ASSERT_TRUE(a.replay.available) << a.replay.why_not;
+  for (const ReplayedStep& s : a.replay.run.steps) EXPECT_EQ(s.replayed_ns, s.measured_ns);
+  WhatIf captured;
+  captured.remove_launch_overhead = true;
+  ExpectEachStepReplaysTo(a, captured, 10'000'000 - 320'000);
+  EXPECT_EQ(Predict(a.replay_graph, a.timeline.steps, a.replay, captured).gain_ns_per_step,
+            320'000);
+  // Host time kept by the caller (WhatIf::kept_host_ns, the advisor's
+  // NonDispatchHostNs) is kept as well: aten::relu's first 100 µs.
+  for (int k = 0; k < 3; ++k) {
+    const int64_t t0 = k * 10'000'000LL;
+    captured.kept_host_ns.emplace_back(t0 + 4'400'000, t0 + 4'500'000);
+  }
+  ExpectEachStepReplaysTo(a, captured, 10'000'000 - 220'000);
+}
+
 // A copy from pageable memory syncs its stream first (CUDA's API sync
 // behavior): the host launches a 5 ms sgemm at t0 + 100, then at t0 + 200
 // a pageable cudaMemcpyAsync that waits until the sgemm ends (t0 + 5110),

@@ -195,6 +195,16 @@ void FindOverlaps(const analysis::RankAnalysis& analysis, std::vector<Finding>* 
 
 }  // namespace
 
+analysis::WhatIf ScopedToRank(analysis::WhatIf fix, const analysis::RankAnalysis& analysis,
+                              const Thresholds& thresholds) {
+  if (fix.remove_launch_overhead) {
+    const std::vector<std::pair<int64_t, int64_t>> kept =
+        NonDispatchHostNs(RuleContext{analysis, thresholds});
+    fix.kept_host_ns.insert(fix.kept_host_ns.end(), kept.begin(), kept.end());
+  }
+  return fix;
+}
+
 bool GainIsPredicted(const Finding& f) {
   return f.prediction.available && !f.prediction.one_remedy;
 }
@@ -225,7 +235,7 @@ void FinishClusterFinding(const cluster::RankSummary& rank, Finding* f) {
 }
 
 void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>* findings,
-                    unsigned threads) {
+                    unsigned threads, const analysis::WhatIf& host_removed) {
   const model::RankInfo& info = analysis.info();
   const std::vector<FixTarget> targets = TargetsFor(info.runtime);
   std::vector<std::string> rank_tags = RankTags(info);
@@ -264,7 +274,7 @@ void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>
   if (device_side) {
     replays.emplace_back([&] {
       host_only = analysis::Predict(analysis.replay_graph, analysis.timeline.steps, analysis.replay,
-                                    analysis::HostRemoved());
+                                    host_removed);
     });
   }
   for (Finding* f : replayed) {
@@ -283,9 +293,9 @@ void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>
   replays.clear();
   for (Finding* f : replayed) {
     if (!analysis::DeviceSideOnly(*f->what_if) || !f->prediction.available) continue;
-    replays.emplace_back([&analysis, &host_only, f] {
+    replays.emplace_back([&analysis, &host_removed, &host_only, f] {
       analysis::PredictBeyondHost(analysis.replay_graph, analysis.timeline.steps, analysis.replay,
-                                  *f->what_if, host_only, &f->prediction);
+                                  *f->what_if, host_removed, host_only, &f->prediction);
     });
   }
   base::RunEach(threads, replays);
@@ -298,7 +308,8 @@ std::vector<Finding> RunAdvisor(const analysis::RankAnalysis& analysis,
   const RuleContext context{analysis, thresholds};
   std::vector<Finding> findings;
   for (const Rule* rule : AllRules()) rule->Evaluate(context, &findings);
-  FinishFindings(analysis, &findings, threads);
+  FinishFindings(analysis, &findings, threads,
+                 ScopedToRank(analysis::HostRemoved(), analysis, thresholds));
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
     if (RankingGainNs(a) != RankingGainNs(b)) return RankingGainNs(a) > RankingGainNs(b);
     return a.severity > b.severity;

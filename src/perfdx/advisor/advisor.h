@@ -26,8 +26,18 @@ std::vector<Finding> RunAdvisor(const analysis::RankAnalysis& analysis,
 // reproduces the steps, lowers a severity the prediction does not support
 // (under 5% of the step: not critical; under 1% or within the model's
 // error: info).
+// `host_removed`: what holds the host, the baseline of a device-side fix's
+// gain beyond it (analysis::HostRemoved, scoped to the rank by RunAdvisor).
 void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>* findings,
-                    unsigned threads = 1);
+                    unsigned threads = 1,
+                    const analysis::WhatIf& host_removed = analysis::HostRemoved());
+
+// `fix` as it applies to this rank: a dispatch removal keeps the host time
+// the analysis gives another cause (NonDispatchHostNs, rule_util.h). The
+// one place the replayed launch-overhead fix is scoped: for
+// host_bound_dispatch, the host-bound baseline and `perfdx whatif` alike.
+analysis::WhatIf ScopedToRank(analysis::WhatIf fix, const analysis::RankAnalysis& analysis,
+                              const Thresholds& thresholds);
 
 // The same for a cross-rank finding, with the rank it names: its fixes,
 // the clamp to its step time, no per-step gain without its complete steps.

@@ -156,6 +156,7 @@ RankAnalysis AnalyzeRank(const model::Trace& trace, const AnalysisOptions& optio
       },
   };
   base::RunEach(options.threads, pieces);
+  r.replay_graph.dispatch_cover = Union(activity.host_framework, activity.host_runtime);
   r.cpu_only = activity.cpu_only;
   if (r.cpu_only) {
     r.notes.push_back(

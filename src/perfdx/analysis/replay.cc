@@ -56,11 +56,13 @@ Intervals Merged(Intervals in) {
   return out;
 }
 
-// Each step's dispatch, from its first launch's start to its last launch's
-// end on the host, less the syncs, blocking copies and data loading inside
-// it: those stay (a captured graph cannot hold a sync, and the loader is not
-// dispatch).
-void AddDispatch(const ReplayGraph& g, Intervals* out) {
+// Each step's dispatch: the host inside framework operators or runtime
+// calls (ReplayGraph::dispatch_cover) from its first launch's start to its
+// last launch's end, less the syncs, blocking copies, data loading and the
+// host work kept (WhatIf::kept_host_ns) inside it: those stay (a captured
+// graph cannot hold a sync, and the loader, untraced code and work of
+// another cause are not shown to be dispatch).
+void AddDispatch(const ReplayGraph& g, const Intervals& kept_host_ns, Intervals* out) {
   Intervals region(g.markers.size(), {std::numeric_limits<int64_t>::max(), kNoTime});
   for (const ReplayDeviceOp& op : g.device) {
     if (op.launch == kNoNode || op.step == kNoNode) continue;
@@ -68,7 +70,7 @@ void AddDispatch(const ReplayGraph& g, Intervals* out) {
     region[op.step].first = std::min(region[op.step].first, launch.start_ns);
     region[op.step].second = std::max(region[op.step].second, launch.end_ns);
   }
-  Intervals kept;
+  Intervals kept = kept_host_ns;
   for (const ReplayHostSpan& span : g.host) {
     if (span.kind == ReplayHostKind::kSync || span.kind == ReplayHostKind::kDataLoading ||
         span.awaited != kNoNode) {
@@ -76,16 +78,21 @@ void AddDispatch(const ReplayGraph& g, Intervals* out) {
     }
   }
   kept = Merged(std::move(kept));
+  // [from, to) of a region, outside what is kept: its dispatch only.
+  auto add_covered = [&](int64_t from, int64_t to) {
+    const IntervalSet covered = g.dispatch_cover.Clip(from, to);
+    for (const Interval& c : covered.intervals()) out->emplace_back(c.start, c.end);
+  };
   for (const auto& [a, b] : region) {
     if (b <= a) continue;
     int64_t from = a;
     auto it = std::upper_bound(kept.begin(), kept.end(), a,
                                [](int64_t t, const auto& k) { return t < k.second; });
     for (; it != kept.end() && it->first < b; ++it) {
-      if (from < it->first) out->emplace_back(from, it->first);
+      if (from < it->first) add_covered(from, it->first);
       from = std::max(from, it->second);
     }
-    if (from < b) out->emplace_back(from, b);
+    if (from < b) add_covered(from, b);
   }
 }
 
@@ -97,7 +104,7 @@ Intervals Removals(const ReplayGraph& g, const WhatIf& w) {
       if (span.kind == ReplayHostKind::kDataLoading) in.emplace_back(span.start_ns, span.end_ns);
     }
   }
-  if (w.remove_launch_overhead) AddDispatch(g, &in);
+  if (w.remove_launch_overhead) AddDispatch(g, w.kept_host_ns, &in);
   return Merged(std::move(in));
 }
 
@@ -298,6 +305,7 @@ WhatIf Combined(const WhatIf& a, const WhatIf& b) {
   out.communication_speedup = std::max(a.communication_speedup, b.communication_speedup);
   out.removed_host_ns.insert(out.removed_host_ns.end(), b.removed_host_ns.begin(),
                              b.removed_host_ns.end());
+  out.kept_host_ns.insert(out.kept_host_ns.end(), b.kept_host_ns.begin(), b.kept_host_ns.end());
   return out;
 }
 
@@ -464,8 +472,9 @@ Prediction Predict(const ReplayGraph& graph, const std::vector<StepWindow>& step
   return p;
 }
 
-WhatIf HostRemoved() {
+WhatIf HostRemoved(std::vector<std::pair<int64_t, int64_t>> kept_host_ns) {
   WhatIf w;
+  w.kept_host_ns = std::move(kept_host_ns);
   w.remove_launch_overhead = true;
   w.remove_data_loading = true;
   return w;
@@ -480,10 +489,10 @@ bool DeviceSideOnly(const WhatIf& w) {
 }
 
 void PredictBeyondHost(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
-                       const ReplayCheck& check, const WhatIf& what_if, const Prediction& host_only,
-                       Prediction* p) {
+                       const ReplayCheck& check, const WhatIf& what_if, const WhatIf& host_removed,
+                       const Prediction& host_only, Prediction* p) {
   if (!p->available || !host_only.available || !DeviceSideOnly(what_if)) return;
-  const WhatIf both = Combined(what_if, HostRemoved());
+  const WhatIf both = Combined(what_if, host_removed);
   const Prediction with_both = Predict(graph, steps, check, both);
   if (!with_both.available) return;
   const int64_t beyond = with_both.gain_ns_per_step - host_only.gain_ns_per_step;

@@ -37,9 +37,10 @@ struct WhatIf {
   bool remove_data_loading = false;        // DataLoader iterations take no time
   bool remove_layout_conversions = false;  // layout-conversion kernels take no time
   // Each step's dispatch takes no time: the host time from its first launch
-  // to its last, less the syncs and data loading inside, as when the step is
-  // captured and replayed as one graph (CUDA graphs, torch.compile's
-  // "reduce-overhead", graph mode on Ascend). Its ops then run back to back.
+  // to its last, less the syncs, data loading and `kept_host_ns` inside, as
+  // when the step is captured and replayed as one graph (CUDA graphs,
+  // torch.compile's "reduce-overhead", graph mode on Ascend). Its ops then
+  // run back to back.
   bool remove_launch_overhead = false;
   // Nothing waits for a collective: no op, sync or blocking copy is held by
   // one (an op queued behind one on its stream goes after what came before
@@ -55,6 +56,13 @@ struct WhatIf {
   // Host time that takes none: [start, end) on the measured clock (a
   // finding's gaps: logging, sleeps; its host-side calls).
   std::vector<std::pair<int64_t, int64_t>> removed_host_ns;
+  // With remove_launch_overhead: host time the dispatch removal keeps,
+  // [start, end) on the measured clock: the host side of the gaps the
+  // analysis gives a cause other than dispatch (a recurring gap's own work,
+  // a long one inside one operator, untraced host code: advisor's
+  // NonDispatchHostNs). A captured graph removes the dispatch, not work the
+  // trace does not show to be dispatch. Alone it changes nothing.
+  std::vector<std::pair<int64_t, int64_t>> kept_host_ns;
   bool identity() const {
     return !remove_data_loading && !remove_layout_conversions && !remove_launch_overhead &&
            !remove_communication_wait && removed_host_ns.empty() && fp32_matrix_speedup == 1 &&
@@ -206,14 +214,15 @@ Prediction Predict(const ReplayGraph& graph, const std::vector<StepWindow>& step
 bool DeviceSideOnly(const WhatIf& what_if);
 
 // What holds the host in the replay: each step's dispatch and its data
-// loading, both taking no time (the baseline of PredictBeyondHost).
-WhatIf HostRemoved();
+// loading, both taking no time (the baseline of PredictBeyondHost), the
+// dispatch removal keeping `kept_host_ns` (WhatIf::kept_host_ns).
+WhatIf HostRemoved(std::vector<std::pair<int64_t, int64_t>> kept_host_ns = {});
 
 // For a device-side fix, fills `p`'s beyond-host gain: the replay with the
-// fix and HostRemoved() against the replay with HostRemoved() alone
-// (`host_only`, that replay's prediction).
+// fix and `host_removed` (HostRemoved) against the replay with
+// `host_removed` alone (`host_only`, that replay's prediction).
 void PredictBeyondHost(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
-                       const ReplayCheck& check, const WhatIf& what_if, const Prediction& host_only,
-                       Prediction* p);
+                       const ReplayCheck& check, const WhatIf& what_if, const WhatIf& host_removed,
+                       const Prediction& host_only, Prediction* p);
 
 }  // namespace perfdx::analysis

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "perfdx/analysis/interval_set.h"
 #include "perfdx/analysis/kernel_stats.h"
 #include "perfdx/analysis/steps.h"
 #include "perfdx/model/trace.h"
@@ -93,6 +94,12 @@ struct ReplayGraph {
   // still draining when it starts (steps.h).
   std::vector<int32_t> drain_ops;
   ReplayParams params;
+  // Host time inside framework operators or runtime calls, over all host
+  // threads (activity.h: host_framework and host_runtime), set by
+  // AnalyzeRank: the dispatch a captured graph removes. Host time between
+  // launches outside both (untraced code) is not shown to be dispatch and
+  // stays.
+  IntervalSet dispatch_cover;
   uint32_t streams = 0;
   uint64_t inferred_waits = 0;  // ops given a cross-stream dependency
   uint64_t collectives = 0;     // device ops flagged kReplayCommunication

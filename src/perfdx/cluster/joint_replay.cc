@@ -155,7 +155,7 @@ bool JointReplay::within_model_error() const {
 
 JointReplay ReplayJob(const std::vector<const analysis::RankAnalysis*>& ranks,
                       const ClusterAnalysis& cluster, const analysis::WhatIf& fix,
-                      const std::vector<bool>& fixed) {
+                      const std::vector<analysis::WhatIf>& fixes_by_member) {
   JointReplay out;
   out.what_if = fix.Describe();
   out.why_not = WhyNotJoint(ranks, cluster);
@@ -186,10 +186,8 @@ JointReplay ReplayJob(const std::vector<const analysis::RankAnalysis*>& ranks,
   out.joined_collectives = instances.size();
 
   const std::vector<analysis::WhatIf> unchanged(n);
-  std::vector<analysis::WhatIf> fixes(n);
-  for (size_t m = 0; m < n; ++m) {
-    if (fixed.empty() || fixed[m]) fixes[m] = fix;
-  }
+  const std::vector<analysis::WhatIf> fixes =
+      fixes_by_member.empty() ? std::vector<analysis::WhatIf>(n, fix) : fixes_by_member;
   const Rounds base = Settle(ranks, cluster, instances, unchanged);
   const Rounds with_fix = Settle(ranks, cluster, instances, fixes);
   if (!base.settled || !with_fix.settled) {
@@ -203,7 +201,7 @@ JointReplay ReplayJob(const std::vector<const analysis::RankAnalysis*>& ranks,
     JointRank r;
     r.member = m;
     r.rank = ranks[m]->info().rank;
-    r.fixed = fixed.empty() || fixed[m];
+    r.fixed = !fixes[m].identity();
     r.check = analysis::CheckOfRun(ranks[m]->replay_graph, base.runs[m].run);
     if (!r.check.available) {
       out.why_not = fmt::format("{}: {}", RankName(*ranks[m], m), r.check.why_not);

@@ -169,7 +169,9 @@ Result<report::AnalyzeReport> BuildAnalyzeReport(const AnalyzeRequest& request) 
       const analysis::RankAnalysis& r = a.rank.analysis;
       a.rank.what_if =
           analysis::Predict(r.replay_graph, r.timeline.steps, r.replay,
-                            Fixed(request, r.info().rank) ? *request.what_if : analysis::WhatIf{});
+                            Fixed(request, r.info().rank)
+                                ? advisor::ScopedToRank(*request.what_if, r, request.thresholds)
+                                : analysis::WhatIf{});
     }
     a.warnings = analysis::LoadWarnings(trace);
     if (!request.keep_traces) {
@@ -219,12 +221,15 @@ Result<report::AnalyzeReport> BuildAnalyzeReport(const AnalyzeRequest& request) 
       entry = ClusterJob(summaries, request.thresholds);
       if (request.what_if) {
         std::vector<const analysis::RankAnalysis*> members;
-        std::vector<bool> fixed;
+        std::vector<analysis::WhatIf> fixes;
         for (size_t m : job.members) {
-          members.push_back(&out.ranks[m].analysis);
-          fixed.push_back(Fixed(request, out.ranks[m].analysis.info().rank));
+          const analysis::RankAnalysis& r = out.ranks[m].analysis;
+          members.push_back(&r);
+          fixes.push_back(Fixed(request, r.info().rank)
+                              ? advisor::ScopedToRank(*request.what_if, r, request.thresholds)
+                              : analysis::WhatIf{});
         }
-        entry.joint_replay = cluster::ReplayJob(members, *entry.cluster, *request.what_if, fixed);
+        entry.joint_replay = cluster::ReplayJob(members, *entry.cluster, *request.what_if, fixes);
       }
     }
     entry.members = job.members;

@@ -124,10 +124,11 @@ class HostBoundDispatchRule final : public Rule {
     }
     AppendFixes(&f.recommendations, {"operator_fusion"});
     // Predicted for the first fix, a step captured as one graph: its
-    // dispatch takes no time (replay.h). Fusion alone would buy less.
+    // dispatch takes no time (replay.h), the host work of other causes
+    // kept. Fusion alone would buy less.
     analysis::WhatIf fix;
     fix.remove_launch_overhead = true;
-    f.what_if = fix;
+    f.what_if = ScopedToRank(std::move(fix), c.analysis, c.thresholds);
     out->push_back(std::move(f));
   }
 };

@@ -86,6 +86,25 @@ bool IsDispatchGap(const analysis::Gap& gap, const Thresholds& thresholds,
                              GapKey{kind, gap.cause.name, gap.position});
 }
 
+std::vector<std::pair<int64_t, int64_t>> NonDispatchHostNs(const RuleContext& c) {
+  const std::vector<GapKey> reported = ReportedRecurringGroups(c);
+  // The host's part of a gap ends where it launched the op that ended the
+  // gap: the launch latency before the gap's end (that call is dispatch).
+  const int64_t latency_ns = std::max<int64_t>(0, c.analysis.replay.params.launch_latency_ns);
+  std::vector<std::pair<int64_t, int64_t>> out;
+  for (const analysis::Gap& g : c.analysis.gaps.gaps) {
+    // Data loading and syncs are kept as the replay's own spans, exactly (a
+    // gap's interval runs past them into the dispatch); a burst of launch
+    // calls is dispatch however long.
+    const std::string& kind = g.cause.kind;
+    if (kind == "data_loader" || kind == "synchronization" || kind == "launch_overhead") continue;
+    if (IsDispatchGap(g, c.thresholds, reported)) continue;
+    const int64_t end_ns = g.start_ns + g.dur_ns - latency_ns;
+    if (end_ns > g.start_ns) out.emplace_back(g.start_ns, end_ns);
+  }
+  return out;
+}
+
 DispatchIdle MeasureDispatchIdle(const RuleContext& c) {
   DispatchIdle out;
   const analysis::GapAnalysis& gaps = c.analysis.gaps;

@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "perfdx/advisor/rule.h"
@@ -64,6 +65,16 @@ struct GapKey {
 std::vector<GapKey> ReportedRecurringGroups(const RuleContext& c);
 bool IsDispatchGap(const analysis::Gap& gap, const Thresholds& thresholds,
                    const std::vector<GapKey>& reported);
+
+// The host time a captured step keeps (analysis::WhatIf::kept_host_ns):
+// the listed gaps host_bound_dispatch does not count, whose host-side cause
+// is not dispatch (a recurring gap's work, one operator's own long host
+// work, untraced code, logging, a stalled call), each as its gap's
+// interval up to the launch that ended it (the replay's launch latency
+// before the gap's end); data loading and syncs the replay keeps by their
+// own spans. The trace shows no dispatch there, so the fix is not credited
+// with it.
+std::vector<std::pair<int64_t, int64_t>> NonDispatchHostNs(const RuleContext& c);
 
 // What DispatchIdle::by_cause calls the gaps caused by many short runtime
 // calls (gaps.h launch_overhead), which name no operator.
