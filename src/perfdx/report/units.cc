@@ -37,8 +37,8 @@ std::string FormatShare(double share) {
 namespace {
 // Why a replayed gain can exceed the finding's own time.
 constexpr std::string_view kBeyondBoundWhy =
-    "the replayed fix also removes time the finding does not count (longer gaps, or the host "
-    "running ahead into the next step)";
+    "the replayed fix also removes time the finding does not count (host time while the device "
+    "was busy, or longer gaps), and the host runs ahead into the next step's work";
 }  // namespace
 
 std::string PredictionSentence(const analysis::Prediction& p) {
