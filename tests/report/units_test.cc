@@ -161,5 +161,20 @@ TEST(OverlapSentenceTest, NamesTheOtherFindingByItsTitleOrItsNumber) {
             "not 473 ms");
 }
 
+// Regression: a one-step trace (HTA's MI250 example) read "reproduces the
+// 1 steps".
+TEST(ReplaySentenceTest, CountsItsStepsInTheRightNumber) {
+  analysis::ReplayCheck check;
+  check.available = true;
+  check.run.steps.resize(1);
+  EXPECT_EQ(ReplaySentence(check),
+            "replay: the step model reproduces the 1 step within 0.0% (median; max 0.0%)");
+  check.run.steps.resize(6);
+  EXPECT_EQ(ReplaySentence(check),
+            "replay: the step model reproduces the 6 steps within 0.0% (median; max 0.0%)");
+  check.median_abs_error = 0.2;
+  EXPECT_NE(ReplaySentence(check).find("too far off"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace perfdx::report

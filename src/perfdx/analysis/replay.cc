@@ -472,9 +472,8 @@ Prediction Predict(const ReplayGraph& graph, const std::vector<StepWindow>& step
   return p;
 }
 
-WhatIf HostRemoved(std::vector<std::pair<int64_t, int64_t>> kept_host_ns) {
+WhatIf HostRemoved() {
   WhatIf w;
-  w.kept_host_ns = std::move(kept_host_ns);
   w.remove_launch_overhead = true;
   w.remove_data_loading = true;
   return w;

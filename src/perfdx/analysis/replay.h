@@ -214,9 +214,9 @@ Prediction Predict(const ReplayGraph& graph, const std::vector<StepWindow>& step
 bool DeviceSideOnly(const WhatIf& what_if);
 
 // What holds the host in the replay: each step's dispatch and its data
-// loading, both taking no time (the baseline of PredictBeyondHost), the
-// dispatch removal keeping `kept_host_ns` (WhatIf::kept_host_ns).
-WhatIf HostRemoved(std::vector<std::pair<int64_t, int64_t>> kept_host_ns = {});
+// loading, both taking no time (the baseline of PredictBeyondHost; the
+// advisor scopes its dispatch removal to the rank, advisor::ScopedToRank).
+WhatIf HostRemoved();
 
 // For a device-side fix, fills `p`'s beyond-host gain: the replay with the
 // fix and `host_removed` (HostRemoved) against the replay with

@@ -155,12 +155,16 @@ bool JointReplay::within_model_error() const {
 
 JointReplay ReplayJob(const std::vector<const analysis::RankAnalysis*>& ranks,
                       const ClusterAnalysis& cluster, const analysis::WhatIf& fix,
-                      const std::vector<analysis::WhatIf>& fixes_by_member) {
+                      const std::vector<analysis::WhatIf>& fixes) {
   JointReplay out;
   out.what_if = fix.Describe();
   out.why_not = WhyNotJoint(ranks, cluster);
   if (!out.why_not.empty()) return out;
   const size_t n = ranks.size();
+  if (fixes.size() != n) {
+    out.why_not = fmt::format("{} fixes for {} ranks", fixes.size(), n);
+    return out;
+  }
 
   std::vector<Instance> instances;
   for (const ClusterCollective& c : cluster.collectives) {
@@ -186,8 +190,6 @@ JointReplay ReplayJob(const std::vector<const analysis::RankAnalysis*>& ranks,
   out.joined_collectives = instances.size();
 
   const std::vector<analysis::WhatIf> unchanged(n);
-  const std::vector<analysis::WhatIf> fixes =
-      fixes_by_member.empty() ? std::vector<analysis::WhatIf>(n, fix) : fixes_by_member;
   const Rounds base = Settle(ranks, cluster, instances, unchanged);
   const Rounds with_fix = Settle(ranks, cluster, instances, fixes);
   if (!base.settled || !with_fix.settled) {

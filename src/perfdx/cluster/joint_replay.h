@@ -62,11 +62,11 @@ struct JointReplay {
   bool within_model_error() const;
 };
 
-// `ranks` in the job's order (the cluster's members); `fixes` per member:
-// `fix` as it applies to that rank (advisor::ScopedToRank), WhatIf{} for a
-// rank left as it is (empty: `fix` itself on every rank).
+// `ranks` in the job's order (the cluster's members); `fixes` one per
+// member: `fix` (which names the replay) as it applies to that rank
+// (advisor::ScopedToRank), WhatIf{} for a rank left as it is.
 JointReplay ReplayJob(const std::vector<const analysis::RankAnalysis*>& ranks,
                       const ClusterAnalysis& cluster, const analysis::WhatIf& fix,
-                      const std::vector<analysis::WhatIf>& fixes = {});
+                      const std::vector<analysis::WhatIf>& fixes);
 
 }  // namespace perfdx::cluster

@@ -171,8 +171,9 @@ std::string OverlapSentence(const advisor::FindingOverlap& o, std::string_view w
 
 std::string ReplaySentence(const analysis::ReplayCheck& c) {
   if (!c.available) return fmt::format("replay: none ({})", c.why_not);
-  return fmt::format("replay: the step model reproduces the {} steps within {} (median; max {}){}",
-                     c.run.steps.size(), FormatShare(c.median_abs_error),
+  const size_t steps = c.run.steps.size();
+  return fmt::format("replay: the step model reproduces the {} step{} within {} (median; max {}){}",
+                     steps, steps == 1 ? "" : "s", FormatShare(c.median_abs_error),
                      FormatShare(c.max_abs_error),
                      c.reliable() ? "" : " — too far off: predicted gains are unreliable");
 }
