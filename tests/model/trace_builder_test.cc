@@ -69,8 +69,8 @@ TEST(TraceBuilderTest, EventsHashedAheadBuildTheTraceOfTheirText) {
       RawEvent e = Slice(k % 2 == 0 ? "aten::mm" : "ampere_sgemm_128x64_nn", 1, 0, 100 * k, 50);
       e.category = k % 2 == 0 ? "cpu_op" : "kernel";
       e.tid = {0, k % 3 == 0 ? "stream 7" : "the stream of eight", true, true};
-      e.args.push_back(
-          {ArgKey::kGrid, ArgType::kString, 0, 0, k < 3 ? "[1, 1, 1]" : "[[2, 1, 1], [64, 1, 1]]"});
+      e.args.push_back({ArgKey::kInputDims, ArgType::kString, 0, 0,
+                        k < 3 ? "[1, 1, 1]" : "[[2, 1, 1], [64, 1, 1]]"});
       out.push_back(e);
     }
     return out;
@@ -91,7 +91,7 @@ TEST(TraceBuilderTest, EventsHashedAheadBuildTheTraceOfTheirText) {
   for (SliceId i = 0; i < 6; ++i) {
     EXPECT_EQ(a.slice_name(i), b.slice_name(i));
     EXPECT_EQ(a.strings.Get(a.slices.category[i]), b.strings.Get(b.slices.category[i]));
-    EXPECT_EQ(a.ArgString(i, ArgKey::kGrid), b.ArgString(i, ArgKey::kGrid));
+    EXPECT_EQ(a.ArgString(i, ArgKey::kInputDims), b.ArgString(i, ArgKey::kInputDims));
     EXPECT_EQ(a.slices.track[i], b.slices.track[i]);
   }
   RawEvent e = events()[1];
@@ -133,7 +133,7 @@ TEST(TraceBuilderTest, EventsInASharedArgStoreReadTheirOwnArgs) {
 
   // Without a store, the event's own vector.
   RawEvent own;
-  own.AddArg({ArgKey::kDevice, ArgType::kInt, 1});
+  own.AddArg({ArgKey::kStream, ArgType::kInt, 1});
   ASSERT_EQ(own.Args().size(), 1u);
   EXPECT_EQ(own.args.size(), 1u);
   EXPECT_EQ(store.size(), 3u);
@@ -376,7 +376,7 @@ TEST(TraceBuilderTest, CorrelationLinksLaunchToDeviceWork) {
   b.AddEvent(launch);
   RawEvent kernel = Slice("kernel", 2, 7, 120, 30);
   kernel.args.push_back({ArgKey::kCorrelation, ArgType::kInt, 77});
-  kernel.args.push_back({ArgKey::kGrid, ArgType::kString, 0, 0, "[1, 1, 1]"});
+  kernel.args.push_back({ArgKey::kInputDims, ArgType::kString, 0, 0, "[1, 1, 1]"});
   b.AddEvent(kernel);
   // An explicit flow restating the same link must not duplicate it.
   RawEvent s;
@@ -402,7 +402,7 @@ TEST(TraceBuilderTest, CorrelationLinksLaunchToDeviceWork) {
   EXPECT_EQ(t.flows.kind[0], FlowKind::kLaunch);  // one flow per (from, to) pair
   SliceId k = t.flows.to[0];
   EXPECT_EQ(t.slices.correlation[k], 77);
-  EXPECT_EQ(t.ArgString(k, ArgKey::kGrid), "[1, 1, 1]");
+  EXPECT_EQ(t.ArgString(k, ArgKey::kInputDims), "[1, 1, 1]");
   EXPECT_FALSE(t.ArgInt(k, ArgKey::kCorrelation));  // kept in its column, not in args
 }
 

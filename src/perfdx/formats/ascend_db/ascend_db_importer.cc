@@ -152,7 +152,6 @@ struct CommTaskInfo {
   int64_t src_rank = -1, dst_rank = -1;
   int64_t size_bytes = 0;
   std::string transport, link, data_type, rdma_type;
-  std::optional<double> bandwidth_gbps;
 };
 
 std::string_view CannPrefix(int64_t type, std::string_view level) {
@@ -409,9 +408,6 @@ void DbImporter::EmitCounter(int64_t pid, int64_t ts, std::string_view name,
 RawArg IntArg(ArgKey key, int64_t v) {
   return {key, ArgType::kInt, v, 0, {}};
 }
-RawArg DoubleArg(ArgKey key, double v) {
-  return {key, ArgType::kDouble, 0, v, {}};
-}
 RawArg StringArg(ArgKey key, std::string_view v) {
   return {key, ArgType::kString, 0, 0, v};
 }
@@ -476,8 +472,6 @@ void DbImporter::ImportPytorchApi() {
       cat = "mstx";
     } else {
       cat = "cpu_op";
-      if (!st.IsNull(5)) args_.push_back(IntArg(ArgKey::kSequenceNumber, st.Int(5)));
-      if (!st.IsNull(6)) args_.push_back(IntArg(ArgKey::kFwdThreadId, st.Int(6)));
       const int dims = swapped ? 7 : 8;
       const int types = swapped ? 8 : 7;
       if (!st.IsNull(dims)) args_.push_back(StringArg(ArgKey::kInputDims, Str(st.Int(dims))));
@@ -489,7 +483,6 @@ void DbImporter::ImportPytorchApi() {
       if (it != connections.end()) {
         for (int64_t id : it->second) {
           if (type == kApiTaskQueue) {
-            args_.push_back(IntArg(ArgKey::kCorrelationId, id));
             auto& ends = queue_[id];
             (cat == "dequeue" ? ends.second : ends.first).push_back(at);
           } else if (id <= max_cann_connection_) {
@@ -533,7 +526,6 @@ void DbImporter::ImportCannApi() {
     const std::string& api = Str(st.Int(5));
     name = prefix.empty() ? api : fmt::format("{}@{}", prefix, api);
     args_.clear();
-    if (!level.empty()) args_.push_back(StringArg(ArgKey::kApiLevel, level));
     if (!st.IsNull(4)) args_.push_back(IntArg(ArgKey::kConnectionId, st.Int(4)));
     EmitThread(pid, tid, fmt::format("Thread {}", tid));
     EmitSlice(pid, tid, span->start_ns, span->dur_ns, name, "", args_);
@@ -614,8 +606,7 @@ void DbImporter::LoadCommTaskInfo() {
                                                                       {"size"},
                                                                       {"dataType"},
                                                                       {"linkType"},
-                                                                      {"rdmaType"},
-                                                                      {"bandwidth"}}));
+                                                                      {"rdmaType"}}));
   auto name_of = [](const std::map<int64_t, std::string>& e, int64_t id) {
     auto it = e.find(id);
     return it == e.end() ? std::to_string(id) : it->second;
@@ -637,9 +628,6 @@ void DbImporter::LoadCommTaskInfo() {
     if (!st.IsNull(8)) t.data_type = name_of(data_types_, st.Int(8));
     if (!st.IsNull(9)) t.link = name_of(link_types_, st.Int(9));
     if (!st.IsNull(10)) t.rdma_type = name_of(rdma_types_, st.Int(10));
-    // msprof-docs: bandwidth in the DB is B/s... the torch_npu export has
-    // none; when present keep it as GB/s like trace_view's "bandwidth(GB/s)".
-    if (!st.IsNull(11)) t.bandwidth_gbps = st.Double(11) / 1e9;
     comm_tasks_.emplace(st.Int(0), std::move(t));
   });
 }
@@ -724,8 +712,6 @@ void DbImporter::ImportTasks() {
     }
     args_.clear();
     args_.push_back(StringArg(ArgKey::kTaskType, task_type));
-    if (stream >= 0) args_.push_back(IntArg(ArgKey::kStreamId, stream));
-    if (!st.IsNull(8)) args_.push_back(IntArg(ArgKey::kTaskId, st.Int(8)));
     if (connection >= 0) args_.push_back(IntArg(ArgKey::kConnectionId, connection));
     EmitThread(hw_pid, stream, fmt::format("Stream {}", stream));
     EmitSlice(hw_pid, stream, span->start_ns, span->dur_ns, name, "", args_);
@@ -747,8 +733,6 @@ void DbImporter::ImportTasks() {
       const int64_t tid = plane_tid_[{t.group, t.plane_id}];
       args_.clear();
       args_.push_back(StringArg(ArgKey::kTaskType, t.task_type));
-      if (stream >= 0) args_.push_back(IntArg(ArgKey::kStreamId, stream));
-      if (!st.IsNull(8)) args_.push_back(IntArg(ArgKey::kTaskId, st.Int(8)));
       args_.push_back(IntArg(ArgKey::kSrcRank, t.src_rank));
       args_.push_back(IntArg(ArgKey::kDstRank, t.dst_rank));
       if (!t.transport.empty()) args_.push_back(StringArg(ArgKey::kTransportType, t.transport));
@@ -756,7 +740,6 @@ void DbImporter::ImportTasks() {
       if (!t.data_type.empty()) args_.push_back(StringArg(ArgKey::kDataType, t.data_type));
       if (!t.link.empty()) args_.push_back(StringArg(ArgKey::kLinkType, t.link));
       if (!t.rdma_type.empty()) args_.push_back(StringArg(ArgKey::kRdmaType, t.rdma_type));
-      if (t.bandwidth_gbps) args_.push_back(DoubleArg(ArgKey::kBandwidthGbps, *t.bandwidth_gbps));
       EmitSlice(hccl_pid, tid, span->start_ns, span->dur_ns, t.task_type, "", args_);
     }
   });
@@ -793,8 +776,6 @@ void DbImporter::ImportCommOps() {
       data_type = d == data_types_.end() ? std::to_string(st.Int(5)) : d->second;
       args_.push_back(StringArg(ArgKey::kDataType, data_type));
     }
-    const std::string& alg = st.IsNull(6) ? Str(-1) : Str(st.Int(6));
-    if (!alg.empty()) args_.push_back(StringArg(ArgKey::kAlgType, alg));
     if (auto count = st.ExactInt(7)) args_.push_back(IntArg(ArgKey::kElementCount, *count));
     EmitSlice(pid, tid, span->start_ns, span->dur_ns, Str(st.Int(0)), "", args_);
     if (!st.IsNull(3)) device_by_connection_[st.Int(3)].push_back({span->start_ns, pid, tid});
