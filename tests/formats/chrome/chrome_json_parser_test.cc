@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -234,6 +236,97 @@ TEST_P(ParserTest, EveryPhase) {
 // The phase is read from its token when it is one plain letter; an escaped
 // letter is the same phase, and a longer or empty string, or a number, is no
 // phase the format has.
+// Args are identified by their own bytes, whatever the events of the same
+// kind before them held at that position (ArgKeyMemo): a key that starts
+// like the one remembered, a swapped order, an escape, a long key changed in
+// its middle, and a counter's series named as written.
+TEST_P(ParserTest, ArgKeysAreTheirOwnWhateverCameBefore) {
+  auto kernel = [](int ts, const std::string& args) {
+    return R"({"ph": "X", "cat": "kernel", "name": "k)" + std::to_string(ts) +
+           R"(", "pid": 0, "tid": 7, "ts": )" + std::to_string(ts) + R"(, "dur": 1, "args": {)" +
+           args + "}}";
+  };
+  const Trace t =
+      Import("[" + kernel(10, R"("stream": 7, "correlation": 1, "Process Group Name": "a")") +
+             ",\n" + kernel(20, R"("stream id": 9, "correlation": 2, "Process Group Nbme": "b")") +
+             ",\n" + kernel(30, R"("correlation": 3, "stream": 8)") + ",\n" +
+             kernel(40, R"("streamx": 5, "correlatio\u006e": 4, "stream": 6)") + ",\n" +
+             kernel(50, R"("stream": 7, "correlation": 5, "Process Group Name": "c")") + ",\n" +
+             R"({"ph": "C", "name": "mem", "pid": 1, "ts": 60, "args": {"used": 5, "free": 7}},)"
+             "\n" +
+             R"({"ph": "C", "name": "mem", "pid": 1, "ts": 70, "args": {"free": 8, "used": 6}}])");
+  struct Want {
+    const char* name;
+    std::optional<int64_t> stream;
+    int64_t correlation;
+    std::optional<std::string_view> group;
+  };
+  const Want wants[] = {
+      {"k10", 7, 1, "a"},
+      {"k20", std::nullopt, 2, std::nullopt},
+      {"k30", 8, 3, std::nullopt},
+      {"k40", 6, model::kNoCorrelation, std::nullopt},  // an escaped key is not one
+      {"k50", 7, 5, "c"}};
+  for (const Want& want : wants) {
+    model::SliceId slice = 0;
+    while (slice < t.slices.size() && t.slice_name(slice) != want.name) ++slice;
+    ASSERT_LT(slice, t.slices.size()) << want.name;
+    EXPECT_EQ(t.ArgInt(slice, model::ArgKey::kStream), want.stream) << want.name;
+    EXPECT_EQ(t.slices.correlation[slice], want.correlation) << want.name;
+    EXPECT_EQ(t.ArgString(slice, model::ArgKey::kProcessGroupName), want.group) << want.name;
+  }
+  std::map<std::string, std::vector<double>> series;
+  for (size_t i = 0; i < t.counters.size(); ++i) {
+    series[std::string(t.str(t.tracks[t.counters.track[i]].thread_name))].push_back(
+        t.counters.value[i]);
+  }
+  EXPECT_EQ(series["mem.used"], (std::vector<double>{5, 6}));
+  EXPECT_EQ(series["mem.free"], (std::vector<double>{7, 8}));
+}
+
+// Integer args and ids of 1 to 8 digits are read as one word (ParseIntToken),
+// longer or signed ones digit by digit: every length reads its exact value,
+// and a fraction or an exponent stays a double.
+TEST_P(ParserTest, IntegersOfEveryLengthAreExact) {
+  const std::vector<std::string> ints = {"0",
+                                         "7",
+                                         "42",
+                                         "905",
+                                         "1234",
+                                         "98765",
+                                         "100000",
+                                         "2345678",
+                                         "99999999",
+                                         "100000000",
+                                         "123456789012",
+                                         "-5",
+                                         "-12345678",
+                                         "9223372036854775807"};
+  std::string json = "[";
+  for (size_t i = 0; i < ints.size(); ++i) {
+    json += R"({"ph": "X", "cat": "kernel", "name": "n)" + std::to_string(i) + R"(", "pid": )" +
+            ints[i] + R"(, "tid": 1, "ts": 1, "dur": 1, "args": {"stream": )" + ints[i] + "}},\n";
+  }
+  json +=
+      R"({"ph": "X", "cat": "kernel", "name": "frac", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": {"stream": 12.5}},)"
+      "\n";
+  json +=
+      R"({"ph": "X", "cat": "kernel", "name": "exp", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": {"stream": 1e3}}])";
+  const Trace t = Import(json);
+  for (model::SliceId slice = 0; slice < t.slices.size(); ++slice) {
+    const std::string name(t.slice_name(slice));
+    if (name == "frac" || name == "exp") {
+      EXPECT_EQ(t.ArgDouble(slice, model::ArgKey::kStream), name == "frac" ? 12.5 : 1000.0);
+      continue;
+    }
+    const int64_t want = std::stoll(ints.at(std::stoul(name.substr(1))));
+    EXPECT_EQ(t.ArgInt(slice, model::ArgKey::kStream), want) << name;
+    const model::Track& track = t.tracks[t.slices.track[slice]];
+    EXPECT_FALSE(track.pid.is_text) << name;
+    EXPECT_EQ(track.pid.number, want) << name;
+  }
+}
+
 TEST_P(ParserTest, PhaseSpellings) {
   const Trace t = Import(R"([
     {"ph": "X", "name": "plain", "pid": 1, "tid": 1, "ts": 1, "dur": 1},

@@ -14,6 +14,7 @@
 #include "perfdx/base/decimal_time.h"
 #include "perfdx/base/task_pool.h"
 #include "perfdx/base/utf8.h"
+#include "perfdx/formats/chrome/arg_key_memo.h"
 #include "perfdx/formats/chrome/json_scanner.h"
 #include "perfdx/model/arg_key.h"
 
@@ -136,6 +137,48 @@ std::optional<double> ParseDouble(std::string_view s) {
   return v;
 }
 
+// Eight ASCII digits (the lowest byte the most significant) as a number, or
+// false if any byte is not a digit. Adjacent digits, then pairs, then quads
+// are combined in the lanes of one word: three multiplies instead of eight
+// dependent steps.
+bool EightDigitsWord(uint64_t v, int64_t* out) {
+  constexpr uint64_t kHigh = 0xF0F0F0F0F0F0F0F0ULL;
+  constexpr uint64_t kZeros = 0x3030303030303030ULL;
+  // Every byte 0x30..0x39: high nibble 3, and adding 6 does not leave it.
+  if ((v & kHigh) != kZeros || ((v + 0x0606060606060606ULL) & kHigh) != kZeros) return false;
+  v -= kZeros;
+  v = (v * 10 + (v >> 8)) & 0x00FF00FF00FF00FFULL;      // 2-digit values
+  v = (v * 100 + (v >> 16)) & 0x0000FFFF0000FFFFULL;    // 4-digit values
+  v = (v * 10000 + (v >> 32)) & 0x00000000FFFFFFFFULL;  // the 8-digit value
+  *out = static_cast<int64_t>(v);
+  return true;
+}
+
+// Eight ASCII digits at p (p[0] most significant; little-endian: byte k of
+// the word holds p[k]).
+bool EightDigits(const char* p, int64_t* out) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return EightDigitsWord(v, out);
+}
+
+// ParseInt for a number token of the document (raw_json_token, trimmed),
+// where simdjson's padding makes 8 bytes from its start readable: 1 to 8
+// digits, the ids and counts of nearly every event, as one word (the digit
+// loop was 45 instructions an id); a sign or more digits through ParseInt.
+[[gnu::always_inline]] inline bool ParseIntToken(std::string_view token, int64_t* out) {
+  const size_t n = token.size();
+  if (n - 1 < 8 && token[0] != '-') {
+    uint64_t v;
+    std::memcpy(&v, token.data(), 8);
+    const unsigned pad_bits = 8 * static_cast<unsigned>(8 - n);
+    // The n digits into the high bytes, '0's before them in the low ones.
+    v = (v << pad_bits) | (0x3030303030303030ULL & ~(~uint64_t{0} << pad_bits));
+    return EightDigitsWord(v, out);
+  }
+  return ParseInt(token, out);
+}
+
 // "pid", "tid", flow "id": a number, or text (digit-only text becomes a number
 // so that "25738" and 25738 name the same thread, as Kineto mixes both).
 void DecodeId(od::value value, RawIdView* out) {
@@ -150,31 +193,13 @@ void DecodeId(od::value value, RawIdView* out) {
     return;
   }
   out->present = true;
-  if (ParseInt(text, &out->number)) {
+  if (type == od::json_type::number ? ParseIntToken(text, &out->number)
+                                    : ParseInt(text, &out->number)) {
     out->is_text = false;
   } else {
     out->text = text;
     out->is_text = true;
   }
-}
-
-// Eight ASCII digits (p[0] most significant) as a number, or false if any byte
-// is not a digit. Adjacent digits, then pairs, then quads are combined in the
-// lanes of one word: three multiplies instead of eight dependent steps.
-bool EightDigits(const char* p, int64_t* out) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  constexpr uint64_t kHigh = 0xF0F0F0F0F0F0F0F0ULL;
-  constexpr uint64_t kZeros = 0x3030303030303030ULL;
-  // Every byte 0x30..0x39: high nibble 3, and adding 6 does not leave it.
-  if ((v & kHigh) != kZeros || ((v + 0x0606060606060606ULL) & kHigh) != kZeros) return false;
-  // Little-endian: byte k holds digit k.
-  v -= kZeros;
-  v = (v * 10 + (v >> 8)) & 0x00FF00FF00FF00FFULL;      // 2-digit values
-  v = (v * 100 + (v >> 16)) & 0x0000FFFF0000FFFFULL;    // 4-digit values
-  v = (v * 10000 + (v >> 32)) & 0x00000000FFFFFFFFULL;  // the 8-digit value
-  *out = static_cast<int64_t>(v);
-  return true;
 }
 
 // Microseconds written as up to 16 integer digits (epoch microseconds) and at
@@ -254,7 +279,7 @@ error_code DecodeArgValue(ArgKey key, od::value value, RawEvent& event) {
       const std::string_view token = TrimRight(value.raw_json_token());
       // ParseInt takes digits only, so a fraction or an exponent goes on to
       // ParseDouble without a scan of its own.
-      if (ParseInt(token, &int_value)) break;
+      if (ParseIntToken(token, &int_value)) break;
       auto d = ParseDouble(token);
       if (!d) return SUCCESS;
       arg_type = ArgType::kDouble;
@@ -287,41 +312,50 @@ error_code DecodeArgValue(ArgKey key, od::value value, RawEvent& event) {
   return SUCCESS;
 }
 
-error_code DecodeArgs(od::object object, RawEvent& event) {
+error_code DecodeArgs(od::object object, RawEvent& event, ArgKeyMemo& memo) {
   // A counter's series are its numeric args; "ph" may come after "args".
   const bool want_numeric = event.phase.empty() || event.phase == "C";
+  const size_t row = ArgKeyMemo::RowOf(event.phase, event.category);
+  size_t position = 0;
   for (auto field_result : object) {
     od::field field;
     if (auto e = std::move(field_result).get(field)) return e;
     const char* raw = field.key().raw();
     od::value value = field.value();
-    if (KeyIs(raw, "name")) {
-      if (auto e = GetString(value, &event.meta_name)) return e;
-      continue;
+    ArgKeyMemo::Identified id;
+    if (!memo.Match(row, position, raw, &id)) {
+      // "name" and "labels" are never remembered: Match never finds them.
+      if (KeyIs(raw, "name")) {
+        if (auto e = GetString(value, &event.meta_name)) return e;
+        ++position;
+        continue;
+      }
+      if (KeyIs(raw, "labels")) {
+        if (auto e = GetString(value, &event.meta_labels)) return e;
+        ++position;
+        continue;
+      }
+      id.spelling = RawKey(raw, value);
+      id.known = model::LookupArgKey(id.spelling, &id.key);
+      memo.Remember(row, position, id);
     }
-    if (KeyIs(raw, "labels")) {
-      if (auto e = GetString(value, &event.meta_labels)) return e;
-      continue;
-    }
-    const std::string_view spelling = RawKey(raw, value);
-    ArgKey key;
-    const bool known = model::LookupArgKey(spelling, &key);
+    ++position;
     if (want_numeric) {
       od::json_type type;
       if (value.type().get(type) == SUCCESS && type == od::json_type::number) {
         if (auto d = ParseDouble(TrimRight(value.raw_json_token()))) {
-          event.numeric_args.emplace_back(spelling, *d);
+          event.numeric_args.emplace_back(id.spelling, *d);
         }
       }
     }
-    if (known) {
-      if (auto e = DecodeArgValue(key, value, event)) return e;
+    if (id.known) {
+      if (auto e = DecodeArgValue(id.key, value, event)) return e;
     }
   }
   return SUCCESS;
 }
 
-error_code DecodeEvent(od::object object, RawEvent& event) {
+error_code DecodeEvent(od::object object, RawEvent& event, ArgKeyMemo& memo) {
   for (auto field_result : object) {
     od::field field;
     if (auto e = std::move(field_result).get(field)) return e;
@@ -378,7 +412,7 @@ error_code DecodeEvent(od::object object, RawEvent& event) {
         if (KeyIs(raw, "args")) {
           od::object args;
           if (value.get_object().get(args) == SUCCESS) {
-            if (auto e = DecodeArgs(args, event)) return e;
+            if (auto e = DecodeArgs(args, event, memo)) return e;
           }
         }
         break;
@@ -461,8 +495,8 @@ struct RegionResult {
 // when whole, passed to emit(); the string views point into `d` and into
 // `parser`, so they live until either is reused.
 template <typename Slot, typename Emit>
-RegionResult DecodeRegion(od::parser& parser, char* d, size_t allocated, size_t begin, size_t cut,
-                          Slot&& slot, Emit&& emit) {
+RegionResult DecodeRegion(od::parser& parser, ArgKeyMemo& memo, char* d, size_t allocated,
+                          size_t begin, size_t cut, Slot&& slot, Emit&& emit) {
   RegionResult r;
   // (d + begin) - 1, the headroom byte when begin is 0: d[begin - 1] would add
   // the wrapped size_t(-1) to d, a pointer overflow (UBSan, Clang).
@@ -494,7 +528,7 @@ RegionResult DecodeRegion(od::parser& parser, char* d, size_t allocated, size_t 
     }
     RawEvent& event = slot();
     event.Clear();
-    if (DecodeEvent(object, event) != SUCCESS) {
+    if (DecodeEvent(object, event, memo) != SUCCESS) {
       r.failed = true;
       break;
     }
@@ -586,6 +620,7 @@ class Reader {
   bool truncation_reported_ = false;
 
   od::parser parser_;
+  ArgKeyMemo memo_;  // parser_'s
   RawEvent event_;
   std::string scratch_;
   JsonScanner scanner_;
@@ -603,6 +638,7 @@ class Reader {
     bool eof = false;
     uint64_t base = 0;  // the offset of data()[0] in the stream
     od::parser parser;
+    ArgKeyMemo memo;
     std::vector<RawEvent> events;     // result.count of them are the region's
     std::vector<model::RawArg> args;  // the args of all of them (RawEvent::shared_args)
     RegionResult result;
@@ -612,7 +648,7 @@ class Reader {
       size_t used = 0;
       args.clear();
       result = DecodeRegion(
-          parser, data(), storage_bytes - begin, begin, cut,
+          parser, memo, data(), storage_bytes - begin, begin, cut,
           [this, &used]() -> RawEvent& {
             if (used == events.size()) events.emplace_back();
             events[used].shared_args = &args;
@@ -1112,8 +1148,8 @@ std::optional<bool> Reader::Drain() {
 
 bool Reader::ParseRegion(size_t begin, size_t cut) {
   const RegionResult r = DecodeRegion(
-      parser_, data(), storage_bytes_ - begin, begin, cut, [this]() -> RawEvent& { return event_; },
-      [this](RawEvent& event) { sink_.OnEvent(event); });
+      parser_, memo_, data(), storage_bytes_ - begin, begin, cut,
+      [this]() -> RawEvent& { return event_; }, [this](RawEvent& event) { sink_.OnEvent(event); });
   return ApplyRegion(r, cut);
 }
 
@@ -1245,7 +1281,7 @@ error_code Reader::TryDecode(size_t length) {
   od::object object;
   if (auto e = doc.get_object().get(object)) return e;
   event_.Clear();
-  return DecodeEvent(object, event_);
+  return DecodeEvent(object, event_, memo_);
 }
 
 void Reader::DecodeOne(size_t begin, size_t length) {
