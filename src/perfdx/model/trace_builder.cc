@@ -171,7 +171,9 @@ StringId TraceBuilder::InternArgString(const RawEvent& event, const RawArg& arg)
 
 TrackId TraceBuilder::GetTrack(const RawId& pid, const RawId& tid, StringId space) {
   TrackKey key{pid, tid, space};
-  if (last_track_ != UINT32_MAX && key == last_key_) return last_track_;
+  for (size_t i = 0; i < kRecentTracks; ++i) {
+    if (recent_tracks_[i] != UINT32_MAX && recent_keys_[i] == key) return recent_tracks_[i];
+  }
   auto [it, inserted] = track_ids_.try_emplace(key, static_cast<TrackId>(trace_.tracks.size()));
   if (inserted) {
     Track track;
@@ -180,8 +182,11 @@ TrackId TraceBuilder::GetTrack(const RawId& pid, const RawId& tid, StringId spac
     trace_.tracks.push_back(track);
     open_begins_.emplace_back();
   }
-  last_key_ = key;
-  last_track_ = it->second;
+  // Oldest out.
+  std::copy_backward(recent_keys_.begin(), recent_keys_.end() - 1, recent_keys_.end());
+  std::copy_backward(recent_tracks_.begin(), recent_tracks_.end() - 1, recent_tracks_.end());
+  recent_keys_[0] = key;
+  recent_tracks_[0] = it->second;
   return it->second;
 }
 

@@ -231,8 +231,11 @@ class TraceBuilder {
 
   Trace trace_;
   std::unordered_map<TrackKey, TrackId, TrackKeyHash> track_ids_;
-  TrackKey last_key_{};
-  TrackId last_track_ = UINT32_MAX;
+  // The tracks GetTrack found last, newest first: a trace's events rotate
+  // among a few threads and streams (one entry missed most of them).
+  static constexpr size_t kRecentTracks = 4;
+  std::array<TrackKey, kRecentTracks> recent_keys_{};
+  std::array<TrackId, kRecentTracks> recent_tracks_{UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
   struct ThreadKeyHash {
     size_t operator()(const std::pair<RawId, RawId>& k) const;
   };
