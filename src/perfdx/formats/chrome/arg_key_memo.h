@@ -27,10 +27,12 @@ class ArgKeyMemo {
  public:
   // A key's spelling as written (escapes not resolved, the text before its
   // closing quote) and whether the table keeps it, and as which key.
+  // Uninitialised by default: Match or the lookup sets every member (the
+  // stores of default values cost each arg of each event).
   struct Identified {
     std::string_view spelling;
-    bool known = false;
-    model::ArgKey key = model::ArgKey::kCount;
+    bool known;
+    model::ArgKey key;
   };
 
   static constexpr unsigned kRowBits = 5;

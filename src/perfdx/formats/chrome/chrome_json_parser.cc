@@ -336,6 +336,7 @@ error_code DecodeArgs(od::object object, RawEvent& event, ArgKeyMemo& memo) {
         continue;
       }
       id.spelling = RawKey(raw, value);
+      id.key = ArgKey::kCount;
       id.known = model::LookupArgKey(id.spelling, &id.key);
       memo.Remember(row, position, id);
     }
