@@ -126,7 +126,9 @@ def instructions_table(bench, traces):
         # after the measurement to count its bytes (62 M instructions on
         # ResNet-50 that neither pass makes; they were in the ratio before
         # 2026-12-04).
-        p = instructions(bench, ["perfdx", path, "--bytes", str(size)])
+        # One thread, as bench/instruction_guard.py counts: the decode path's
+        # cost, without the read-ahead copy valgrind counts a byte at a time.
+        p = instructions(bench, ["perfdx", path, "--threads", "1", "--bytes", str(size)])
         st = instructions(bench, ["stream", path])
         lines.append("| {} | {:.1f} | {:,} | {:,} | {:.1f} / {:.1f} | {:.2f} |".format(
             os.path.basename(path), size / 1e6, p, st, p / size, st / size, p / st))

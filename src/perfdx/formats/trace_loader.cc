@@ -17,6 +17,7 @@
 #include "perfdx/formats/chrome/chrome_classifier.h"
 #include "perfdx/formats/framework_detection.h"
 #include "perfdx/formats/msprof/msprof_reader.h"
+#include "perfdx/io/read_ahead_source.h"
 #include "perfdx/model/trace_builder.h"
 
 namespace perfdx::formats {
@@ -211,6 +212,14 @@ Result<model::Trace> ImportChromeTrace(const io::TraceInput& input, const LoadOp
     if (source->compression() == io::Compression::kGzip) {
       json.expected_bytes = io::GzipStatedBytes(input.trace_path).value_or(0);
     }
+  }
+  // A compressed trace parsed on one thread (under the threshold that
+  // decodes ahead) with a thread to spare: inflating goes to that thread.
+  if (source->compression() == io::Compression::kGzip && sources.size() == 1 &&
+      json.decode_threads >= 2 && json.expected_bytes > 0 &&
+      json.expected_bytes < json.parallel_after_bytes) {
+    source = io::ReadAhead(std::move(source));
+    sources[0] = source.get();
   }
   if (!options.progress) return ImportChromeSources(sources, input, json, expected);
   ProgressCounter counter(options, input.trace_path, total);
