@@ -1,5 +1,8 @@
 #include "perfdx/io/read_ahead_source.h"
 
+#include <algorithm>
+#include <cstring>
+#include <new>
 #include <string>
 #include <utility>
 
@@ -124,6 +127,30 @@ TEST(ReadAheadTest, DroppingItMidStreamStopsTheThread) {
   // And never read at all.
   auto untouched = ReadAhead(std::make_unique<PatternSource>(Pattern(10000)), 16, 2);
   EXPECT_EQ(untouched->bytes_out(), 0u);
+}
+
+// An exception on the reading thread (an allocation failing in the
+// inflater) would end the process there: it comes back as the stream's error.
+TEST(ReadAheadTest, AnExceptionOnItsThreadIsTheStreamsError) {
+  class Throwing final : public ByteSource {
+   public:
+    Throwing() : ByteSource("big.json.gz", Compression::kGzip) {}
+    Result<size_t> Read(char* dst, size_t capacity) override {
+      if (served_ >= 40) throw std::bad_alloc();
+      const size_t n = std::min<size_t>({capacity, 10, 40 - served_});
+      std::memset(dst, 'x', n);
+      served_ += n;
+      return n;
+    }
+
+   private:
+    size_t served_ = 0;
+  };
+  auto ahead = ReadAhead(std::make_unique<Throwing>(), 16, 2);
+  auto [out, status] = Drain(*ahead, 7);
+  EXPECT_EQ(out, std::string(40, 'x'));
+  EXPECT_EQ(status.code(), StatusCode::kOutOfMemory);
+  EXPECT_EQ(status.message(), "big.json.gz: an allocation failed while loading it");
 }
 
 // A real gzip stream through the default blocks: the same bytes as the

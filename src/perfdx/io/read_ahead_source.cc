@@ -5,11 +5,14 @@
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <string>
 #include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
+
+#include <fmt/format.h>
 
 namespace perfdx::io {
 namespace {
@@ -85,6 +88,20 @@ class ReadAheadSource final : public ByteSource {
     std::string truncation;
   };
 
+  // What escapes the inner source's Read on this thread would end the
+  // process: it becomes the stream's error, as on the loading thread
+  // (formats' Guarded).
+  Result<size_t> ReadInner(char* dst, size_t capacity) {
+    try {
+      return inner_->Read(dst, capacity);
+    } catch (const std::bad_alloc&) {
+      return OutOfMemory(fmt::format("{}: an allocation failed while loading it", path_));
+    } catch (const std::exception& e) {
+      return Internal(
+          fmt::format("{}: unexpected exception while loading it: {}", path_, e.what()));
+    }
+  }
+
   void Fill() {
     for (size_t next_fill = 0;; next_fill = (next_fill + 1) % blocks_.size()) {
       Block& b = blocks_[next_fill];
@@ -96,7 +113,7 @@ class ReadAheadSource final : public ByteSource {
       size_t have = 0;
       Status status = Status::Ok();
       while (have < block_bytes_) {
-        Result<size_t> n = inner_->Read(b.data.get() + have, block_bytes_ - have);
+        Result<size_t> n = ReadInner(b.data.get() + have, block_bytes_ - have);
         if (!n.ok()) {
           status = n.status();
           break;
