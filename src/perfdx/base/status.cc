@@ -1,5 +1,10 @@
 #include "perfdx/base/status.h"
 
+#include <exception>
+#include <new>
+
+#include <fmt/format.h>
+
 namespace perfdx {
 
 std::string_view StatusCodeName(StatusCode code) {
@@ -52,6 +57,18 @@ Status Internal(std::string message) {
 }
 Status OutOfMemory(std::string message) {
   return {StatusCode::kOutOfMemory, std::move(message)};
+}
+
+Status LoadingExceptionStatus(std::string_view path) {
+  try {
+    throw;
+  } catch (const std::bad_alloc&) {
+    return OutOfMemory(fmt::format("{}: an allocation failed while loading it", path));
+  } catch (const std::exception& e) {
+    return Internal(fmt::format("{}: unexpected exception while loading it: {}", path, e.what()));
+  } catch (...) {
+    return Internal(fmt::format("{}: unexpected exception while loading it", path));
+  }
 }
 
 }  // namespace perfdx

@@ -54,6 +54,12 @@ Status Unsupported(std::string message);
 Status Internal(std::string message);
 Status OutOfMemory(std::string message);
 
+// The exception being handled, as the Status of loading `path`: out of memory
+// for std::bad_alloc, internal otherwise. Only inside a catch block: where
+// an exception would otherwise leave a thread (the loader's workers, the
+// gzip read-ahead) it becomes the load's error.
+Status LoadingExceptionStatus(std::string_view path);
+
 template <typename T>
 class [[nodiscard]] Result {
  public:

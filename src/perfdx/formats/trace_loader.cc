@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <exception>
 #include <filesystem>
 #include <memory>
-#include <new>
 #include <optional>
 #include <thread>
 
@@ -282,12 +280,8 @@ template <typename F>
 auto Guarded(const std::string& path, const F& f) -> decltype(f()) {
   try {
     return f();
-  } catch (const std::bad_alloc&) {
-    return OutOfMemory(fmt::format("{}: an allocation failed while loading it", path));
-  } catch (const std::exception& e) {
-    return Internal(fmt::format("{}: unexpected exception while loading it: {}", path, e.what()));
   } catch (...) {
-    return Internal(fmt::format("{}: unexpected exception while loading it", path));
+    return LoadingExceptionStatus(path);
   }
 }
 

@@ -5,14 +5,11 @@
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
-#include <new>
 #include <string>
 #include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
 
 namespace perfdx::io {
 namespace {
@@ -89,16 +86,12 @@ class ReadAheadSource final : public ByteSource {
   };
 
   // What escapes the inner source's Read on this thread would end the
-  // process: it becomes the stream's error, as on the loading thread
-  // (formats' Guarded).
+  // process: it becomes the stream's error, as on the loading thread.
   Result<size_t> ReadInner(char* dst, size_t capacity) {
     try {
       return inner_->Read(dst, capacity);
-    } catch (const std::bad_alloc&) {
-      return OutOfMemory(fmt::format("{}: an allocation failed while loading it", path_));
-    } catch (const std::exception& e) {
-      return Internal(
-          fmt::format("{}: unexpected exception while loading it: {}", path_, e.what()));
+    } catch (...) {
+      return LoadingExceptionStatus(path_);
     }
   }
 
