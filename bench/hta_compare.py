@@ -25,12 +25,10 @@ import argparse
 import os
 import subprocess
 import sys
-import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import rank_folder  # noqa: E402  (the same folder of copies)
+import rank_folder  # noqa: E402  (the same folder of copies, the same timing)
 
 RESNET50 = os.path.join(HERE, "..", "..", "shared", "traces", "kineto", "tbp",
                         "resnet50_num_workers_0", "worker0.1623143089861.pt.trace.json.gz")
@@ -61,23 +59,6 @@ def hta_version(python):
     return proc.stdout.strip(), ""
 
 
-def timed(cmd):
-    """Wall (perf_counter: GNU time's %e has 10 ms steps), CPU (user + system)
-    and peak RSS of cmd, the last two by GNU time."""
-    with tempfile.NamedTemporaryFile(mode="r", suffix=".time") as t:
-        start = time.perf_counter()
-        proc = subprocess.run(["/usr/bin/time", "-o", t.name, "-f", "%e %U %S %M"] + cmd,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        wall_s = time.perf_counter() - start
-        fields = t.read().split()[-4:]
-    # perfdx analyze exits 1 when a finding is at --fail-on's level: still a run.
-    if proc.returncode not in (0, 1) or len(fields) != 4:
-        sys.exit(f"{' '.join(cmd[:3])}...: exit {proc.returncode}: {proc.stderr.strip()[-400:]}")
-    _, user, system, rss_kb = fields
-    return {"wall_s": wall_s, "cpu_s": float(user) + float(system),
-            "rss_mib": int(rss_kb) / 1024}
-
-
 def best(runs):
     return {"wall_s": min(r["wall_s"] for r in runs), "cpu_s": min(r["cpu_s"] for r in runs),
             "rss_mib": max(r["rss_mib"] for r in runs)}
@@ -86,8 +67,9 @@ def best(runs):
 def compare(name, perfdx, python, perfdx_input, hta_dir, hta_files, repeat):
     ours, theirs = [], []
     for _ in range(repeat):
-        ours.append(timed([perfdx, "analyze", "--format", "json", "-o", os.devnull, perfdx_input]))
-        theirs.append(timed([python, "-c", HTA_DRIVER, hta_dir] + hta_files))
+        ours.append(rank_folder.timed(
+            [perfdx, "analyze", "--format", "json", "-o", os.devnull, perfdx_input]))
+        theirs.append(rank_folder.timed([python, "-c", HTA_DRIVER, hta_dir] + hta_files))
     p, h = best(ours), best(theirs)
     print(f"| {name} | {p['wall_s']:.3f} | {p['cpu_s']:.2f} | {p['rss_mib']:.0f} "
           f"| {h['wall_s']:.3f} | {h['cpu_s']:.2f} | {h['rss_mib']:.0f} "

@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_TRACE = os.path.join(HERE, "..", "..", "shared", "traces", "kineto", "hta", "trace_diff",
@@ -36,16 +37,25 @@ def build_folder(trace, n, work):
     return folder
 
 
-def measure(perfdx, folder, threads):
+def timed(cmd):
+    """Wall (perf_counter: GNU time's %e has 10 ms steps), CPU (user + system)
+    and peak RSS of cmd, the last two by GNU time. perfdx analyze exits 1 when
+    a finding is at --fail-on's level: still a run."""
     with tempfile.NamedTemporaryFile(mode="r", suffix=".time") as t:
-        cmd = ["/usr/bin/time", "-o", t.name, "-f", "%e %U %S %M", perfdx, "analyze",
-               "--threads", str(threads), "--format", "json", "-o", os.devnull, folder]
-        proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        if proc.returncode not in (0, 1):
-            sys.exit(f"perfdx analyze {folder}: exit {proc.returncode}: {proc.stderr.strip()}")
-        wall, user, system, rss_kb = t.read().split()[-4:]
-    return {"wall_s": float(wall), "cpu_s": float(user) + float(system),
-            "rss_mib": int(rss_kb) / 1024}
+        start = time.perf_counter()
+        proc = subprocess.run(["/usr/bin/time", "-o", t.name, "-f", "%e %U %S %M"] + cmd,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        wall_s = time.perf_counter() - start
+        fields = t.read().split()[-4:]
+    if proc.returncode not in (0, 1) or len(fields) != 4:
+        sys.exit(f"{' '.join(cmd[:3])}...: exit {proc.returncode}: {proc.stderr.strip()[-400:]}")
+    _, user, system, rss_kb = fields
+    return {"wall_s": wall_s, "cpu_s": float(user) + float(system), "rss_mib": int(rss_kb) / 1024}
+
+
+def measure(perfdx, folder, threads):
+    return timed([perfdx, "analyze", "--threads", str(threads), "--format", "json", "-o",
+                  os.devnull, folder])
 
 
 def main():

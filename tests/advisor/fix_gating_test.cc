@@ -422,7 +422,7 @@ TEST(HonestGainTest, ClampedAndCountedOnce) {
   findings[2].rule = "fp32_matrix";
   findings[2].gain = {2'000'000, 0.16};
   findings[2].rests_on = {"kernel:sgemm", "kernel:transpose_kernel"};  // one of two shared
-  FinishFindings(a->analysis, &findings);
+  FinishFindings(a->analysis, Thresholds{}, &findings);
   ASSERT_EQ(findings.size(), 2u);
   EXPECT_EQ(findings[0].rule, "layout_conversion");
   EXPECT_EQ(findings[0].gain.ns_per_step, step_ns);

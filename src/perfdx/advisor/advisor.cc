@@ -234,8 +234,8 @@ void FinishClusterFinding(const cluster::RankSummary& rank, Finding* f) {
   if (!rank.complete_steps) NoPerStepGain(static_cast<int64_t>(rank.steps.size()), f);
 }
 
-void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>* findings,
-                    unsigned threads, const analysis::WhatIf& host_removed) {
+void FinishFindings(const analysis::RankAnalysis& analysis, const Thresholds& thresholds,
+                    std::vector<Finding>* findings, unsigned threads) {
   const model::RankInfo& info = analysis.info();
   const std::vector<FixTarget> targets = TargetsFor(info.runtime);
   std::vector<std::string> rank_tags = RankTags(info);
@@ -271,6 +271,9 @@ void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>
   }
   analysis::Prediction host_only;
   std::vector<std::function<void()>> replays;
+  const analysis::WhatIf host_removed =
+      device_side ? ScopedToRank(analysis::HostRemoved(), analysis, thresholds)
+                  : analysis::WhatIf{};
   if (device_side) {
     replays.emplace_back([&] {
       host_only = analysis::Predict(analysis.replay_graph, analysis.timeline.steps, analysis.replay,
@@ -308,8 +311,7 @@ std::vector<Finding> RunAdvisor(const analysis::RankAnalysis& analysis,
   const RuleContext context{analysis, thresholds};
   std::vector<Finding> findings;
   for (const Rule* rule : AllRules()) rule->Evaluate(context, &findings);
-  FinishFindings(analysis, &findings, threads,
-                 ScopedToRank(analysis::HostRemoved(), analysis, thresholds));
+  FinishFindings(analysis, thresholds, &findings, threads);
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
     if (RankingGainNs(a) != RankingGainNs(b)) return RankingGainNs(a) > RankingGainNs(b);
     return a.severity > b.severity;

@@ -26,11 +26,10 @@ std::vector<Finding> RunAdvisor(const analysis::RankAnalysis& analysis,
 // reproduces the steps, lowers a severity the prediction does not support
 // (under 5% of the step: not critical; under 1% or within the model's
 // error: info).
-// `host_removed`: what holds the host, the baseline of a device-side fix's
-// gain beyond it (analysis::HostRemoved, scoped to the rank by RunAdvisor).
-void FinishFindings(const analysis::RankAnalysis& analysis, std::vector<Finding>* findings,
-                    unsigned threads = 1,
-                    const analysis::WhatIf& host_removed = analysis::HostRemoved());
+// A device-side fix's gain beyond the host is measured against
+// analysis::HostRemoved scoped to the rank (ScopedToRank, `thresholds`).
+void FinishFindings(const analysis::RankAnalysis& analysis, const Thresholds& thresholds,
+                    std::vector<Finding>* findings, unsigned threads = 1);
 
 // `fix` as it applies to this rank: a dispatch removal keeps the host time
 // the analysis gives another cause (NonDispatchHostNs, rule_util.h). The

@@ -134,10 +134,15 @@ struct AnalyzedInput {
   std::unique_ptr<const model::Trace> trace;  // kept only if asked
 };
 
-// Does the user's fix apply to this rank (--fix-rank)?
-bool Fixed(const AnalyzeRequest& request, std::optional<int64_t> rank) {
-  return request.fix_ranks.empty() || std::find(request.fix_ranks.begin(), request.fix_ranks.end(),
-                                                rank.value_or(-1)) != request.fix_ranks.end();
+// The user's fix as it applies to this rank: scoped to it (ScopedToRank),
+// or none where --fix-rank leaves it out.
+analysis::WhatIf FixFor(const AnalyzeRequest& request, const analysis::RankAnalysis& r) {
+  const std::optional<int64_t> rank = r.info().rank;
+  const bool fixed =
+      request.fix_ranks.empty() || std::find(request.fix_ranks.begin(), request.fix_ranks.end(),
+                                             rank.value_or(-1)) != request.fix_ranks.end();
+  return fixed ? advisor::ScopedToRank(*request.what_if, r, request.thresholds)
+               : analysis::WhatIf{};
 }
 
 bool Wanted(const AnalyzeRequest& request, const model::Trace& trace) {
@@ -168,10 +173,7 @@ Result<report::AnalyzeReport> BuildAnalyzeReport(const AnalyzeRequest& request) 
     if (request.what_if) {
       const analysis::RankAnalysis& r = a.rank.analysis;
       a.rank.what_if =
-          analysis::Predict(r.replay_graph, r.timeline.steps, r.replay,
-                            Fixed(request, r.info().rank)
-                                ? advisor::ScopedToRank(*request.what_if, r, request.thresholds)
-                                : analysis::WhatIf{});
+          analysis::Predict(r.replay_graph, r.timeline.steps, r.replay, FixFor(request, r));
     }
     a.warnings = analysis::LoadWarnings(trace);
     if (!request.keep_traces) {
@@ -225,9 +227,7 @@ Result<report::AnalyzeReport> BuildAnalyzeReport(const AnalyzeRequest& request) 
         for (size_t m : job.members) {
           const analysis::RankAnalysis& r = out.ranks[m].analysis;
           members.push_back(&r);
-          fixes.push_back(Fixed(request, r.info().rank)
-                              ? advisor::ScopedToRank(*request.what_if, r, request.thresholds)
-                              : analysis::WhatIf{});
+          fixes.push_back(FixFor(request, r));
         }
         entry.joint_replay = cluster::ReplayJob(members, *entry.cluster, *request.what_if, fixes);
       }
