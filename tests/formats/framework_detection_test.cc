@@ -111,6 +111,24 @@ TEST(FrameworkDetection, DdpAndFsdpFromTheirAnnotations) {
   EXPECT_FALSE(fsdp.features.ddp);
 }
 
+// A name is tested for what each kind of slice can say (the tests are kept
+// by name and kind), whichever kind it is seen as first: a name used both
+// by a kernel and by a host annotation says what each says.
+TEST(FrameworkDetection, ANameIsReadForEveryKindOfSliceItNames) {
+  const auto r = Detect(
+      Kineto("cuda_runtime", "cudaLaunchKernel", "DistributedDataParallel.forward",
+             R"(, {"ph": "X", "cat": "user_annotation", "name": "DistributedDataParallel.forward",
+                                     "pid": 1, "tid": 1, "ts": 0, "dur": 20})"));
+  EXPECT_TRUE(r.features.ddp);
+  // And the other way: a kernel name first seen on the host.
+  const auto t =
+      Detect(Kineto("cuda_driver", "cuLaunchKernel", "triton_poi_fused_add_0",
+                    R"(, {"ph": "X", "cat": "user_annotation", "name": "triton_poi_fused_add_0",
+                                     "pid": 1, "tid": 1, "ts": 0, "dur": 20})"));
+  EXPECT_TRUE(t.features.triton);
+  EXPECT_TRUE(t.features.compiled);
+}
+
 // A Chrome trace that names no framework stays unknown: no fixes are guessed.
 TEST(FrameworkDetection, PlainChromeTraceIsUnknown) {
   const auto r = Detect(R"({"traceEvents": [

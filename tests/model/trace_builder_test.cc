@@ -406,6 +406,58 @@ TEST(TraceBuilderTest, CorrelationLinksLaunchToDeviceWork) {
   EXPECT_FALSE(t.ArgInt(k, ArgKey::kCorrelation));  // kept in its column, not in args
 }
 
+// Flows come out ordered by (from, to), one per pair, whatever order their
+// records and launches came in: explicit flows B -> A, one restating the
+// launch L -> K, and A -> B, written in that order; the host slices were
+// written B, L, A and run A, L, B.
+TEST(TraceBuilderTest, FlowsAreOrderedByTheirEndsOnePerPair) {
+  TraceBuilder b({});
+  b.AddEvent(Slice("op_b", 1, 1, 200, 50));
+  RawEvent launch = Slice("launch", 1, 1, 100, 5);
+  launch.args.push_back({ArgKey::kCorrelation, ArgType::kInt, 77});
+  b.AddEvent(launch);
+  b.AddEvent(Slice("op_a", 1, 1, 0, 50));
+  RawEvent kernel = Slice("kernel", 2, 7, 120, 30);
+  kernel.args.push_back({ArgKey::kCorrelation, ArgType::kInt, 77});
+  b.AddEvent(kernel);
+  // A flow record inside the slice at `ts_ns` on (pid, tid).
+  auto record = [](std::string_view phase, int64_t id, int64_t pid, int64_t tid, int64_t ts_ns) {
+    RawEvent e;
+    e.phase = phase;
+    e.pid = {pid, {}, false, true};
+    e.tid = {tid, {}, false, true};
+    e.ts_state = FieldState::kOk;
+    e.ts_ns = ts_ns;
+    e.id = {id, {}, false, true};
+    e.category = "fwdbwd";
+    e.name = "fwdbwd";
+    e.binding = "e";
+    return e;
+  };
+  b.AddEvent(record("s", 1, 1, 1, 210));  // B -> A
+  b.AddEvent(record("f", 1, 1, 1, 10));
+  b.AddEvent(record("s", 2, 1, 1, 101));  // L -> K, as the launch
+  b.AddEvent(record("f", 2, 2, 7, 130));
+  b.AddEvent(record("s", 3, 1, 1, 20));  // A -> B
+  b.AddEvent(record("f", 3, 1, 1, 220));
+  Trace t = Build(b);
+  std::vector<std::pair<std::string_view, std::string_view>> pairs;
+  for (size_t i = 0; i < t.flows.size(); ++i) {
+    pairs.emplace_back(t.slice_name(t.flows.from[i]), t.slice_name(t.flows.to[i]));
+    if (i > 0) {
+      EXPECT_LT(std::pair(t.flows.from[i - 1], t.flows.to[i - 1]),
+                std::pair(t.flows.from[i], t.flows.to[i]));
+    }
+  }
+  const std::vector<std::pair<std::string_view, std::string_view>> expected = {
+      {"op_a", "op_b"}, {"launch", "kernel"}, {"op_b", "op_a"}};
+  EXPECT_EQ(pairs, expected);
+  ASSERT_EQ(t.flows.size(), 3u);
+  EXPECT_EQ(t.flows.kind[0], FlowKind::kOther);
+  EXPECT_EQ(t.flows.kind[1], FlowKind::kLaunch);  // the least kind of the pair
+  EXPECT_EQ(t.flows.kind[2], FlowKind::kOther);
+}
+
 // A flow record of the flows below: an 's' on the host thread (pid 1, tid
 // 1), a 't' or 'f' on the device's (pid 2, tid 7).
 RawEvent FlowRecord(char phase, int64_t ts_ns, const RawIdView& id, std::string_view category,

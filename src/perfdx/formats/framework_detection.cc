@@ -1,6 +1,8 @@
 #include "perfdx/formats/framework_detection.h"
 
+#include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace perfdx::formats {
 namespace {
@@ -58,49 +60,95 @@ Platform PlatformOfRuntimeCategory(std::string_view cat) {
   return Platform::kUnknown;
 }
 
+// Which of the name tests below a slice's kind calls for: one bit each, so
+// a name is tested once per kind of slice it names, not once per slice (a
+// trace repeats a few hundred names over its 100 k slices).
+enum NameClass : uint8_t {
+  kDeviceName = 1,
+  kRuntimeName = 2,
+  kFrameworkOpName = 4,  // also a host name: the aten:: test
+  kOtherHostName = 8,
+};
+
+NameClass ClassOf(EventKind kind) {
+  if (model::IsDeviceWork(kind)) return kDeviceName;
+  if (kind == EventKind::kRuntimeCall) return kRuntimeName;
+  return kind == EventKind::kFrameworkOp ? kFrameworkOpName : kOtherHostName;
+}
+
+// What the slices' names and categories say: features, aten:: operators,
+// PyTorch's own categories, the runtime's platform.
+struct SliceEvidence {
+  model::RuntimeFeatures features;
+  bool aten = false;
+  bool pytorch_events = false;  // ProfilerStep#N or a Kineto category
+  Platform runtime_platform = Platform::kUnknown;
+};
+
+void TestName(std::string_view name, NameClass cls, SliceEvidence* out) {
+  model::RuntimeFeatures& f = out->features;
+  if (cls == kDeviceName) {
+    if (name.starts_with("triton_") || name.starts_with("triton__")) f.triton = true;
+    if (IsInductorKernelName(name)) f.compiled = true;
+  } else if (cls == kRuntimeName) {
+    if (IsGraphLaunchName(name)) f.cuda_graphs = true;
+  } else {
+    if (IsCompiledRegionName(name)) f.compiled = true;
+    if (IsDdpName(name)) f.ddp = true;
+    if (IsFsdpName(name)) f.fsdp = true;
+    if (cls == kFrameworkOpName && name.starts_with("aten::")) out->aten = true;
+  }
+}
+
+// A category is tested once as a runtime call's (its platform) and once as
+// any other slice's.
+void TestCategory(std::string_view category, bool runtime_call, SliceEvidence* out) {
+  if (IsPytorchCategory(category)) out->pytorch_events = true;
+  if (runtime_call && out->runtime_platform == Platform::kUnknown) {
+    out->runtime_platform = PlatformOfRuntimeCategory(category);
+  }
+}
+
+SliceEvidence ScanSlices(const model::Trace& trace) {
+  SliceEvidence evidence;
+  const model::SliceTable& s = trace.slices;
+  // By string id: the NameClass bits a name was tested for, and bit 1 (any
+  // slice) / bit 2 (a runtime call) for a category.
+  std::vector<uint8_t> tested(trace.strings.size(), 0);
+  std::vector<uint8_t> category_tested(trace.strings.size(), 0);
+  for (model::SliceId i = 0; i < s.size(); ++i) {
+    const EventKind kind = s.kind[i];
+    if (kind == EventKind::kStepMarker) evidence.pytorch_events = true;
+    const NameClass cls = ClassOf(kind);
+    uint8_t& name_bits = tested[s.name[i]];
+    if ((name_bits & cls) == 0) {
+      name_bits |= cls;
+      TestName(trace.str(s.name[i]), cls, &evidence);
+    }
+    const uint8_t category_bit = cls == kRuntimeName ? 2 : 1;
+    uint8_t& category_bits = category_tested[s.category[i]];
+    if ((category_bits & category_bit) == 0) {
+      category_bits |= category_bit;
+      TestCategory(trace.str(s.category[i]), cls == kRuntimeName, &evidence);
+    }
+  }
+  return evidence;
+}
+
 }  // namespace
 
 model::RuntimeFeatures DetectFeatures(const model::Trace& trace) {
-  model::RuntimeFeatures f;
-  const model::SliceTable& s = trace.slices;
-  for (model::SliceId i = 0; i < s.size(); ++i) {
-    const std::string_view name = trace.slice_name(i);
-    const EventKind kind = s.kind[i];
-    if (model::IsDeviceWork(kind)) {
-      if (name.starts_with("triton_") || name.starts_with("triton__")) f.triton = true;
-      if (IsInductorKernelName(name)) f.compiled = true;
-    } else if (kind == EventKind::kRuntimeCall) {
-      if (IsGraphLaunchName(name)) f.cuda_graphs = true;
-    } else {
-      if (IsCompiledRegionName(name)) f.compiled = true;
-      if (IsDdpName(name)) f.ddp = true;
-      if (IsFsdpName(name)) f.fsdp = true;
-    }
-  }
-  return f;
+  return ScanSlices(trace).features;
 }
 
 model::FrameworkInfo DetectFramework(const model::Trace& trace, const io::TraceInput& input) {
   model::FrameworkInfo out;
-  out.features = DetectFeatures(trace);
+  const SliceEvidence evidence = ScanSlices(trace);
+  out.features = evidence.features;
   const model::RankInfo& info = trace.info;
-
-  bool aten = false;
-  bool pytorch_events = false;  // aten:: operators, ProfilerStep#N, Kineto categories
-  Platform runtime_platform = Platform::kUnknown;
-  const model::SliceTable& s = trace.slices;
-  for (model::SliceId i = 0; i < s.size(); ++i) {
-    const EventKind kind = s.kind[i];
-    if (!pytorch_events &&
-        (kind == EventKind::kStepMarker || IsPytorchCategory(trace.str(s.category[i])))) {
-      pytorch_events = true;
-    }
-    if (kind == EventKind::kFrameworkOp && !aten && trace.slice_name(i).starts_with("aten::")) {
-      aten = true;
-    } else if (kind == EventKind::kRuntimeCall && runtime_platform == Platform::kUnknown) {
-      runtime_platform = PlatformOfRuntimeCategory(trace.str(s.category[i]));
-    }
-  }
+  const bool aten = evidence.aten;
+  const bool pytorch_events = evidence.pytorch_events;  // or aten::, below
+  const Platform runtime_platform = evidence.runtime_platform;
 
   switch (info.source) {
     case model::SourceFormat::kAscendTraceView:

@@ -192,6 +192,7 @@ class TraceBuilder {
   };
 
   RawId Intern(const RawIdView& id);
+  [[gnu::noinline]] RawId InternText(const RawIdView& id);
   // The event's strings interned, by the hashes it carries when it has them.
   StringId InternHashedAhead(const RawEvent& event, std::string_view s, uint64_t hash);
   StringId InternName(const RawEvent& event);
@@ -252,6 +253,7 @@ class TraceBuilder {
   StringId async_space_ = kEmptyString;
   int64_t max_ts_ns_ = INT64_MIN;
   unsigned finalize_threads_ = 1;
+  size_t reserved_events_ = 0;  // ReserveEvents' estimate
 };
 
 }  // namespace perfdx::model

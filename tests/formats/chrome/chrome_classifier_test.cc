@@ -296,5 +296,24 @@ TEST(TruncatedTraceDeviceTest, CpuRunsStayCpu) {
   EXPECT_EQ(cpu->info.device_type, model::DeviceType::kCpu);
 }
 
+// The device that ran most device work names the rank, its work summed over
+// all its streams: device 1's three kernels on two streams outnumber device
+// 0's two on one, though no stream of device 1 has more than device 0's.
+TEST(ChromeClassifierTest, TheDeviceWithMostWorkOverItsStreamsNamesTheRank) {
+  auto t = ImportString(R"json({"schemaVersion": 1,
+    "deviceProperties": [{"id": 0, "name": "GPU zero", "computeMajor": 8, "computeMinor": 0},
+                         {"id": 1, "name": "GPU one", "computeMajor": 8, "computeMinor": 0}],
+    "traceEvents": [
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 10, "dur": 2},
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 20, "dur": 2},
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 1, "tid": 7, "ts": 10, "dur": 2},
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 1, "tid": 7, "ts": 20, "dur": 2},
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 1, "tid": 8, "ts": 30, "dur": 2}]})json");
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  ASSERT_EQ(CountKind(*t, model::IsDeviceWork), 5u);
+  EXPECT_EQ(t->info.device_type, model::DeviceType::kCuda);
+  EXPECT_EQ(t->info.device_name, "GPU one");
+}
+
 }  // namespace
 }  // namespace perfdx::formats

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <vector>
 
 #include "perfdx/base/hash.h"
 #include "perfdx/base/strings.h"
@@ -241,8 +242,10 @@ EventKind ChromeClassifier::ClassifySlice(const model::Trace& partial, model::Sl
   const model::Track& track = partial.tracks[partial.slices.track[i]];
   const model::StringId name_id = partial.slices.name[i];
   const model::StringId cat_id = partial.slices.category[i];
-  const std::string_view name = partial.str(name_id);
-  const std::string_view cat = partial.str(cat_id);
+  // The strings are read only where a test needs them: most slices are
+  // answered by the cache.
+  auto name = [&] { return partial.str(name_id); };
+  auto cat = [&] { return partial.str(cat_id); };
   switch (track.kind) {
     case TrackKind::kCounter:
     case TrackKind::kProfilerInternal:
@@ -256,17 +259,18 @@ EventKind ChromeClassifier::ClassifySlice(const model::Trace& partial, model::Sl
     case TrackKind::kDeviceStream:
       if (flavor_ == ChromeFlavor::kAscend) return ClassifyAscendDeviceTask(partial, i);
       return Cached(name_id, cat_id, /*device=*/true, step_id,
-                    [&](std::optional<int64_t>*) { return ClassifyDeviceSlice(name, cat); });
+                    [&](std::optional<int64_t>*) { return ClassifyDeviceSlice(name(), cat()); });
     case TrackKind::kHostThread:
       break;
   }
   if (flavor_ == ChromeFlavor::kAscend) {
     const std::string_view process = partial.str(track.process_name);
     if (process == "CANN") return EventKind::kRuntimeCall;  // AscendCL@, Node@, HCCL@ APIs
-    if (cat == "gc") return EventKind::kOther;
+    if (cat() == "gc") return EventKind::kOther;
   }
-  return Cached(name_id, cat_id, /*device=*/false, step_id,
-                [&](std::optional<int64_t>* step) { return ClassifyHostSlice(name, cat, step); });
+  return Cached(name_id, cat_id, /*device=*/false, step_id, [&](std::optional<int64_t>* step) {
+    return ClassifyHostSlice(name(), cat(), step);
+  });
 }
 
 FlowKind ChromeClassifier::ClassifyFlow(std::string_view category, std::string_view name) {
@@ -295,17 +299,21 @@ void ChromeClassifier::DescribeRank(const model::Trace& trace, model::RankInfo* 
       info->source = model::SourceFormat::kChromeJson;
       break;
   }
-  // The device that ran most device work names the rank's device.
-  std::map<int32_t, uint64_t> work_by_device;
+  // The device that ran most device work names the rank's device: counted
+  // by track, then summed by the tracks' devices.
+  std::vector<uint64_t> work_by_track(trace.tracks.size(), 0);
   bool any_device_work = false;
   bool hip = false;
   bool cuda_runtime = false;
+  // A runtime call's name is tested once, not once per call.
+  std::vector<bool> name_tested(trace.strings.size(), false);
   for (model::SliceId i = 0; i < trace.slices.size(); ++i) {
     const model::EventKind kind = trace.slices.kind[i];
     if (model::IsDeviceWork(kind)) {
       any_device_work = true;
-      ++work_by_device[trace.tracks[trace.slices.track[i]].device_id];
-    } else if (kind == EventKind::kRuntimeCall) {
+      ++work_by_track[trace.slices.track[i]];
+    } else if (kind == EventKind::kRuntimeCall && !name_tested[trace.slices.name[i]]) {
+      name_tested[trace.slices.name[i]] = true;
       // The API's own namespace: cuda* (runtime), cu* (driver), hip*.
       const std::string_view name = trace.slice_name(i);
       if (name.starts_with("hip")) {
@@ -314,6 +322,10 @@ void ChromeClassifier::DescribeRank(const model::Trace& trace, model::RankInfo* 
         cuda_runtime = true;
       }
     }
+  }
+  std::map<int32_t, uint64_t> work_by_device;
+  for (size_t t = 0; t < trace.tracks.size(); ++t) {
+    if (work_by_track[t] > 0) work_by_device[trace.tracks[t].device_id] += work_by_track[t];
   }
   if (flavor_ == ChromeFlavor::kAscend) {
     info->device_type = model::DeviceType::kNpu;
