@@ -29,12 +29,11 @@ namespace perfdx::formats {
 struct ChromeJsonOptions {
   // Small enough that the chunk, simdjson's index of it and the bytes in
   // flight stay a few MiB beside the model (peak RSS of a 33 MB trace: 0.64x
-  // its size with 8 MiB chunks, 0.48x with 512 KiB ones); no slower on the
-  // 1 GB trace, where the per-chunk costs are noise. 1 MiB, not 512 KiB:
-  // ISA-L keeps its 32 KiB window by a copy at the end of every call that
-  // fills the buffer, and half the calls was 2.3 M instructions fewer on
-  // the ResNet-50 .gz (docs/PERFORMANCE.md).
-  size_t chunk_bytes = size_t{1} << 20;
+  // its size with 8 MiB chunks, 0.48x with these); no slower on the 1 GB
+  // trace, where the per-chunk costs are noise. 1 MiB was tried (2026-12-07):
+  // ISA-L copies its 32 KiB window once per call, so 2.3 M instructions
+  // fewer on ResNet-50's .gz, but 2 threads took 7% longer on 35 MB traces.
+  size_t chunk_bytes = size_t{512} << 10;
   // A single event larger than this is skipped (counted as event_too_large).
   size_t max_event_bytes = size_t{64} << 20;
   // Top-level values other than the event array (deviceProperties, ...).
