@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
+#include <iterator>
 #include <memory>
 #include <numeric>
 #include <optional>
-#include <ranges>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -28,6 +29,40 @@ uint64_t HashRawId(const RawId& id) {
   return RawIdHash()(id);
 }
 
+// Reads column[order[i]] as it steps through `order`: a forward iterator, so
+// vector::assign sizes its block once from the distance and copies, without
+// the zero fill of resize or the capacity check of push_back. Hand-written,
+// not std::views::transform: Clang 14 cannot instantiate libstdc++ 12's
+// ranges.
+template <typename T>
+class GatherIterator {
+ public:
+  using iterator_category = std::forward_iterator_tag;
+  using value_type = T;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const T*;
+  using reference = const T&;
+
+  GatherIterator() = default;
+  GatherIterator(const T* column, const uint32_t* at) : column_(column), at_(at) {}
+  reference operator*() const { return column_[*at_]; }
+  pointer operator->() const { return &column_[*at_]; }
+  GatherIterator& operator++() {
+    ++at_;
+    return *this;
+  }
+  GatherIterator operator++(int) {
+    GatherIterator before = *this;
+    ++at_;
+    return before;
+  }
+  bool operator==(const GatherIterator& other) const { return at_ == other.at_; }
+
+ private:
+  const T* column_ = nullptr;
+  const uint32_t* at_ = nullptr;
+};
+
 // column[i] = column[order[i]] by a gather into `scratch` and a swap: the
 // column's old block becomes the scratch of the next column of its type, so
 // a table is permuted with one new block per element type, not per column.
@@ -35,11 +70,9 @@ uint64_t HashRawId(const RawId& id) {
 // fresh block first (ResNet-50: 1.1 MB of stores nobody read).
 template <typename T>
 void Permute(std::vector<T>& column, const std::vector<uint32_t>& order, std::vector<T>& scratch) {
-  // A reference, so the view's iterators keep the random-access category and
-  // assign sizes the block once.
-  auto gathered =
-      std::views::transform(order, [&column](uint32_t k) -> const T& { return column[k]; });
-  scratch.assign(gathered.begin(), gathered.end());
+  const uint32_t* at = order.data();
+  scratch.assign(GatherIterator<T>(column.data(), at),
+                 GatherIterator<T>(column.data(), at + order.size()));
   column.swap(scratch);
 }
 
