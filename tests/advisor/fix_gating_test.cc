@@ -509,6 +509,87 @@ TEST(FixGatingTest, KeepFixesForChecksTargetAndEvidence) {
   for (const Recommendation& r : kept.recommendations) EXPECT_EQ(r.fix_id, "ddp_bucket");
 }
 
+// A trace of PyTorch before 1.13 (Kineto's first category names) is not
+// told an API of a later release: the fix written for its release where the
+// catalogue has one, else to upgrade; never the upgrade where the fix is
+// out for another reason.
+TEST(FixGatingTest, APytorchBefore113GetsOnlyItsReleasesApis) {
+  const std::vector<FixTarget> cuda = {FixTarget::kPytorch, FixTarget::kPytorchCuda};
+  const auto ids = [](const Finding& f) {
+    std::vector<std::string> out;
+    for (const Recommendation& r : f.recommendations) out.push_back(r.fix_id);
+    return out;
+  };
+  const auto dispatch = [] {
+    Finding f;
+    f.host_cause = true;
+    f.evidence_tags = {"dispatch_bound", "fusible"};
+    AppendFixes(&f.recommendations, {"reduce_launch_overhead", "operator_fusion"});
+    return f;
+  };
+  Finding current = dispatch();
+  KeepFixesFor(cuda, {}, &current);
+  EXPECT_EQ(ids(current), (std::vector<std::string>{"reduce_launch_overhead", "operator_fusion"}));
+  Finding old = dispatch();
+  KeepFixesFor(cuda, {"pytorch_before_1_13"}, &old);
+  ASSERT_EQ(ids(old), std::vector<std::string>{"upgrade_pytorch"});
+  EXPECT_EQ(old.recommendations[0].framework, FixTarget::kPytorch);
+  EXPECT_NE(old.recommendations[0].text.find("torch.compile (2.0)"), std::string::npos);
+  // Compiled already: torch.compile is no fix, whatever the release.
+  Finding compiled = dispatch();
+  compiled.evidence_tags = {"dispatch_bound"};
+  KeepFixesFor(cuda, {"compiled", "pytorch_before_1_13"}, &compiled);
+  EXPECT_EQ(ids(compiled), std::vector<std::string>{"profile_with_stack"});
+
+  const auto fp32 = [] {
+    Finding f;
+    f.evidence_tags = {"fp32_matrix", "fp16_tensor_cores_only"};
+    AppendFixes(&f.recommendations,
+                {"mixed_precision", "mixed_precision_fp16", "mixed_precision_cuda_amp"});
+    return f;
+  };
+  Finding volta = fp32();
+  KeepFixesFor(cuda, {}, &volta);
+  EXPECT_EQ(ids(volta), std::vector<std::string>{"mixed_precision_fp16"});
+  Finding volta_old = fp32();
+  KeepFixesFor(cuda, {"pytorch_before_1_13"}, &volta_old);
+  ASSERT_EQ(ids(volta_old), std::vector<std::string>{"mixed_precision_cuda_amp"});
+  EXPECT_NE(volta_old.recommendations[0].snippet.find("torch.cuda.amp.GradScaler()"),
+            std::string::npos);
+  EXPECT_EQ(volta_old.recommendations[0].snippet.find("torch.amp.GradScaler"), std::string::npos);
+}
+
+// The TensorBoard plugin's ResNet-50 samples (PyTorch 1.8-era Kineto, V100):
+// regression, they were told torch.compile and torch.amp.GradScaler("cuda").
+// Every API a fix names must exist in PyTorch 1.8.
+TEST(FixGatingTest, ResNet50OfPytorch18IsToldOnlyItsReleasesApis) {
+  PERFDX_REQUIRE_SHARED();
+  for (const char* relative :
+       {"traces/kineto/tbp/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz",
+        "traces/kineto/tbp/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz"}) {
+    SCOPED_TRACE(relative);
+    auto loaded = formats::LoadTraces({perfdx::testing::SharedPath(relative)}, {});
+    ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+    ASSERT_EQ(loaded->traces.size(), 1u);
+    auto a = Analyse(std::move(loaded->traces[0]));
+    ASSERT_TRUE(a->trace.info.runtime.features.pytorch_before_1_13);
+    for (std::string_view later :
+         {"torch.compile(", "torch.amp.GradScaler", "torch.autocast(", "fused=True",
+          "set_float32_matmul_precision", "expandable_segments", "static_graph", "use_reentrant",
+          "FSDP("}) {
+      for (const Finding& f : a->findings) {
+        for (const Recommendation& r : f.recommendations) {
+          EXPECT_EQ(r.snippet.find(later), std::string::npos) << f.rule << ": " << r.fix_id;
+        }
+      }
+    }
+    // Its FP32 convolutions get the mixed precision of its release.
+    const Finding* fp32 = FindRule(a->findings, "fp32_matrix");
+    ASSERT_NE(fp32, nullptr);
+    EXPECT_TRUE(AnyFixSays(*fp32, "torch.cuda.amp.autocast()"));
+  }
+}
+
 // A dispatch-bound torch_npu rank is told TASK_QUEUE_ENABLE=2 and TorchAir's
 // graph mode; where the profile records TASK_QUEUE_ENABLE=2 already
 // (task_queue_2), the graph mode alone.

@@ -211,7 +211,7 @@ TEST(KnobsTest, FixesUsedByRulesExist) {
        {"dataloader_parallel", "pinned_memory", "avoid_host_sync", "async_logging",
         "reduce_launch_overhead", "operator_fusion", "overlap_communication", "cpu_binding",
         "launch_blocking_off", "mixed_precision", "memory_fragmentation", "profile_with_stack",
-        "fsdp_prefetch", "host_tuning"}) {
+        "fsdp_prefetch", "host_tuning", "mixed_precision_cuda_amp", "upgrade_pytorch"}) {
     EXPECT_FALSE(RecommendationsFor(id).empty()) << id;
   }
 }

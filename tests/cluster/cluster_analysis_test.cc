@@ -382,6 +382,7 @@ TEST(ClusterSummaryTest, BadSummariesAreInputErrorsNamingTheFile) {
   good.runtime.framework = model::Framework::kTorchNpu;
   good.runtime.platform = model::Platform::kAscend;
   good.runtime.features.ddp = true;
+  good.runtime.features.pytorch_before_1_13 = true;  // not on Ascend: a round trip only
   good.distributed_backend = "hccl";
   good.gain_step_ns = 100;
   good.complete_steps = true;
@@ -407,6 +408,7 @@ TEST(ClusterSummaryTest, BadSummariesAreInputErrorsNamingTheFile) {
   EXPECT_EQ(back->runtime.platform, model::Platform::kAscend);
   EXPECT_TRUE(back->runtime.features.ddp);
   EXPECT_FALSE(back->runtime.features.fsdp);
+  EXPECT_TRUE(back->runtime.features.pytorch_before_1_13);
   EXPECT_EQ(back->distributed_backend, "hccl");
   EXPECT_EQ(back->gain_step_ns, 100);
   EXPECT_TRUE(back->complete_steps);
@@ -434,12 +436,12 @@ TEST(ClusterSummaryTest, BadSummariesAreInputErrorsNamingTheFile) {
   } cases[] = {
       {"{\"report\": ", "x.summary: not a perfdx rank summary: "},
       {"{\"report\": \"analyze\", \"schema_version\": 1}", "x.summary: not a perfdx rank summary"},
-      {"{\"report\": \"rank_summary\", \"schema_version\": 4}",
-       "x.summary: rank summary of schema 4"},
+      {"{\"report\": \"rank_summary\", \"schema_version\": 5}",
+       "x.summary: rank summary of schema 5"},
       // The first schema lacks what the job rules read: summarize again.
       {"{\"report\": \"rank_summary\", \"schema_version\": 1, \"rank\": 0, \"path\": \"p\", "
        "\"comm_comp_overlap\": null, \"steps\": [], \"collectives\": [], \"links\": []}",
-       "x.summary: rank summary of schema 1; this perfdx reads schema 3"},
+       "x.summary: rank summary of schema 1; this perfdx reads schema 4"},
       {no_step_ns, "x.summary: rank summary: \"step_ns\" is missing"},
       {bad_framework, "x.summary: rank summary: \"framework\" is missing"},
   };

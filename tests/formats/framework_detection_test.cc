@@ -129,6 +129,42 @@ TEST(FrameworkDetection, ANameIsReadForEveryKindOfSliceItNames) {
   EXPECT_TRUE(t.features.compiled);
 }
 
+// Kineto's first category names (PyTorch before 1.13) bound the release;
+// "Kernel", whose case went back and forth, does not.
+TEST(FrameworkDetection, KinetosFirstCategoryNamesMeanPytorchBefore113) {
+  const std::string op_first = R"({"traceEvents": [
+    {"ph": "X", "cat": "Operator", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 0, "dur": 10},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 1,
+     "dur": 2, "args": {"correlation": 5}}]})";
+  EXPECT_TRUE(Detect(op_first).features.pytorch_before_1_13);
+  EXPECT_TRUE(Detect(Kineto("Runtime", "cudaLaunchKernel", "volta_sgemm_128x64_nn"))
+                  .features.pytorch_before_1_13);
+  EXPECT_FALSE(Detect(Kineto("cuda_runtime", "cudaLaunchKernel", "volta_sgemm_128x64_nn"))
+                   .features.pytorch_before_1_13);
+  const std::string kernel_capitalised = R"({"traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 0, "dur": 10},
+    {"ph": "X", "cat": "Kernel", "name": "volta_sgemm_128x64_nn", "pid": 0, "tid": 7, "ts": 4,
+     "dur": 5, "args": {"device": 0, "stream": 7}}]})";
+  EXPECT_FALSE(Detect(kernel_capitalised).features.pytorch_before_1_13);
+}
+
+// The shared traces: the TensorBoard plugin's ResNet-50 samples (June 2021)
+// write "Operator" and "Runtime"; HTA's 2.x traces "cpu_op", "cuda_runtime".
+TEST(FrameworkDetection, TheReleaseBoundOnTheSharedTraces) {
+  PERFDX_REQUIRE_SHARED();
+  const auto released_before = [](const std::string& relative) {
+    auto loaded = LoadTraces({testing::SharedPath(relative)}, LoadOptions{});
+    EXPECT_TRUE(loaded.ok()) << relative;
+    if (!loaded.ok() || loaded->traces.size() != 1u) return false;
+    return loaded->traces[0].info.runtime.features.pytorch_before_1_13;
+  };
+  EXPECT_TRUE(released_before(
+      "traces/kineto/tbp/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz"));
+  EXPECT_FALSE(released_before("traces/kineto/hta/trace_diff/control/control.json.gz"));
+  EXPECT_FALSE(
+      released_before("traces/kineto/hta/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz"));
+}
+
 // A Chrome trace that names no framework stays unknown: no fixes are guessed.
 TEST(FrameworkDetection, PlainChromeTraceIsUnknown) {
   const auto r = Detect(R"({"traceEvents": [

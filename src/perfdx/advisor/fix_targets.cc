@@ -42,6 +42,7 @@ std::vector<std::string> RankTags(const model::RankInfo& info) {
   if (f.cuda_graphs) tags.emplace_back("cuda_graphs");
   if (f.ddp) tags.emplace_back("ddp");
   if (f.fsdp) tags.emplace_back("fsdp");
+  if (f.pytorch_before_1_13) tags.emplace_back(kPytorchBefore113);
   tags.push_back("platform:" + std::string(model::PlatformName(info.runtime.platform)));
   tags.push_back("framework:" + std::string(model::FrameworkName(info.runtime.framework)));
   if (!info.distributed_backend.empty()) tags.push_back("backend:" + info.distributed_backend);
@@ -63,13 +64,42 @@ void Filter(const std::vector<FixTarget>& targets, const std::vector<std::string
   });
 }
 
+// Would a recommendation be kept but for the rank's PyTorch being older than
+// its API? Its evidence holds once the version tag is taken away.
+bool NeedsNewerPytorch(const std::vector<FixTarget>& targets, const std::vector<std::string>& tags,
+                       const Recommendation& r) {
+  if (!IsTarget(targets, r.framework)) return false;
+  const Knob* knob = FindKnob(r.fix_id, r.framework);
+  if (knob == nullptr || EvidenceHolds(*knob, tags)) return false;
+  std::vector<std::string> without = tags;
+  std::erase(without, kPytorchBefore113);
+  return without.size() < tags.size() && EvidenceHolds(*knob, without);
+}
+
 }  // namespace
 
 void KeepFixesFor(const std::vector<FixTarget>& targets, const std::vector<std::string>& rank_tags,
                   Finding* finding) {
   std::vector<std::string> tags = finding->evidence_tags;
   tags.insert(tags.end(), rank_tags.begin(), rank_tags.end());
+  const bool needs_upgrade =
+      std::any_of(finding->recommendations.begin(), finding->recommendations.end(),
+                  [&](const Recommendation& r) { return NeedsNewerPytorch(targets, tags, r); });
   Filter(targets, tags, &finding->recommendations);
+  // The fix the trace's evidence calls for exists in a newer PyTorch, and
+  // the catalogue has no entry written for the rank's older one.
+  const auto for_older = [](const Recommendation& r) {
+    const Knob* knob = FindKnob(r.fix_id, r.framework);
+    return std::find(knob->required_tags.begin(), knob->required_tags.end(), kPytorchBefore113) !=
+           knob->required_tags.end();
+  };
+  if (needs_upgrade &&
+      std::none_of(finding->recommendations.begin(), finding->recommendations.end(), for_older)) {
+    std::vector<Recommendation> upgrade;
+    AppendFixes(&upgrade, {kUpgradePytorch});
+    Filter(targets, tags, &upgrade);
+    for (Recommendation& r : upgrade) finding->recommendations.push_back(std::move(r));
+  }
   if (!finding->recommendations.empty()) return;
   // Left with no fix: how to profile for the cause, where the rule knows
   // where the cause lies.

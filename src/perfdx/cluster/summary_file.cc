@@ -86,6 +86,7 @@ constexpr Feature kFeatures[] = {
     {"cuda_graphs", &model::RuntimeFeatures::cuda_graphs},
     {"ddp", &model::RuntimeFeatures::ddp},
     {"fsdp", &model::RuntimeFeatures::fsdp},
+    {"pytorch_before_1_13", &model::RuntimeFeatures::pytorch_before_1_13},
 };
 
 void OptInt(JsonWriter& w, const char* key, std::optional<int64_t> v) {

@@ -30,7 +30,8 @@
 
 namespace perfdx::cluster {
 
-inline constexpr int kRankSummarySchemaVersion = 3;
+// 4: features.pytorch_before_1_13.
+inline constexpr int kRankSummarySchemaVersion = 4;
 // The suffix `perfdx analyze` reads as a summary.
 inline constexpr std::string_view kSummarySuffix = ".summary";
 // A summary is a few KB to a few MB (an entry per collective); a file larger

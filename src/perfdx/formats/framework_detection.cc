@@ -51,6 +51,13 @@ bool IsPytorchCategory(std::string_view cat) {
          cat == "cpu_instant_event";
 }
 
+// Kineto's first names for an operator and a runtime call, which PyTorch
+// 1.13 replaced by "cpu_op" and "cuda_runtime" (pytorch/kineto#679; the
+// kernel category went back and forth, so "Kernel" says nothing).
+bool IsKinetoFirstCategory(std::string_view cat) {
+  return cat == "Operator" || cat == "Runtime";
+}
+
 // The runtime category of a Kineto runtime call names the backend:
 // cuda_runtime / cuda_driver, xpu_runtime, mtia_runtime, privateuse1_runtime.
 Platform PlatformOfRuntimeCategory(std::string_view cat) {
@@ -82,6 +89,7 @@ struct SliceEvidence {
   model::RuntimeFeatures features;
   bool aten = false;
   bool pytorch_events = false;  // ProfilerStep#N or a Kineto category
+  bool kineto_first_categories = false;
   Platform runtime_platform = Platform::kUnknown;
 };
 
@@ -104,6 +112,7 @@ void TestName(std::string_view name, NameClass cls, SliceEvidence* out) {
 // any other slice's.
 void TestCategory(std::string_view category, bool runtime_call, SliceEvidence* out) {
   if (IsPytorchCategory(category)) out->pytorch_events = true;
+  if (IsKinetoFirstCategory(category)) out->kineto_first_categories = true;
   if (runtime_call && out->runtime_platform == Platform::kUnknown) {
     out->runtime_platform = PlatformOfRuntimeCategory(category);
   }
@@ -198,6 +207,7 @@ model::FrameworkInfo DetectFramework(const model::Trace& trace, const io::TraceI
 
   const bool pytorch = aten || pytorch_events;
   if (pytorch) out.framework = Framework::kPytorch;
+  out.features.pytorch_before_1_13 = pytorch && evidence.kineto_first_categories;
   if (runtime_platform != Platform::kUnknown) {
     out.platform = runtime_platform;
   } else {

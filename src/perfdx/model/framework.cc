@@ -47,6 +47,7 @@ std::vector<std::string_view> FeatureNames(const RuntimeFeatures& f) {
   if (f.cuda_graphs) out.push_back("CUDA graphs");
   if (f.ddp) out.push_back("DDP");
   if (f.fsdp) out.push_back("FSDP");
+  if (f.pytorch_before_1_13) out.push_back("PyTorch before 1.13");
   return out;
 }
 

@@ -44,10 +44,15 @@ struct RuntimeFeatures {
   bool cuda_graphs = false;  // graph launches (cudaGraphLaunch, hipGraphLaunch)
   bool ddp = false;          // DistributedDataParallel (its reducer or forward)
   bool fsdp = false;         // FullyShardedDataParallel
+  // Kineto's first category names ("Operator", "Runtime"), which PyTorch
+  // wrote before 1.13: no torch.compile, fused AdamW, torch.amp.GradScaler
+  // ("cuda") or expandable segments (2.0-2.3), whatever else the trace says.
+  bool pytorch_before_1_13 = false;
 };
 
 // The features that are on, as a reader names them ("torch.compile", "Triton
-// kernels" when not compiled, "CUDA graphs", "DDP", "FSDP"), for every report.
+// kernels" when not compiled, "CUDA graphs", "DDP", "FSDP", "PyTorch before
+// 1.13"), for every report.
 std::vector<std::string_view> FeatureNames(const RuntimeFeatures& f);
 
 struct FrameworkInfo {

@@ -229,6 +229,7 @@ void WriteRank(ValueSink& w, const AnalyzeRank& entry) {
   w.Key("cuda_graphs").Bool(info.runtime.features.cuda_graphs);
   w.Key("ddp").Bool(info.runtime.features.ddp);
   w.Key("fsdp").Bool(info.runtime.features.fsdp);
+  w.Key("pytorch_before_1_13").Bool(info.runtime.features.pytorch_before_1_13);
   w.Key("collective_backend").String(info.distributed_backend);
   w.EndObject();
   w.Key("cpu_only").Bool(a.cpu_only);

@@ -91,7 +91,8 @@ class Fp32MatrixRule final : public Rule {
     for (const analysis::KernelStat& ks : k.kernels) {
       if (ks.fp32_matrix) f.rests_on.push_back("kernel:" + ks.name);
     }
-    AppendFixes(&f.recommendations, {"mixed_precision", "mixed_precision_fp16"});
+    AppendFixes(&f.recommendations,
+                {"mixed_precision", "mixed_precision_fp16", "mixed_precision_cuda_amp"});
     if (HasTf32(c.info())) {
       AppendFixes(&f.recommendations, {"tf32"});
     }
