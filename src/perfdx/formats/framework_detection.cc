@@ -51,9 +51,9 @@ bool IsPytorchCategory(std::string_view cat) {
          cat == "cpu_instant_event";
 }
 
-// Kineto's first names for an operator and a runtime call, which PyTorch
-// 1.13 replaced by "cpu_op" and "cuda_runtime" (pytorch/kineto#679; the
-// kernel category went back and forth, so "Kernel" says nothing).
+// Kineto's first names for an operator and a runtime call; PyTorch 1.13 and
+// later write "cpu_op" and "cuda_runtime" (pytorch/kineto#679). The kernel
+// category went back and forth, so "Kernel" says nothing.
 bool IsKinetoFirstCategory(std::string_view cat) {
   return cat == "Operator" || cat == "Runtime";
 }
