@@ -240,7 +240,7 @@ TEST(FixGatingTest, SlowFirstStepIsToldToProfilePastWarmup) {
   EXPECT_NE(f->title.find("outlier steps 0, the first analysed"), std::string::npos) << f->title;
   EXPECT_EQ(f->severity, Severity::kInfo);
   EXPECT_EQ(f->gain.ns_per_step, 0);
-  EXPECT_TRUE(AnyFixSays(*f, "skip_first")) << f->title;
+  EXPECT_TRUE(AnyFixSays(*f, "schedule(wait=10, warmup=1, active=5)")) << f->title;
   EXPECT_FALSE(AnyFixSays(*f, "with_stack=True"));
   EXPECT_FALSE(AnyFixSays(*f, "numactl"));
 }

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "perfdx/advisor/fix_targets.h"
 #include "test_support.h"
 
 namespace perfdx::advisor {
@@ -162,6 +163,52 @@ TEST(KnobsTest, NoKnobNamesAnApiThatDoesNotExist) {
       EXPECT_EQ(k.snippet.find(bad), std::string_view::npos) << k.fix_id << " snippet: " << bad;
     }
   }
+}
+
+// A PyTorch trace written before 1.13 does not tell which release (1.8 to
+// 1.12) wrote it, so a PyTorch knob it can be shown (not excluded by
+// pytorch_before_1_13) may use in its code only APIs PyTorch 1.8 has.
+// Comments may name the later spelling. FSDP's own fixes are left out: they
+// need an FSDP trace, 1.11 at the least.
+TEST(KnobsTest, KnobsAPytorchBefore113IsShownUseOnlyPytorch18Apis) {
+  constexpr std::array<std::string_view, 10> kLater = {"torch.compile(",
+                                                       "torch.amp.GradScaler",
+                                                       "torch.autocast(",
+                                                       "fused=True",
+                                                       "set_float32_matmul_precision",
+                                                       "expandable_segments",
+                                                       "static_graph",
+                                                       "use_reentrant",
+                                                       "skip_first",
+                                                       "use_gzip"};
+  size_t checked = 0;
+  for (const Knob& k : AllKnobs()) {
+    if (k.framework != FixTarget::kPytorch && k.framework != FixTarget::kPytorchCuda &&
+        k.framework != FixTarget::kPytorchRocm && k.framework != FixTarget::kPytorchCpu) {
+      continue;
+    }
+    if (std::find(k.excluded_tags.begin(), k.excluded_tags.end(), kPytorchBefore113) !=
+        k.excluded_tags.end()) {
+      continue;
+    }
+    if (std::find(k.required_tags.begin(), k.required_tags.end(), "fsdp") !=
+        k.required_tags.end()) {
+      continue;
+    }
+    ++checked;
+    std::string_view rest = k.snippet;
+    while (!rest.empty()) {
+      const size_t eol = rest.find('\n');
+      std::string_view line = rest.substr(0, eol);
+      rest = eol == std::string_view::npos ? std::string_view() : rest.substr(eol + 1);
+      line = line.substr(0, line.find('#'));  // the code, not its comment
+      for (std::string_view later : kLater) {
+        EXPECT_EQ(line.find(later), std::string_view::npos) << k.fix_id << ": " << later;
+      }
+    }
+  }
+  // The profiler fixes and the old-release ones among them.
+  EXPECT_GE(checked, 10u);
 }
 
 TEST(KnobsTest, AtMostOneKnobPerFixAndFramework) {
