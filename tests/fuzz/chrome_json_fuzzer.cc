@@ -1,7 +1,8 @@
 // libFuzzer target for the Chrome-trace importer: any bytes, through every
 // parser path (exact, fast, fast with chunks decoded ahead on three threads,
 // fast from a source that returns a few bytes per read) and the model
-// builder; the three fast paths must read the same trace. Build with
+// builder; the three fast paths must read the same trace, and the fast
+// path's flows must be those of the search over every record. Build with
 //   CXX=clang++ cmake -S . -B build/fuzz -DPERFDX_BUILD_FUZZERS=ON -DPERFDX_BUILD_TESTS=OFF
 //   ninja -C build/fuzz chrome_json_fuzzer
 //   build/fuzz/tests/fuzz/chrome_json_fuzzer -max_total_time=60 tests/data/bad
@@ -19,12 +20,24 @@
 
 namespace {
 
+// Feeds the builder, and `searching` too where given: the same trace built
+// with every flow record bound by the search (set_restate_flows(false)).
 class Sink final : public perfdx::formats::ChromeEventSink {
  public:
-  explicit Sink(perfdx::model::TraceBuilder& b) : b_(b) {}
-  void OnEvent(perfdx::model::RawEvent& e) override { b_.AddEvent(e); }
-  void OnBadEvent(perfdx::model::LoadStat why) override { b_.AddBadEvent(why); }
-  void OnStat(perfdx::model::LoadStat s) override { b_.load_stats().Add(s); }
+  Sink(perfdx::model::TraceBuilder& b, perfdx::model::TraceBuilder* searching)
+      : b_(b), searching_(searching) {}
+  void OnEvent(perfdx::model::RawEvent& e) override {
+    b_.AddEvent(e);
+    if (searching_ != nullptr) searching_->AddEvent(e);
+  }
+  void OnBadEvent(perfdx::model::LoadStat why) override {
+    b_.AddBadEvent(why);
+    if (searching_ != nullptr) searching_->AddBadEvent(why);
+  }
+  void OnStat(perfdx::model::LoadStat s) override {
+    b_.load_stats().Add(s);
+    if (searching_ != nullptr) searching_->load_stats().Add(s);
+  }
   void OnWarning(std::string m) override {
     corrupt_stream |= m.find("corrupt ") != std::string::npos;
     b_.load_stats().AddWarning(std::move(m));
@@ -33,7 +46,16 @@ class Sink final : public perfdx::formats::ChromeEventSink {
 
  private:
   perfdx::model::TraceBuilder& b_;
+  perfdx::model::TraceBuilder* searching_;
 };
+
+// The flows and their load stats of two builds of one input.
+bool SameFlows(const perfdx::model::Trace& a, const perfdx::model::Trace& b) {
+  using perfdx::model::LoadStat;
+  return a.flows.from == b.flows.from && a.flows.to == b.flows.to && a.flows.kind == b.flows.kind &&
+         a.load_stats.Get(LoadStat::kFlowUnmatched) == b.load_stats.Get(LoadStat::kFlowUnmatched) &&
+         a.load_stats.Get(LoadStat::kFlowUnbound) == b.load_stats.Get(LoadStat::kFlowUnbound);
+}
 
 enum class Path { kExact, kFast, kParallel, kTrickle };
 
@@ -78,12 +100,21 @@ Outcome Run(const std::string& bytes, Path path) {
   options.chunk_bytes = 512;  // many chunk boundaries
   options.max_event_bytes = 1 << 20;
   perfdx::model::TraceBuilder builder({});
-  Sink sink(builder);
+  // The fast path's trace is built a second time by the search alone.
+  perfdx::model::TraceBuilder searching({});
+  searching.set_restate_flows(false);
+  Sink sink(builder, path == Path::kFast ? &searching : nullptr);
   perfdx::formats::TraceEnvelope envelope;
   if (!perfdx::formats::ParseChromeJson(*source, options, sink, &envelope).ok()) return {};
   perfdx::formats::ChromeClassifier classifier(envelope);
   auto trace = std::move(builder).Finalize(classifier);
   if (!trace.ok()) return {};
+  if (path == Path::kFast) {
+    perfdx::formats::ChromeClassifier classifier2(envelope);
+    auto searched = std::move(searching).Finalize(classifier2);
+    // Restated flow records are bound as the search binds them.
+    if (!searched.ok() || !SameFlows(*trace, *searched)) std::abort();
+  }
   // Events and slices both: a slice lost or doubled changes the second.
   return {static_cast<int64_t>(trace->raw.events * 1000003 + trace->slices.size()),
           sink.corrupt_stream};

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstring>
 #include <iterator>
 #include <memory>
 #include <numeric>
@@ -338,6 +339,7 @@ void TraceBuilder::AddBadEvent(LoadStat why) {
   s.args_begin.push_back(args_begin);
   s.args_count.push_back(static_cast<uint8_t>(count));
   max_ts_ns_ = std::max(max_ts_ns_, ts + std::max<int64_t>(dur, 0));
+  last_slice_ = index;
   return index;
 }
 
@@ -362,7 +364,10 @@ void TraceBuilder::ReserveEvents(size_t events) {
   // (HTA's control trace: 34 k of 109 k). Grown by doubling, each step was a
   // fresh block faulted in and the records copied (1 GB trace: 12 k page
   // faults on the loading thread); pages never reached cost address space.
+  // Kineto's are nearly all restatements of a correlation; other formats'
+  // are kept as they are.
   raw_flows_.reserve(events / 3);
+  restated_flows_.reserve(events / 3);
   reserved_events_ = events;
 }
 
@@ -457,6 +462,8 @@ void TraceBuilder::AddEvent(const RawEvent& event) {
     case 't':
     case 'f': {
       const TrackId track = GetTrack(pid, tid, kEmptyString);
+      const bool bind_enclosing = ph != 'f' || event.binding == "e";
+      if (ph != 't' && bind_enclosing && TryRestateFlow(event, track, ts, ph)) return;
       RawFlow flow;
       flow.id = Intern(event.id);
       flow.category = InternCategory(event);
@@ -464,11 +471,12 @@ void TraceBuilder::AddEvent(const RawEvent& event) {
       flow.ts_ns = ts;
       flow.track = track;
       flow.phase = ph;
-      flow.bind_enclosing = ph != 'f' || event.binding == "e";
+      flow.bind_enclosing = bind_enclosing;
       if (!event.id.present) {
         trace_.load_stats.Add(LoadStat::kFlowUnmatched);
         return;
       }
+      flow.ordinal = flow_records_++;
       raw_flows_.push_back(flow);
       max_ts_ns_ = std::max(max_ts_ns_, ts);
       return;
@@ -778,6 +786,7 @@ void TraceBuilder::ApplySliceOrder(const SliceOrder& sorted) {
     auto new_index = std::make_unique_for_overwrite<uint32_t[]>(n);  // every entry written
     for (size_t i = 0; i < n; ++i) new_index[order[i]] = static_cast<uint32_t>(i);
     for (auto& [slice, id] : step_markers_) slice = new_index[slice];
+    for (RestatedFlow& f : restated_flows_) f.slice = new_index[f.slice];
   }
 }
 
@@ -811,12 +820,59 @@ void TraceBuilder::ComputeNesting() {
   }
 }
 
+namespace {
+// a == b. Flow categories and names are short: up to 16 bytes compare as
+// two overlapping words, where string_view's compare was a call (45
+// instructions a record).
+bool SameText(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  const size_t n = a.size();
+  if (n < 8 || n > 16) return a == b;
+  uint64_t a0, a1, b0, b1;
+  std::memcpy(&a0, a.data(), 8);
+  std::memcpy(&b0, b.data(), 8);
+  std::memcpy(&a1, a.data() + n - 8, 8);
+  std::memcpy(&b1, b.data() + n - 8, 8);
+  return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+}
+}  // namespace
+
+bool TraceBuilder::TryRestateFlow(const RawEvent& event, TrackId track, int64_t ts, char phase) {
+  if (!restate_flows_ || last_slice_ == UINT32_MAX || !event.id.present || event.id.is_text) {
+    return false;
+  }
+  const SliceTable& s = trace_.slices;
+  const int64_t id = event.id.number;
+  if (id == kNoCorrelation || s.correlation[last_slice_] != id || s.track[last_slice_] != track ||
+      s.ts_ns[last_slice_] != ts) {
+    return false;
+  }
+  if (!restated_class_set_) {
+    // Interned where a kept record would have been: the pool is the same.
+    restated_category_ = InternCategory(event);
+    restated_name_ = InternName(event);
+    restated_class_set_ = true;
+  } else if (!SameText(event.category, trace_.str(restated_category_)) ||
+             !SameText(event.name, trace_.str(restated_name_))) {
+    return false;
+  }
+  restated_flows_.push_back({id, last_slice_, flow_records_++, phase});
+  return true;
+}
+
+namespace {
+// A flow's records in the order they are paired: starts, steps, finishes.
+int FlowPhaseRank(char ph) {
+  return ph == 's' ? 0 : ph == 't' ? 1 : 2;
+}
+}  // namespace
+
 void TraceBuilder::SortRawFlows() {
   // A flow is the set of s/t/f records sharing (id, category, name). Records
   // are paired by identity, not by time: device clocks can place the 'f'
   // before its 's' (torch_npu HostToDevice), and one 's' may fan out to
   // several 'f' (one API call, several device tasks).
-  auto phase_rank = [](char ph) { return ph == 's' ? 0 : ph == 't' ? 1 : 2; };
+  auto phase_rank = FlowPhaseRank;
   // Lexicographic on (id, category, name, phase rank, ts), field by field,
   // stable: equal records keep their file order.
   auto less = [&](const RawFlow& a, const RawFlow& b) {
@@ -896,7 +952,127 @@ void TraceBuilder::SortRawFlows() {
   }
 }
 
-// The flow records sorted by SortRawFlows.
+namespace {
+
+// Records grouped by id without sorting them (sorting by id was most of
+// what restated records cost): a table from id to the group's latest
+// record, open addressing on the hashed id (4 bytes a slot: the record
+// holds the id), and each record's predecessor of the same id.
+template <typename IdOf>
+class IdChains {
+ public:
+  static constexpr uint32_t kNone = UINT32_MAX;
+
+  IdChains(size_t n, IdOf id_of) : id_of_(id_of), earlier_(n) {
+    size_t slots = 16;
+    while (slots < 2 * n) slots *= 2;
+    latest_.assign(slots, kNone);
+    mask_ = slots - 1;
+    for (size_t k = 0; k < n; ++k) {
+      uint32_t& latest = latest_[SlotOf(id_of_(k))];
+      earlier_[k] = latest;
+      latest = static_cast<uint32_t>(k);
+    }
+  }
+  bool Contains(int64_t id) const { return latest_[SlotOf(id)] != kNone; }
+  // f(latest record) for each group, in no particular order.
+  template <typename F>
+  void ForEachGroup(F f) const {
+    for (uint32_t latest : latest_) {
+      if (latest != kNone) f(latest);
+    }
+  }
+  // The record of the same id before `k`, or kNone.
+  uint32_t Earlier(uint32_t k) const { return earlier_[k]; }
+
+ private:
+  // The slot holding `id`, or the empty one where it would go.
+  size_t SlotOf(int64_t id) const {
+    size_t i = HashMix(static_cast<uint64_t>(id)) & mask_;
+    while (latest_[i] != kNone && id_of_(latest_[i]) != id) i = (i + 1) & mask_;
+    return i;
+  }
+
+  IdOf id_of_;
+  std::vector<uint32_t> latest_;
+  std::vector<uint32_t> earlier_;
+  size_t mask_ = 0;
+};
+
+}  // namespace
+
+// Beside the slices' order (reads their times in the builder's order).
+void TraceBuilder::GroupRestatedFlows() {
+  restated_grouped_ = false;
+  if (restated_flows_.empty()) return;
+  const IdChains chains(restated_flows_.size(), [this](size_t k) { return restated_flows_[k].id; });
+  // A kept record of a restated flow's (id, category, name) belongs to the
+  // same flow: then all are bound by the search (BindRestatedFlows).
+  const bool shared = std::any_of(raw_flows_.begin(), raw_flows_.end(), [&](const RawFlow& f) {
+    return !f.id.is_text && f.category == restated_category_ && f.name == restated_name_ &&
+           chains.Contains(f.id.number);
+  });
+  if (shared) return;
+  // Each id's records together, as SortRawFlows orders a flow's: by
+  // (phase, time), then file order. The groups' own order is free:
+  // BuildLaunchFlows orders the flows.
+  const std::vector<int64_t>& ts = trace_.slices.ts_ns;
+  auto less = [&ts](const RestatedFlow& a, const RestatedFlow& b) {
+    const int rank_a = FlowPhaseRank(a.phase);
+    const int rank_b = FlowPhaseRank(b.phase);
+    if (rank_a != rank_b) return rank_a < rank_b;
+    if (ts[a.slice] != ts[b.slice]) return ts[a.slice] < ts[b.slice];
+    return a.ordinal < b.ordinal;
+  };
+  std::vector<RestatedFlow> grouped;
+  grouped.reserve(restated_flows_.size());
+  chains.ForEachGroup([&](uint32_t latest) {
+    const size_t begin = grouped.size();
+    for (uint32_t m = latest; m != chains.kNone; m = chains.Earlier(m)) {
+      grouped.push_back(restated_flows_[m]);
+      for (size_t j = grouped.size() - 1; j > begin && less(grouped[j], grouped[j - 1]); --j) {
+        std::swap(grouped[j], grouped[j - 1]);
+      }
+    }
+  });
+  restated_flows_ = std::move(grouped);
+  restated_grouped_ = true;
+}
+
+void TraceBuilder::BindRestatedFlows() {
+  if (restated_flows_.empty()) return;
+  const SliceTable& s = trace_.slices;
+  // BindFlows' search (InnermostSliceCursor) gives a record the instant
+  // starting at its time, else the innermost slice open at it: for a record
+  // at a slice's start, the last slice of the track to start then (a
+  // zero-length runtime call may share its microsecond with the next).
+  for (RestatedFlow& f : restated_flows_) {
+    const uint32_t end = trace_.tracks[s.track[f.slice]].slice_end;
+    while (f.slice + 1 < end && s.ts_ns[f.slice + 1] == s.ts_ns[f.slice]) ++f.slice;
+  }
+  if (restated_grouped_) return;
+  // Left in file order by GroupRestatedFlows: each back to a RawFlow (the
+  // slice's time is the record's), sorted as though none had been restated.
+  for (const RestatedFlow& f : restated_flows_) {
+    RawFlow flow;
+    flow.id.number = f.id;
+    flow.category = restated_category_;
+    flow.name = restated_name_;
+    flow.ts_ns = s.ts_ns[f.slice];
+    flow.track = s.track[f.slice];
+    flow.ordinal = f.ordinal;
+    flow.phase = f.phase;
+    flow.bind_enclosing = true;
+    raw_flows_.push_back(flow);
+  }
+  restated_flows_.clear();
+  std::sort(raw_flows_.begin(), raw_flows_.end(),
+            [](const RawFlow& a, const RawFlow& b) { return a.ordinal < b.ordinal; });
+  SortRawFlows();
+}
+
+// The kept flow records sorted by SortRawFlows, the restated ones grouped and
+// bound (GroupRestatedFlows, BindRestatedFlows).
 void TraceBuilder::BindFlows(Classifier& classifier) {
   const SliceTable& s = trace_.slices;
   // The slice enclosing each record bound that way, in (track, time) order
@@ -929,9 +1105,10 @@ void TraceBuilder::BindFlows(Classifier& classifier) {
     return slice;
   };
   // At most one flow per record (reserved: see PairLaunches).
-  trace_.flows.from.reserve(raw_flows_.size());
-  trace_.flows.to.reserve(raw_flows_.size());
-  trace_.flows.kind.reserve(raw_flows_.size());
+  const size_t records = raw_flows_.size() + restated_flows_.size();
+  trace_.flows.from.reserve(records);
+  trace_.flows.to.reserve(records);
+  trace_.flows.kind.reserve(records);
   auto emit = [&](int64_t from, int64_t to, FlowKind kind) {
     if (from < 0 || to < 0 || from == to) return;
     trace_.flows.from.push_back(static_cast<SliceId>(from));
@@ -940,28 +1117,8 @@ void TraceBuilder::BindFlows(Classifier& classifier) {
   };
 
   std::vector<int64_t> starts, steps, finishes;
-  // Flows of one kind follow each other ("async_cpu_to_gpu"): the last
-  // (category, name) classified is reused.
-  std::optional<std::pair<StringId, StringId>> classified;
-  FlowKind classified_kind = FlowKind::kOther;
-  size_t i = 0;
-  while (i < raw_flows_.size()) {
-    const RawFlow& head = raw_flows_[i];
-    size_t j = i;
-    starts.clear();
-    steps.clear();
-    finishes.clear();
-    for (; j < raw_flows_.size() && raw_flows_[j].id == head.id &&
-           raw_flows_[j].category == head.category && raw_flows_[j].name == head.name;
-         ++j) {
-      const RawFlow& f = raw_flows_[j];
-      (f.phase == 's' ? starts : f.phase == 't' ? steps : finishes).push_back(bind(j));
-    }
-    if (classified != std::pair(head.category, head.name)) {
-      classified = std::pair(head.category, head.name);
-      classified_kind = classifier.ClassifyFlow(trace_.str(head.category), trace_.str(head.name));
-    }
-    const FlowKind kind = classified_kind;
+  // One flow's records, bound: its flows and the records left unpaired.
+  auto emit_flow = [&](FlowKind kind) {
     if (starts.size() == 1 && finishes.size() == 1) {
       int64_t previous = starts[0];
       for (int64_t step : steps) {
@@ -984,10 +1141,52 @@ void TraceBuilder::BindFlows(Classifier& classifier) {
       unmatched = starts.size() + finishes.size() - 2 * std::min(starts.size(), finishes.size());
     }
     trace_.load_stats.Add(LoadStat::kFlowUnmatched, unmatched);
+  };
+  // Flows of one kind follow each other ("async_cpu_to_gpu"): the last
+  // (category, name) classified is reused.
+  std::optional<std::pair<StringId, StringId>> classified;
+  FlowKind classified_kind = FlowKind::kOther;
+  size_t i = 0;
+  while (i < raw_flows_.size()) {
+    const RawFlow& head = raw_flows_[i];
+    size_t j = i;
+    starts.clear();
+    steps.clear();
+    finishes.clear();
+    for (; j < raw_flows_.size() && raw_flows_[j].id == head.id &&
+           raw_flows_[j].category == head.category && raw_flows_[j].name == head.name;
+         ++j) {
+      const RawFlow& f = raw_flows_[j];
+      (f.phase == 's' ? starts : f.phase == 't' ? steps : finishes).push_back(bind(j));
+    }
+    if (classified != std::pair(head.category, head.name)) {
+      classified = std::pair(head.category, head.name);
+      classified_kind = classifier.ClassifyFlow(trace_.str(head.category), trace_.str(head.name));
+    }
+    emit_flow(classified_kind);
     i = j;
   }
   raw_flows_.clear();
   raw_flows_.shrink_to_fit();
+  // The restated records, each bound to its slice (BindRestatedFlows).
+  const std::vector<RestatedFlow>& r = restated_flows_;
+  if (!r.empty()) {
+    const FlowKind kind =
+        classifier.ClassifyFlow(trace_.str(restated_category_), trace_.str(restated_name_));
+    for (size_t k = 0; k < r.size();) {
+      starts.clear();
+      steps.clear();
+      finishes.clear();
+      size_t end = k;
+      for (; end < r.size() && r[end].id == r[k].id; ++end) {
+        (r[end].phase == 's' ? starts : finishes).push_back(r[end].slice);
+      }
+      emit_flow(kind);
+      k = end;
+    }
+  }
+  restated_flows_.clear();
+  restated_flows_.shrink_to_fit();
 }
 
 std::vector<std::pair<SliceId, SliceId>> TraceBuilder::PairLaunches() const {
@@ -1154,12 +1353,17 @@ Result<Trace> TraceBuilder::Finalize(Classifier& classifier) && {
   const bool beside = finalize_threads_ > 1 && trace_.slices.size() >= kParallelFinalizeSlices;
   SliceOrder order;
   base::RunBeside(
-      beside, [&] { SortRawFlows(); },
+      beside,
+      [&] {
+        SortRawFlows();
+        GroupRestatedFlows();
+      },
       [&] {
         order = ComputeSliceOrder();
         ClassifySlices(classifier);
       });
   ApplySliceOrder(order);
+  BindRestatedFlows();
   // Launch pairing reads the sorted slices' kinds and correlations, and the
   // counters and memory records are sorted on their own: beside the nesting
   // and flow binding, which write the slices' parents and the flows.

@@ -153,6 +153,12 @@ class TraceBuilder {
   // order is found while they are classified and the flows sorted, and the
   // slice columns are permuted in two halves; the trace is the same.
   void set_finalize_threads(unsigned threads) { finalize_threads_ = threads; }
+  // Off: every flow record is kept and bound by the search, none taken as
+  // the correlation it restates (RestatedFlow). The trace is the same; the
+  // tests build it both ways.
+  void set_restate_flows(bool restate) { restate_flows_ = restate; }
+  // Flow records taken so far as the correlation they restate.
+  size_t restated_flow_records() const { return restated_flows_.size(); }
   // Room for about `events` events before the first is added, from the
   // input's size: grown by doubling, the columns fault in twice their final
   // size (a third of a large trace's load time was the kernel zeroing pages);
@@ -177,8 +183,21 @@ class TraceBuilder {
     StringId name;
     int64_t ts_ns;
     TrackId track;
-    char phase;  // 's', 't', 'f'
+    uint32_t ordinal;  // among the flow records kept, in file order
+    char phase;        // 's', 't', 'f'
     bool bind_enclosing;
+  };
+  // A flow record that restates the correlation of the slice added just
+  // before it: the same track and time, its id that slice's "correlation",
+  // bound to the enclosing slice ('s', or 'f' with "bp": "e"). Kineto writes
+  // one after every runtime call and device kernel, a third of its events.
+  // Kept as the slice it sits on, not as a record to sort by time and bind
+  // by a search (GroupRestatedFlows, BindRestatedFlows).
+  struct RestatedFlow {
+    int64_t id;        // the slice's correlation
+    uint32_t slice;    // the builder's index until ApplySliceOrder, then the bound one
+    uint32_t ordinal;  // as RawFlow::ordinal
+    char phase;        // 's' or 'f'
   };
   struct AsyncKey {
     RawId pid;
@@ -220,7 +239,15 @@ class TraceBuilder {
   SliceOrder ComputeSliceOrder() const;
   void ApplySliceOrder(const SliceOrder& sorted);
   void ComputeNesting();
+  bool TryRestateFlow(const RawEvent& event, TrackId track, int64_t ts, char phase);
   void SortRawFlows();
+  // Groups the restated records by id, unless a kept record shares one's
+  // (id, category, name).
+  void GroupRestatedFlows();
+  // After ApplySliceOrder: binds each restated record to the slice the
+  // search would find; if they were not grouped, makes them all RawFlows
+  // again (their file order kept) and sorts them with the rest.
+  void BindRestatedFlows();
   void BindFlows(Classifier& classifier);
   // (runtime call, device slice) for each correlation id both carry, in
   // device-slice order; reads the sorted, classified slices only.
@@ -246,13 +273,23 @@ class TraceBuilder {
   std::vector<std::vector<uint32_t>> open_begins_;  // per track: B slices not yet ended
   std::unordered_map<AsyncKey, std::vector<uint32_t>, AsyncKeyHash> open_async_;
   std::vector<RawFlow> raw_flows_;
-  std::vector<uint32_t> flows_by_time_;                     // SortRawFlows: see BindFlows
+  std::vector<uint32_t> flows_by_time_;  // SortRawFlows: see BindFlows
+  std::vector<RestatedFlow> restated_flows_;
+  // The restated records' (category, name): the first one's. A record of
+  // another is kept as a RawFlow.
+  StringId restated_category_ = kEmptyString;
+  StringId restated_name_ = kEmptyString;
+  bool restated_class_set_ = false;
+  bool restated_grouped_ = false;                           // by GroupRestatedFlows
+  uint32_t flow_records_ = 0;                               // ordinals given
+  uint32_t last_slice_ = UINT32_MAX;                        // AppendSlice's latest
   std::vector<std::pair<uint32_t, int64_t>> step_markers_;  // (slice, step id)
   // Events by phase letter; buckets 0 and 1 count missing and unknown phases.
   std::array<uint64_t, 256> phase_counts_{};
   StringId async_space_ = kEmptyString;
   int64_t max_ts_ns_ = INT64_MIN;
   unsigned finalize_threads_ = 1;
+  bool restate_flows_ = true;
   size_t reserved_events_ = 0;  // ReserveEvents' estimate
 };
 
