@@ -426,6 +426,14 @@ TEST(ClusterSummaryTest, BadSummariesAreInputErrorsNamingTheFile) {
   const size_t key = no_step_ns.find("\"step_ns\"");
   ASSERT_NE(key, std::string::npos);
   no_step_ns.replace(key, 9, "\"other\"");
+  // Times beyond the model's bounds (the rank summary fuzzer's: a start of
+  // 8.5e18 ns, whose end overflowed int64 in the clock alignment).
+  RankSummary far = good;
+  far.collectives[0].start_ns = 8523384376522584898;
+  const std::string far_start = WriteRankSummary(far);
+  far = good;
+  far.collectives[0].dur_ns = -5;
+  const std::string negative_dur = WriteRankSummary(far);
   std::string bad_framework = text;
   const size_t fw = bad_framework.find("\"torch_npu\"");
   ASSERT_NE(fw, std::string::npos) << text;
@@ -444,6 +452,9 @@ TEST(ClusterSummaryTest, BadSummariesAreInputErrorsNamingTheFile) {
        "x.summary: rank summary of schema 1; this perfdx reads schema 4"},
       {no_step_ns, "x.summary: rank summary: \"step_ns\" is missing"},
       {bad_framework, "x.summary: rank summary: \"framework\" is missing"},
+      {far_start,
+       "x.summary: rank summary: \"start_ns\" is missing, not of its type or out of its range"},
+      {negative_dur, "x.summary: rank summary: \"dur_ns\" is missing"},
   };
   for (const Case& c : cases) {
     auto r = ParseRankSummary(c.bytes, "x.summary");

@@ -170,5 +170,26 @@ TEST(StragglersTest, LinkBelowItsTransportsMedian) {
   EXPECT_DOUBLE_EQ(slow[0].shortfall(), 0.375);
 }
 
+// Two ranks whose common collective ends 2^58 ns (9 years) apart: no clock
+// is that far off, so the second rank is not aligned (and the arithmetic on
+// such times must not overflow: the rank summary fuzzer found an end of
+// 1.7e18 + 8.5e18 ns).
+TEST(StragglersTest, ClocksDaysApartAreNotAligned) {
+  std::vector<RankSummary> ranks = {Rank(0, 100'000, 40'000, 5'000, 1'000, 60'000, 4),
+                                    Rank(1, 100'000, 40'000, 5'000, 1'000, 60'000, 4)};
+  for (int64_t r = 0; r < 2; ++r) {
+    SummaryCollective c;
+    c.group = "g";
+    c.name = "hcom_allReduce__1_0_1";
+    c.start_ns = r == 0 ? -(int64_t{1} << 60) : int64_t{1} << 61;  // the model's range
+    c.dur_ns = 1000;
+    ranks[r].collectives.push_back(c);
+  }
+  const ClusterAnalysis c = Analyze(ranks);
+  ASSERT_EQ(c.ranks.size(), 2u);
+  EXPECT_EQ(c.ranks[1].clock_matches, 0u);
+  EXPECT_EQ(c.ranks[1].clock_offset_ns, 0);
+}
+
 }  // namespace
 }  // namespace perfdx::cluster

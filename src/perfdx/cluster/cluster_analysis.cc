@@ -107,6 +107,10 @@ std::vector<std::vector<size_t>> StagesOf(const std::vector<ClusterGroup>& group
   return out;
 }
 
+// The largest clock offset between two ranks taken for one (2^50 ns, 13
+// days): beyond it the ranks are not aligned.
+constexpr int64_t kMaxClockOffsetNs = int64_t{1} << 50;
+
 }  // namespace
 
 bool IsPipelineRole(std::string_view role) {
@@ -139,7 +143,15 @@ ClusterAnalysis AnalyzeCluster(const std::vector<const RankSummary*>& ranks,
     matches[m] = diffs.size();
     if (diffs.empty()) continue;
     std::vector<int64_t> sorted = diffs;
-    offset[m] = MedianInPlace(sorted);
+    const int64_t median = MedianInPlace(sorted);
+    // Ranks of one job run on clocks seconds apart at most; an offset of
+    // days says the instances only share names (or a summary was forged),
+    // and adding it to times could overflow.
+    if (median > kMaxClockOffsetNs || median < -kMaxClockOffsetNs) {
+      matches[m] = 0;
+      continue;
+    }
+    offset[m] = median;
     for (int64_t& d : diffs) d = std::llabs(d - offset[m]);
     residual[m] = MedianInPlace(diffs);
   }

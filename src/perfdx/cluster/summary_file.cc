@@ -6,6 +6,7 @@
 #include <simdjson.h>
 
 #include "perfdx/base/json_writer.h"
+#include "perfdx/model/trace_builder.h"
 #include "perfdx/version.h"
 
 namespace perfdx::cluster {
@@ -29,6 +30,14 @@ class Reader {
   int64_t Int(element e, const char* key) {
     int64_t v = 0;
     if (e[key].get_int64().get(v) != simdjson::SUCCESS) Bad(key);
+    return v;
+  }
+  // An integer in [lo, hi]: the model's bounds on times and durations
+  // (model/trace_builder.h), which a summary perfdx wrote never leaves and
+  // the cluster analysis' arithmetic relies on.
+  int64_t IntIn(element e, const char* key, int64_t lo, int64_t hi) {
+    const int64_t v = Int(e, key);
+    if (v < lo || v > hi) Bad(key);
     return v;
   }
   std::optional<int64_t> OptInt(element e, const char* key) {
@@ -249,13 +258,13 @@ Result<RankSummary> ParseRankSummary(std::string_view json, const std::string& d
     c.name = r.String(e, "name");
     c.type = TypeNamed(r.String(e, "type"));
     c.step = r.OptInt(e, "step");
-    c.start_ns = r.Int(e, "start_ns");
-    c.dur_ns = r.Int(e, "dur_ns");
+    c.start_ns = r.IntIn(e, "start_ns", model::kMinTimestampNs, model::kMaxTimestampNs);
+    c.dur_ns = r.IntIn(e, "dur_ns", 0, model::kMaxDurationNs);
     c.bytes = r.Int(e, "bytes");
     c.algbw_gbps = r.OptDouble(e, "algbw_gbps");
     c.busbw_gbps = r.OptDouble(e, "busbw_gbps");
-    c.wait_ns = r.Int(e, "wait_ns");
-    c.transit_ns = r.Int(e, "transit_ns");
+    c.wait_ns = r.IntIn(e, "wait_ns", -1, model::kMaxDurationNs);  // -1: not known
+    c.transit_ns = r.IntIn(e, "transit_ns", -1, model::kMaxDurationNs);
     for (element t : r.Array(e, "transports")) {
       c.transports.push_back({r.String(t, "transport"), r.Int(t, "bytes"), r.Int(t, "transit_ns")});
     }
@@ -275,8 +284,9 @@ Result<RankSummary> ParseRankSummary(std::string_view json, const std::string& d
     s.links.push_back(std::move(l));
   }
   if (!bad_key.empty()) {
-    return InvalidInput(fmt::format("{}: rank summary: \"{}\" is missing or not of its type",
-                                    display_name, bad_key));
+    return InvalidInput(
+        fmt::format("{}: rank summary: \"{}\" is missing, not of its type or out of its range",
+                    display_name, bad_key));
   }
   return s;
 }
