@@ -277,6 +277,32 @@ TEST(GzipStatedBytesTest, TheTrailersSizeOrNothing) {
   EXPECT_EQ(GzipStatedBytes(dir.path()), std::nullopt);  // a folder
 }
 
+// The size a zstd file states in its first frame's header: the data's, for
+// one frame; the first frame's for several; nothing where the frame does not
+// say (compressed from a stream) or for what is not zstd. The loader decodes
+// ahead and decompresses on a second thread by it.
+TEST(ZstdStatedBytesTest, TheFirstFramesContentSizeOrNothing) {
+  perfdx::testing::TempDir dir;
+  const std::string data(300000, 'x');
+  const std::string one = dir.Write("one.json.zst", ZstdCompress(data));
+  EXPECT_EQ(ZstdStatedBytes(one), data.size());
+  const std::string two =
+      dir.Write("two.json.zst", ZstdCompress(data) + ZstdCompress(std::string(7, 'y')));
+  EXPECT_EQ(ZstdStatedBytes(two), data.size());
+  EXPECT_EQ(ZstdStatedBytes(dir.Write("stream.json.zst", ZstdWithWindowLog31(data))), std::nullopt);
+  EXPECT_EQ(ZstdStatedBytes(dir.Write("plain.json", data)), std::nullopt);
+  EXPECT_EQ(ZstdStatedBytes(dir.Write("g.json.gz", GzipCompress(data))), std::nullopt);
+  // The magic number and a header cut short.
+  EXPECT_EQ(ZstdStatedBytes(dir.Write("short.zst", ZstdCompress(data).substr(0, 5))), std::nullopt);
+  EXPECT_EQ(ZstdStatedBytes(dir.path() + "/missing.zst"), std::nullopt);
+  EXPECT_EQ(ZstdStatedBytes(dir.path()), std::nullopt);  // a folder
+
+  EXPECT_EQ(StatedBytes(one, Compression::kZstd), data.size());
+  const std::string gz = dir.Write("one.json.gz", GzipCompress(data));
+  EXPECT_EQ(StatedBytes(gz, Compression::kGzip), data.size());
+  EXPECT_EQ(StatedBytes(one, Compression::kNone), std::nullopt);
+}
+
 }  // namespace
 }  // namespace perfdx::io
 

@@ -203,17 +203,17 @@ Result<model::Trace> ImportChromeTrace(const io::TraceInput& input, const LoadOp
   const size_t expected = ExpectedEvents(ExpectedJsonBytes(total, source->compression()));
   // Decoding ahead from the first chunk needs the size itself, not a guess
   // (a trace under the threshold keeps its memory at half its size): a plain
-  // file's, or what a gzip file states.
+  // file's, or what a gzip or zstd file states.
   ChromeJsonOptions json = options.json;
   if (!input.from_stdin && input.more_trace_paths.empty()) {
-    if (source->compression() == io::Compression::kNone) json.expected_bytes = total;
-    if (source->compression() == io::Compression::kGzip) {
-      json.expected_bytes = io::GzipStatedBytes(input.trace_path).value_or(0);
-    }
+    json.expected_bytes =
+        source->compression() == io::Compression::kNone
+            ? total
+            : io::StatedBytes(input.trace_path, source->compression()).value_or(0);
   }
   // A compressed trace parsed on one thread (under the threshold that
-  // decodes ahead) with a thread to spare: inflating goes to that thread.
-  if (source->compression() == io::Compression::kGzip && sources.size() == 1 &&
+  // decodes ahead) with a thread to spare: decompressing goes to that thread.
+  if (source->compression() != io::Compression::kNone && sources.size() == 1 &&
       json.decode_threads >= 2 && json.expected_bytes > 0 &&
       json.expected_bytes < json.parallel_after_bytes) {
     source = io::ReadAhead(std::move(source));

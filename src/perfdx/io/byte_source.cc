@@ -464,6 +464,34 @@ std::optional<uint64_t> GzipStatedBytes(const std::string& path) {
          uint64_t{trailer[3]} << 24;
 }
 
+std::optional<uint64_t> ZstdStatedBytes(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  unsigned char header[ZSTD_FRAMEHEADERSIZE_MAX] = {};
+  ssize_t got = -1;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) got = ::pread(fd, header, sizeof(header), 0);
+  ::close(fd);
+  if (got <= 0) return std::nullopt;
+  // An error for what is not a frame or a header cut by the file's end; 0 for
+  // a skippable frame, as for an empty file.
+  const unsigned long long size = ZSTD_getFrameContentSize(header, static_cast<size_t>(got));
+  if (size == ZSTD_CONTENTSIZE_UNKNOWN || size == ZSTD_CONTENTSIZE_ERROR) return std::nullopt;
+  return size;
+}
+
+std::optional<uint64_t> StatedBytes(const std::string& path, Compression compression) {
+  switch (compression) {
+    case Compression::kGzip:
+      return GzipStatedBytes(path);
+    case Compression::kZstd:
+      return ZstdStatedBytes(path);
+    case Compression::kNone:
+      break;
+  }
+  return std::nullopt;
+}
+
 Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::string& path,
                                                    const ReadLimits& limits) {
   // O_NONBLOCK: opening a pipe with no writer would otherwise wait forever;

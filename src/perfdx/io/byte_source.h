@@ -78,6 +78,16 @@ Result<std::unique_ptr<ByteSource>> OpenByteSource(const std::string& path,
 // only, never trusted as a limit.
 std::optional<uint64_t> GzipStatedBytes(const std::string& path);
 
+// The uncompressed size a zstd file states in its first frame's header
+// (Frame_Content_Size, RFC 8878), or nullopt when the file is not zstd, cannot
+// be read or does not say (a stream compressed from a pipe). Exact for the
+// usual file, one frame (`zstd` and `zstd -T0` write one); the first frame's
+// only for several (pzstd). A hint, as above.
+std::optional<uint64_t> ZstdStatedBytes(const std::string& path);
+
+// The one of the two for `compression`; nullopt for kNone.
+std::optional<uint64_t> StatedBytes(const std::string& path, Compression compression);
+
 // "a named pipe", "a socket", "a character device", "a block device", "a
 // folder", or "not a regular file": what `path` is, for messages.
 const char* SpecialFileKind(const std::string& path);

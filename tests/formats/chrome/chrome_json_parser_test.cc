@@ -666,6 +666,58 @@ TEST(ParallelDecodeTest, HowMuchEachReadReturnsChangesNothing) {
 namespace perfdx::formats {
 namespace {
 
+// The same model, column by column.
+void ExpectSameModel(const model::Trace& x, const model::Trace& y) {
+  EXPECT_EQ(x.raw.events, y.raw.events);
+  EXPECT_EQ(x.raw.by_phase, y.raw.by_phase);
+  EXPECT_EQ(x.strings.size(), y.strings.size());
+  ASSERT_EQ(x.tracks.size(), y.tracks.size());
+  for (size_t t = 0; t < x.tracks.size(); ++t) {
+    EXPECT_EQ(x.tracks[t].kind, y.tracks[t].kind);
+    EXPECT_EQ(x.tracks[t].slice_begin, y.tracks[t].slice_begin);
+    EXPECT_EQ(x.tracks[t].slice_end, y.tracks[t].slice_end);
+  }
+  const model::SliceTable& s = x.slices;
+  const model::SliceTable& r = y.slices;
+  EXPECT_EQ(s.ts_ns, r.ts_ns);
+  EXPECT_EQ(s.dur_ns, r.dur_ns);
+  EXPECT_EQ(s.track, r.track);
+  EXPECT_EQ(s.kind, r.kind);
+  EXPECT_EQ(s.flags, r.flags);
+  EXPECT_EQ(s.parent, r.parent);
+  EXPECT_EQ(s.depth, r.depth);
+  EXPECT_EQ(s.correlation, r.correlation);
+  EXPECT_EQ(s.external_id, r.external_id);
+  EXPECT_EQ(s.args_begin, r.args_begin);
+  EXPECT_EQ(s.args_count, r.args_count);
+  // Names by text: the pools intern in the same order, but say so by value.
+  for (model::SliceId i = 0; i < s.size(); i += 97) {
+    ASSERT_EQ(x.slice_name(i), y.slice_name(i)) << i;
+  }
+  EXPECT_EQ(x.args.key, y.args.key);
+  EXPECT_EQ(x.args.bits, y.args.bits);
+  EXPECT_EQ(x.flows.from, y.flows.from);
+  EXPECT_EQ(x.flows.to, y.flows.to);
+  EXPECT_EQ(x.flows.kind, y.flows.kind);
+  EXPECT_EQ(x.counters.track, y.counters.track);
+  EXPECT_EQ(x.counters.ts_ns, y.counters.ts_ns);
+  EXPECT_EQ(x.counters.value, y.counters.value);
+  EXPECT_EQ(x.memory.ts_ns, y.memory.ts_ns);
+  EXPECT_EQ(x.memory.bytes, y.memory.bytes);
+  EXPECT_EQ(x.memory.total_allocated, y.memory.total_allocated);
+  EXPECT_EQ(x.memory.addr, y.memory.addr);
+  ASSERT_EQ(x.steps.size(), y.steps.size());
+  for (size_t k = 0; k < x.steps.size(); ++k) {
+    EXPECT_EQ(x.steps[k].id, y.steps[k].id);
+    EXPECT_EQ(x.steps[k].start_ns, y.steps[k].start_ns);
+    EXPECT_EQ(x.steps[k].marker, y.steps[k].marker);
+  }
+  for (size_t k = 0; k < model::kLoadStatCount; ++k) {
+    const auto stat = static_cast<model::LoadStat>(k);
+    EXPECT_EQ(x.load_stats.Get(stat), y.load_stats.Get(stat)) << model::GetLoadStatInfo(stat).name;
+  }
+}
+
 // Issue #13: a trace loaded with two threads (chunks decoded ahead from the
 // first byte, Finalize's order, flow sort and permutation beside the
 // classification, launch pairing and the counter and memory sort beside the
@@ -696,62 +748,48 @@ TEST(ParallelLoadTest, TwoThreadsBuildTheSameModelAsOne) {
       const model::Trace& y = b->traces[0];
       ASSERT_GE(x.slices.size(), model::kParallelFinalizeSlices)
           << "large enough for Finalize's second thread";
-      EXPECT_EQ(x.raw.events, y.raw.events);
-      EXPECT_EQ(x.raw.by_phase, y.raw.by_phase);
-      EXPECT_EQ(x.strings.size(), y.strings.size());
-      ASSERT_EQ(x.tracks.size(), y.tracks.size());
-      for (size_t t = 0; t < x.tracks.size(); ++t) {
-        EXPECT_EQ(x.tracks[t].kind, y.tracks[t].kind);
-        EXPECT_EQ(x.tracks[t].slice_begin, y.tracks[t].slice_begin);
-        EXPECT_EQ(x.tracks[t].slice_end, y.tracks[t].slice_end);
-      }
-      const model::SliceTable& s = x.slices;
-      const model::SliceTable& r = y.slices;
-      EXPECT_EQ(s.ts_ns, r.ts_ns);
-      EXPECT_EQ(s.dur_ns, r.dur_ns);
-      EXPECT_EQ(s.track, r.track);
-      EXPECT_EQ(s.kind, r.kind);
-      EXPECT_EQ(s.flags, r.flags);
-      EXPECT_EQ(s.parent, r.parent);
-      EXPECT_EQ(s.depth, r.depth);
-      EXPECT_EQ(s.correlation, r.correlation);
-      EXPECT_EQ(s.external_id, r.external_id);
-      EXPECT_EQ(s.args_begin, r.args_begin);
-      EXPECT_EQ(s.args_count, r.args_count);
-      // Names by text: the pools intern in the same order, but say so by value.
-      for (model::SliceId i = 0; i < s.size(); i += 97) {
-        ASSERT_EQ(x.slice_name(i), y.slice_name(i)) << i;
-      }
-      EXPECT_EQ(x.args.key, y.args.key);
-      EXPECT_EQ(x.args.bits, y.args.bits);
-      EXPECT_EQ(x.flows.from, y.flows.from);
-      EXPECT_EQ(x.flows.to, y.flows.to);
-      EXPECT_EQ(x.flows.kind, y.flows.kind);
-      EXPECT_EQ(x.counters.track, y.counters.track);
-      EXPECT_EQ(x.counters.ts_ns, y.counters.ts_ns);
-      EXPECT_EQ(x.counters.value, y.counters.value);
-      EXPECT_EQ(x.memory.ts_ns, y.memory.ts_ns);
-      EXPECT_EQ(x.memory.bytes, y.memory.bytes);
-      EXPECT_EQ(x.memory.total_allocated, y.memory.total_allocated);
-      EXPECT_EQ(x.memory.addr, y.memory.addr);
+      ExpectSameModel(x, y);
       memory_events += x.memory.size();
       launch_flows += static_cast<size_t>(
           std::count(x.flows.kind.begin(), x.flows.kind.end(), model::FlowKind::kLaunch));
-      ASSERT_EQ(x.steps.size(), y.steps.size());
-      for (size_t k = 0; k < x.steps.size(); ++k) {
-        EXPECT_EQ(x.steps[k].id, y.steps[k].id);
-        EXPECT_EQ(x.steps[k].start_ns, y.steps[k].start_ns);
-        EXPECT_EQ(x.steps[k].marker, y.steps[k].marker);
-      }
-      for (size_t k = 0; k < model::kLoadStatCount; ++k) {
-        const auto stat = static_cast<model::LoadStat>(k);
-        EXPECT_EQ(x.load_stats.Get(stat), y.load_stats.Get(stat))
-            << model::GetLoadStatInfo(stat).name;
-      }
     }
   // Not vacuous: the control trace profiles memory, and both launch kernels.
   EXPECT_GT(memory_events, 0u);
   EXPECT_GT(launch_flows, 1000u);
+}
+
+// A zstd trace states its size (io::ZstdStatedBytes): with a thread to spare,
+// one under the threshold is decompressed ahead on it, one above is decoded
+// ahead from its first chunk. Either way the model is the plain file's.
+TEST(ParallelLoadTest, AZstdTraceReadAheadIsThePlainTracesModel) {
+  PERFDX_REQUIRE_SHARED();
+  auto source = io::OpenByteSource(
+      perfdx::testing::SharedPath("traces/kineto/hta/trace_diff/control/control.json.gz"));
+  ASSERT_TRUE(source.ok());
+  std::string json;
+  std::string block(1 << 20, '\0');
+  for (;;) {
+    auto n = (*source)->Read(block.data(), block.size());
+    ASSERT_TRUE(n.ok());
+    if (*n == 0) break;
+    json.append(block, 0, *n);
+  }
+  perfdx::testing::TempDir dir;
+  const std::string plain = dir.Write("control.json", json);
+  const std::string zst = dir.Write("control.json.zst", perfdx::testing::ZstdCompress(json));
+  ASSERT_EQ(io::ZstdStatedBytes(zst), json.size());
+  LoadOptions one;
+  one.threads = 1;
+  auto a = LoadTraces({plain}, one);
+  ASSERT_TRUE(a.ok());
+  for (const uint64_t parallel_after : {uint64_t{0}, ChromeJsonOptions{}.parallel_after_bytes}) {
+    LoadOptions two;
+    two.threads = 2;
+    two.json.parallel_after_bytes = parallel_after;
+    auto b = LoadTraces({zst}, two);
+    ASSERT_TRUE(b.ok()) << b.status().message();
+    ExpectSameModel(a->traces.at(0), b->traces.at(0));
+  }
 }
 
 }  // namespace
