@@ -34,15 +34,22 @@ std::vector<FixTarget> TargetsFor(const model::FrameworkInfo& runtime) {
   return {};
 }
 
+// The release bound's tag is a feature's key.
+static_assert([] {
+  for (const auto& f : model::kRuntimeFeatureKeys) {
+    if (f.key == kPytorchBefore113 && f.member == &model::RuntimeFeatures::pytorch_before_1_13) {
+      return true;
+    }
+  }
+  return false;
+}());
+
 std::vector<std::string> RankTags(const model::RankInfo& info) {
   const model::RuntimeFeatures& f = info.runtime.features;
   std::vector<std::string> tags;
-  if (f.compiled) tags.emplace_back("compiled");
-  if (f.triton) tags.emplace_back("triton");
-  if (f.cuda_graphs) tags.emplace_back("cuda_graphs");
-  if (f.ddp) tags.emplace_back("ddp");
-  if (f.fsdp) tags.emplace_back("fsdp");
-  if (f.pytorch_before_1_13) tags.emplace_back(kPytorchBefore113);
+  for (const auto& feature : model::kRuntimeFeatureKeys) {
+    if (f.*feature.member) tags.emplace_back(feature.key);
+  }
   tags.push_back("platform:" + std::string(model::PlatformName(info.runtime.platform)));
   tags.push_back("framework:" + std::string(model::FrameworkName(info.runtime.framework)));
   if (!info.distributed_backend.empty()) tags.push_back("backend:" + info.distributed_backend);

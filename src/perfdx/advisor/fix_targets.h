@@ -27,7 +27,7 @@ inline constexpr std::string_view kUpgradePytorch = "upgrade_pytorch";
 std::vector<FixTarget> TargetsFor(const model::FrameworkInfo& runtime);
 
 // The evidence tags a rank contributes (knobs.toml [tags]): its features
-// ("compiled", "triton", "cuda_graphs", "ddp", "fsdp", kPytorchBefore113),
+// (model::kRuntimeFeatureKeys, kPytorchBefore113 among them),
 // "platform:<name>", "framework:<name>" and "backend:<name>" (the collective
 // backend).
 std::vector<std::string> RankTags(const model::RankInfo& info);

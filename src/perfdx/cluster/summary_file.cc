@@ -84,20 +84,6 @@ class Reader {
   std::string* bad_key_;
 };
 
-// The rank's execution features (model/framework.h), by their keys.
-struct Feature {
-  const char* key;
-  bool model::RuntimeFeatures::*member;
-};
-constexpr Feature kFeatures[] = {
-    {"compiled", &model::RuntimeFeatures::compiled},
-    {"triton", &model::RuntimeFeatures::triton},
-    {"cuda_graphs", &model::RuntimeFeatures::cuda_graphs},
-    {"ddp", &model::RuntimeFeatures::ddp},
-    {"fsdp", &model::RuntimeFeatures::fsdp},
-    {"pytorch_before_1_13", &model::RuntimeFeatures::pytorch_before_1_13},
-};
-
 void OptInt(JsonWriter& w, const char* key, std::optional<int64_t> v) {
   w.Key(key);
   v ? w.Int(*v) : w.Null();
@@ -120,7 +106,7 @@ std::string WriteRankSummary(const RankSummary& s) {
   w.Key("framework").String(model::FrameworkName(s.runtime.framework));
   w.Key("platform").String(model::PlatformName(s.runtime.platform));
   w.Key("features").BeginObject();
-  for (const Feature& f : kFeatures) w.Key(f.key).Bool(s.runtime.features.*f.member);
+  for (const auto& f : model::kRuntimeFeatureKeys) w.Key(f.key).Bool(s.runtime.features.*f.member);
   w.EndObject();
   w.Key("detected_from").String(s.runtime.detected_from);
   w.Key("distributed_backend").String(s.distributed_backend);
@@ -234,7 +220,9 @@ Result<RankSummary> ParseRankSummary(std::string_view json, const std::string& d
   }
   element features;
   if (doc["features"].get(features) == simdjson::SUCCESS) {
-    for (const Feature& f : kFeatures) s.runtime.features.*f.member = r.Bool(features, f.key);
+    for (const auto& f : model::kRuntimeFeatureKeys) {
+      s.runtime.features.*f.member = r.Bool(features, f.key);
+    }
   } else if (bad_key.empty()) {
     bad_key = "features";
   }

@@ -50,6 +50,22 @@ struct RuntimeFeatures {
   bool pytorch_before_1_13 = false;
 };
 
+// Each feature by its key: in the analyze report's and the rank summary's
+// "features" objects, and as the fix catalogue's tag (knobs.toml's `requires`
+// and `excluded_by`). The one list of them.
+struct RuntimeFeatureKey {
+  const char* key;
+  bool RuntimeFeatures::*member;
+};
+inline constexpr RuntimeFeatureKey kRuntimeFeatureKeys[] = {
+    {"compiled", &RuntimeFeatures::compiled},
+    {"triton", &RuntimeFeatures::triton},
+    {"cuda_graphs", &RuntimeFeatures::cuda_graphs},
+    {"ddp", &RuntimeFeatures::ddp},
+    {"fsdp", &RuntimeFeatures::fsdp},
+    {"pytorch_before_1_13", &RuntimeFeatures::pytorch_before_1_13},
+};
+
 // The features that are on, as a reader names them ("torch.compile", "Triton
 // kernels" when not compiled, "CUDA graphs", "DDP", "FSDP", "PyTorch before
 // 1.13"), for every report.

@@ -224,12 +224,9 @@ void WriteRank(ValueSink& w, const AnalyzeRank& entry) {
   w.Key("platform").String(model::PlatformName(info.runtime.platform));
   w.Key("framework_detected_from").String(info.runtime.detected_from);
   w.Key("features").BeginObject();
-  w.Key("compiled").Bool(info.runtime.features.compiled);
-  w.Key("triton").Bool(info.runtime.features.triton);
-  w.Key("cuda_graphs").Bool(info.runtime.features.cuda_graphs);
-  w.Key("ddp").Bool(info.runtime.features.ddp);
-  w.Key("fsdp").Bool(info.runtime.features.fsdp);
-  w.Key("pytorch_before_1_13").Bool(info.runtime.features.pytorch_before_1_13);
+  for (const auto& f : model::kRuntimeFeatureKeys) {
+    w.Key(f.key).Bool(info.runtime.features.*f.member);
+  }
   w.Key("collective_backend").String(info.distributed_backend);
   w.EndObject();
   w.Key("cpu_only").Bool(a.cpu_only);
