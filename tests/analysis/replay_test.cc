@@ -437,14 +437,17 @@ TEST(ReplayTest, WhatIfSpellings) {
   EXPECT_FALSE(AddRemoval("communication", &w).ok());
   EXPECT_TRUE(AddSpeedup("fp32-matrix=2.5", &w).ok());
   EXPECT_EQ(w.fp32_matrix_speedup, 2.5);
+  EXPECT_TRUE(AddSpeedup("matrix=0.001", &w).ok());  // the largest slowdown
   EXPECT_TRUE(AddSpeedup("communication=0.5", &w).ok());
-  for (const char* bad : {"fp32-matrix", "fp32-matrix=", "fp32-matrix=x", "fp32-matrix=0",
-                          "fp32-matrix=-1", "fp32-matrix=nan", "fp32-matrix=1e9", "gemm=2"}) {
+  for (const char* bad :
+       {"fp32-matrix", "fp32-matrix=", "fp32-matrix=x", "fp32-matrix=0", "fp32-matrix=-1",
+        "fp32-matrix=nan", "fp32-matrix=1e9", "gemm=2", "matrix=0.0009", "matrix=1e-300"}) {
     EXPECT_FALSE(AddSpeedup(bad, &w).ok()) << bad;
   }
   EXPECT_EQ(w.Describe(),
             "remove data-loading, remove layout-conversion, remove launch-overhead, remove "
-            "communication-wait, speedup fp32-matrix=2.5, speedup communication=0.5");
+            "communication-wait, speedup fp32-matrix=2.5, speedup matrix=0.001, speedup "
+            "communication=0.5");
   EXPECT_EQ(WhatIf{}.Describe(), "none");
 }
 

@@ -22,6 +22,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include "ascend_trace_fixtures.h"
 #include "perfdx/base/json_writer.h"
 #include "perfdx/cluster/summary_file.h"
 #include "perfdx/io/sqlite.h"
@@ -434,6 +435,28 @@ TEST(ClusterSummaryTest, BadSummariesAreInputErrorsNamingTheFile) {
   far = good;
   far.collectives[0].dur_ns = -5;
   const std::string negative_dur = WriteRankSummary(far);
+  // The other fields: a step's times, counts, byte counts and ranks, each
+  // out of what perfdx writes (a link's rank 2^40 overflowed the group's
+  // rank count, src_rank + 1, at INT64_MAX).
+  far = good;
+  far.steps[0].free_ns = -1;
+  const std::string negative_step_part = WriteRankSummary(far);
+  far = good;
+  far.kernels[0].count = -3;
+  const std::string negative_count = WriteRankSummary(far);
+  far = good;
+  far.collectives[0].transports[0].bytes = -1;
+  const std::string negative_bytes = WriteRankSummary(far);
+  far = good;
+  ClusterLink link;
+  link.group = "g";
+  link.src_rank = int64_t{1} << 40;
+  link.dst_rank = 0;
+  link.transport = "HCCS";
+  link.bytes = 10;
+  link.transit_ns = 10;
+  far.links.push_back(link);
+  const std::string far_rank = WriteRankSummary(far);
   std::string bad_framework = text;
   const size_t fw = bad_framework.find("\"torch_npu\"");
   ASSERT_NE(fw, std::string::npos) << text;
@@ -455,6 +478,10 @@ TEST(ClusterSummaryTest, BadSummariesAreInputErrorsNamingTheFile) {
       {far_start,
        "x.summary: rank summary: \"start_ns\" is missing, not of its type or out of its range"},
       {negative_dur, "x.summary: rank summary: \"dur_ns\" is missing"},
+      {negative_step_part, "x.summary: rank summary: \"free_ns\" is missing"},
+      {negative_count, "x.summary: rank summary: \"count\" is missing"},
+      {negative_bytes, "x.summary: rank summary: \"bytes\" is missing"},
+      {far_rank, "x.summary: rank summary: \"src_rank\" is missing"},
   };
   for (const Case& c : cases) {
     auto r = ParseRankSummary(c.bytes, "x.summary");
@@ -521,6 +548,48 @@ TEST(GroupRoleTest, KinetoCollectivesAreGroupedByTheirProcessGroup) {
     }
   }
   EXPECT_EQ(in_pg0, 21u);
+}
+
+}  // namespace
+}  // namespace perfdx::cluster
+
+namespace perfdx::cluster {
+namespace {
+
+// A link's ranks are at most kMaxLinkRank: a task naming rank 2^40 (or
+// HCCL's "no peer" 4294967295 as its source) is not a link, and a summary
+// written from the trace reads back. A rank of 2^63-1 overflowed the group's
+// rank count (src_rank + 1) in the cluster analysis.
+TEST(ClusterLinksTest, ATaskNamingARankBeyondInt32IsNotALink) {
+  namespace ascend = perfdx::testing::ascend;
+  auto task = [](double ts, int64_t src, int64_t dst) {
+    return ascend::X(
+        30, 1, "Memcpy", ts, 10, "",
+        fmt::format(R"j("task type": "Memcpy", "transport type": "SDMA", "link type": "HCCS", )j"
+                    R"j("size(Byte)": 1048576, "src rank": {}, "dst rank": {})j",
+                    src, dst));
+  };
+  const std::string json =
+      ascend::AscendTrace(1000, ascend::HcclOp("hcom_allReduce__123_0_1", 100, 500) +
+                                    task(110, 0, 1) + task(200, int64_t{1} << 40, 1) +
+                                    task(300, 4294967295, 0) + task(400, 1, int64_t{1} << 40));
+  auto trace = perfdx::testing::ImportString(json);
+  ASSERT_TRUE(trace.ok()) << trace.status().message();
+  const analysis::RankAnalysis a = analysis::AnalyzeRank(*trace, analysis::AnalysisOptions{});
+  const RankSummary s = SummarizeRank(a);
+  // 0 -> 1, and 1 -> 1 (a destination beyond the ranks is the source's own).
+  ASSERT_EQ(s.links.size(), 2u);
+  for (const ClusterLink& l : s.links) {
+    EXPECT_LE(l.src_rank, kMaxLinkRank);
+    EXPECT_LE(l.dst_rank, kMaxLinkRank);
+  }
+  EXPECT_EQ(s.links[0].src_rank, 0);
+  EXPECT_EQ(s.links[0].dst_rank, 1);
+  EXPECT_EQ(s.links[1].src_rank, 1);
+  EXPECT_EQ(s.links[1].dst_rank, 1);
+  auto back = ParseRankSummary(WriteRankSummary(s), "r.summary");
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->links, s.links);
 }
 
 }  // namespace

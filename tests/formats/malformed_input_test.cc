@@ -58,6 +58,10 @@ const std::map<std::string, Expectation>& Corpus() {
          {LoadStat::kEventInvalidDur, 1},
          {LoadStat::kEventInvalidTs, 0}}}},
       {"late_single_step.json", {true, 2, 2, {{LoadStat::kEventInvalidTs, 0}}}},
+      // Two steps and 40 x 5 events, every duration just under 2^60 ns: all
+      // kept (what their sums do is tests/bounds/sums_bounds_test.cc's).
+      {"longest_durations.json",
+       {true, 202, 202, {{LoadStat::kEventInvalidDur, 0}, {LoadStat::kEventTsOutOfRange, 0}}}},
       {"unterminated_string.json", {true, 1, 1, {{LoadStat::kTruncated, 1}}}},
       {"invalid_utf8.json", {true, 2, 2, {{LoadStat::kEventInvalidUtf8Replaced, 1}}}},
       {"control_chars.json", {true, 2, 2, {{LoadStat::kEventControlCharsReplaced, 1}}}},

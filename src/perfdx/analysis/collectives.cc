@@ -12,6 +12,7 @@
 
 #include "perfdx/analysis/slice_sets.h"
 #include "perfdx/analysis/step_index.h"
+#include "perfdx/base/saturating.h"
 
 namespace perfdx::analysis {
 namespace {
@@ -86,8 +87,8 @@ struct PlaneTask {
 void AddTransfer(std::map<std::string, TransportTransit>* by_key, const Transfer& t) {
   TransportTransit& tr = (*by_key)[t.key];
   tr.transport = t.key;
-  tr.transit_bytes += t.bytes;
-  tr.transit_ns += t.end_ns - t.start_ns;
+  base::AddSaturating(tr.transit_bytes, t.bytes);
+  base::AddSaturating(tr.transit_ns, t.end_ns - t.start_ns);
   ++tr.transfers;
   const int64_t large = t.key == "RDMA" ? kLargeRdmaBytes : kLargeLinkBytes;
   if (t.bytes > large) ++tr.large_transfers;
@@ -98,7 +99,7 @@ void AddTransfer(std::map<std::string, TransportTransit>* by_key, const Transfer
     it = tr.size_distribution.end() - 1;
   }
   ++it->count;
-  it->transit_ns += t.end_ns - t.start_ns;
+  base::AddSaturating(it->transit_ns, t.end_ns - t.start_ns);
 }
 
 // Orders transports as communication.json lists them, SDMA (the sum) last.
@@ -110,8 +111,8 @@ std::vector<TransportTransit> Ordered(std::map<std::string, TransportTransit> by
   for (std::string_view k : {"HCCS", "PCIE", "SIO"}) {
     auto it = by_key.find(std::string(k));
     if (it == by_key.end()) continue;
-    sdma.transit_bytes += it->second.transit_bytes;
-    sdma.transit_ns += it->second.transit_ns;
+    base::AddSaturating(sdma.transit_bytes, it->second.transit_bytes);
+    base::AddSaturating(sdma.transit_ns, it->second.transit_ns);
     sdma.transfers += it->second.transfers;
     sdma.large_transfers += it->second.large_transfers;
   }
@@ -163,7 +164,8 @@ class AscendCollectiveParser {
           while (i + run < end &&
                  t_.ArgString(tasks[i + run].slice, ArgKey::kRdmaType).value_or("") ==
                      "RDMA_SEND_PAYLOAD") {
-            bytes += t_.ArgInt(tasks[i + run].slice, ArgKey::kSizeBytes).value_or(0);
+            base::AddSaturating(bytes,
+                                t_.ArgInt(tasks[i + run].slice, ArgKey::kSizeBytes).value_or(0));
             ++run;
           }
           const size_t closing = i + run + rdma_closing - 2;
@@ -234,7 +236,7 @@ class AscendCollectiveParser {
     auto it = transfers_by_plane.find(master);
     if (it != transfers_by_plane.end()) {
       for (const Transfer& tr : it->second) {
-        transit += tr.end_ns - tr.start_ns;
+        base::AddSaturating(transit, tr.end_ns - tr.start_ns);
         first_transit = std::min(first_transit, tr.start_ns);
       }
     }
@@ -244,8 +246,9 @@ class AscendCollectiveParser {
       if (p.plane != master) continue;
       const std::string_view name = t_.slice_name(p.slice);
       if (name != "Notify_Wait" && name != "Notify Wait") continue;
-      wait += t_.slices.dur_ns[p.slice];
-      if (t_.slices.ts_ns[p.slice] < first_transit) sync += t_.slices.dur_ns[p.slice];
+      base::AddSaturating(wait, t_.slices.dur_ns[p.slice]);
+      if (t_.slices.ts_ns[p.slice] < first_transit)
+        base::AddSaturating(sync, t_.slices.dur_ns[p.slice]);
     }
     op_->transit_ns = transit;
     op_->wait_ns = wait;
@@ -304,8 +307,8 @@ std::vector<TransportTransit> SumTransports(const std::vector<CollectiveStats>& 
   auto add = [&](const TransportTransit& t, bool with_sizes) {
     TransportTransit& total = totals[t.transport];
     total.transport = t.transport;
-    total.transit_bytes += t.transit_bytes;
-    total.transit_ns += t.transit_ns;
+    base::AddSaturating(total.transit_bytes, t.transit_bytes);
+    base::AddSaturating(total.transit_ns, t.transit_ns);
     total.transfers += t.transfers;
     total.large_transfers += t.large_transfers;
     if (!with_sizes) return;
@@ -316,7 +319,7 @@ std::vector<TransportTransit> SumTransports(const std::vector<CollectiveStats>& 
         total.size_distribution.push_back(p);
       } else {
         it->count += p.count;
-        it->transit_ns += p.transit_ns;
+        base::AddSaturating(it->transit_ns, p.transit_ns);
       }
     }
   };
@@ -628,10 +631,10 @@ CollectiveSummary AnalyzeCollectives(const model::Trace& trace, const StepTimeli
       continue;
     }
     ++w.collectives;
-    w.elapse_ns += c.dur_ns;
-    w.transit_ns += c.transit_ns;
-    w.wait_ns += c.wait_ns;
-    w.idle_ns += c.idle_ns;
+    base::AddSaturating(w.elapse_ns, c.dur_ns);
+    base::AddSaturating(w.transit_ns, c.transit_ns);
+    base::AddSaturating(w.wait_ns, c.wait_ns);
+    base::AddSaturating(w.idle_ns, c.idle_ns);
     if (w.longest_task_collective < 0 ||
         c.longest_task_ns >
             out.collectives[static_cast<size_t>(w.longest_task_collective)].longest_task_ns) {
@@ -644,9 +647,9 @@ CollectiveSummary AnalyzeCollectives(const model::Trace& trace, const StepTimeli
     t.type = c.type;
     ++t.count;
     if (c.in_window) ++t.in_window;
-    t.total_ns += c.dur_ns;
+    base::AddSaturating(t.total_ns, c.dur_ns);
     if (c.message_bytes >= 0) {
-      t.message_bytes += c.message_bytes;
+      base::AddSaturating(t.message_bytes, c.message_bytes);
       ++t.sized;
     }
   }

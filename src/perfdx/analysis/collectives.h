@@ -45,6 +45,7 @@
 
 #include "perfdx/analysis/interval_set.h"
 #include "perfdx/analysis/steps.h"
+#include "perfdx/base/saturating.h"
 #include "perfdx/model/trace.h"
 
 namespace perfdx::analysis {
@@ -149,7 +150,7 @@ struct CollectiveStats {
   int64_t link_bytes() const {
     int64_t b = 0;
     for (const TransportTransit& t : transports) {
-      if (t.transport == "SDMA" || t.transport == "RDMA") b += t.transit_bytes;
+      if (t.transport == "SDMA" || t.transport == "RDMA") base::AddSaturating(b, t.transit_bytes);
     }
     return b;
   }

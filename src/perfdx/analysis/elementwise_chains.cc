@@ -7,6 +7,7 @@
 #include "perfdx/analysis/activity.h"
 #include "perfdx/analysis/slice_sets.h"
 #include "perfdx/analysis/step_index.h"
+#include "perfdx/base/saturating.h"
 
 namespace perfdx::analysis {
 namespace {
@@ -142,13 +143,13 @@ ElementwiseChainSummary FindElementwiseChains(const model::Trace& trace,
       for (size_t k = 0; k < chain.size(); ++k) {
         const SliceId m = chain[k];
         end = std::max(end, s.end_ns(m));
-        out.op_ns += s.dur_ns[m];
+        base::AddSaturating(out.op_ns, s.dur_ns[m]);
         // A kernel goes by its launching operator's name (aten::add), not
         // its template instantiation.
         const std::string_view name = MemberName(trace, attribution, m);
         ElementwiseOpCount& c = by_name[name];
         ++c.count;
-        c.total_ns += s.dur_ns[m];
+        base::AddSaturating(c.total_ns, s.dur_ns[m]);
         if (k < kSequenceNames) sequence += (k ? " > " : "") + std::string(name);
       }
       if (chain.size() > kSequenceNames) sequence += " > ...";
@@ -156,9 +157,9 @@ ElementwiseChainSummary FindElementwiseChains(const model::Trace& trace,
       const auto k = static_cast<int64_t>(chain.size());
       ++out.chains;
       out.ops += chain.size();
-      out.span_ns += span;
+      base::AddSaturating(out.span_ns, span);
       const int64_t fusable = span * (k - 1) / k;
-      out.fusable_ns += fusable;
+      base::AddSaturating(out.fusable_ns, fusable);
       out.fusable_intervals.emplace_back(end - fusable, end);
       out.longest = std::max(out.longest, chain.size());
       out.ops_per_step[static_cast<size_t>(std::max<int64_t>(0, chain_step))] += chain.size();
@@ -166,7 +167,7 @@ ElementwiseChainSummary FindElementwiseChains(const model::Trace& trace,
       p.sequence = sequence;
       ++p.count;
       p.ops = chain.size();
-      p.span_ns += span;
+      base::AddSaturating(p.span_ns, span);
       spans.push_back({span, {start, end}});
     }
     chain.clear();

@@ -11,6 +11,7 @@
 #include "perfdx/analysis/host_activity.h"
 #include "perfdx/analysis/runtime_calls.h"
 #include "perfdx/analysis/slice_sets.h"
+#include "perfdx/base/saturating.h"
 #include "perfdx/base/statistics.h"
 #include "perfdx/model/slice_cursor.h"
 
@@ -368,11 +369,11 @@ GapAnalysis FindGaps(const model::Trace& trace, const Activity& activity,
     const int64_t dispatch_ns = dispatching.LengthIn(idle.start, idle.end);
     const int64_t optimizer_ns = in_optimizer.LengthIn(idle.start, idle.end);
     ++s.count;
-    s.total_ns += idle.length();
-    s.dispatch_ns += dispatch_ns;
-    s.optimizer_ns += optimizer_ns;
+    base::AddSaturating(s.total_ns, idle.length());
+    base::AddSaturating(s.dispatch_ns, dispatch_ns);
+    base::AddSaturating(s.optimizer_ns, optimizer_ns);
     if (dispatch_ns + optimizer_ns > 0) {
-      s.dispatch_and_optimizer_ns_by_step[step] += dispatch_ns + optimizer_ns;
+      base::AddSaturating(s.dispatch_and_optimizer_ns_by_step[step], dispatch_ns + optimizer_ns);
     }
     s.dispatch_count += static_cast<double>(dispatch_ns + optimizer_ns) >=
                         kDominant * static_cast<double>(idle.length());
@@ -400,7 +401,7 @@ GapAnalysis FindGaps(const model::Trace& trace, const Activity& activity,
         gap.stalled_ns = stall.overlap_ns;
         if (IsKernelLaunchCall(gap.stalled_call)) stalled_steps.insert(gap.step);
       }
-      out.total_ns += gap.dur_ns;
+      base::AddSaturating(out.total_ns, gap.dur_ns);
       out.gaps.push_back(std::move(gap));
     }
   };
@@ -429,12 +430,12 @@ GapAnalysis FindGaps(const model::Trace& trace, const Activity& activity,
       acc.group.host_activity.clear();
     }
     ++acc.group.count;
-    acc.group.total_ns += gap.dur_ns;
+    base::AddSaturating(acc.group.total_ns, gap.dur_ns);
     acc.steps.insert(gap.step);
     acc.coverage_sum += gap.cause.coverage;
   }
   int64_t step_time = 0;
-  for (const StepWindow& step : steps) step_time += step.dur_ns();
+  for (const StepWindow& step : steps) base::AddSaturating(step_time, step.dur_ns());
   const size_t needed = std::max<size_t>(2, steps.size() / 2 + 1);
   for (auto& [key, acc] : groups) {
     if (acc.steps.size() < needed) continue;

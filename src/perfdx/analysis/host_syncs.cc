@@ -9,6 +9,7 @@
 #include "perfdx/analysis/activity.h"
 #include "perfdx/analysis/slice_sets.h"
 #include "perfdx/analysis/step_index.h"
+#include "perfdx/base/saturating.h"
 
 namespace perfdx::analysis {
 namespace {
@@ -101,14 +102,14 @@ HostSyncSummary CountHostSyncs(const model::Trace& trace, const std::vector<Step
     int64_t end = start;
     for (const Call& c : calls) end = std::max(end, s.end_ns(c.slice));
     const int64_t span = end - start;
-    out.span_ns += span;
+    base::AddSaturating(out.span_ns, span);
     const auto n = static_cast<int64_t>(calls.size());
     for (size_t k = 0; k < calls.size(); ++k) {
       // Equal parts that add up to the span exactly.
       const int64_t part =
           span * static_cast<int64_t>(k + 1) / n - span * static_cast<int64_t>(k) / n;
-      by_name[trace.slice_name(calls[k].slice)].total_ns += part;
-      by_phase[calls[k].phase].total_ns += part;
+      base::AddSaturating(by_name[trace.slice_name(calls[k].slice)].total_ns, part);
+      base::AddSaturating(by_phase[calls[k].phase].total_ns, part);
     }
     if (out.examples.size() < kMaxExamples) out.examples.emplace_back(start, end);
     out.clusters.emplace_back(start, end);
@@ -197,10 +198,10 @@ HostSyncSummary CountHostSyncs(const model::Trace& trace, const std::vector<Step
       ++by_phase[phase].count;
       if (cls == HostSyncClass::kSync) {
         ++out.syncs;
-        out.sync_call_ns += s.dur_ns[i];
+        base::AddSaturating(out.sync_call_ns, s.dur_ns[i]);
       } else {
         ++out.copies;
-        out.copy_call_ns += s.dur_ns[i];
+        base::AddSaturating(out.copy_call_ns, s.dur_ns[i]);
       }
     }
     close_cluster();

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "perfdx/analysis/slice_sets.h"
+#include "perfdx/base/saturating.h"
 #include "perfdx/base/statistics.h"
 #include "perfdx/base/strings.h"
 
@@ -104,9 +105,9 @@ KernelSummary SummarizeKernels(const model::Trace& trace, const OpAttribution& a
     }
     KernelStat& k = out.kernels[it->second];
     if (model::IsMemcpy(k.kind))
-      copy_launchers[it->second][attribution.launching_op[i]] += s.dur_ns[i];
+      base::AddSaturating(copy_launchers[it->second][attribution.launching_op[i]], s.dur_ns[i]);
     ++k.count;
-    k.total_ns += s.dur_ns[i];
+    base::AddSaturating(k.total_ns, s.dur_ns[i]);
     k.min_ns = std::min(k.min_ns, s.dur_ns[i]);
     k.max_ns = std::max(k.max_ns, s.dur_ns[i]);
     // A matrix kernel whose name carries no precision (Ascend MatMulV2,
@@ -130,11 +131,11 @@ KernelSummary SummarizeKernels(const model::Trace& trace, const OpAttribution& a
         k.precision = Precision::kFp32;
       }
     }
-    out.device_work_ns += s.dur_ns[i];
+    base::AddSaturating(out.device_work_ns, s.dur_ns[i]);
   }
   for (auto& [kernel, by_op] : copy_launchers) {
     std::map<std::string, int64_t> by_name;
-    for (const auto& [op, ns] : by_op) by_name[LauncherName(trace, op)] += ns;
+    for (const auto& [op, ns] : by_op) base::AddSaturating(by_name[LauncherName(trace, op)], ns);
     std::vector<std::pair<std::string, int64_t>>& top = out.kernels[kernel].launched_by;
     top.assign(by_name.begin(), by_name.end());
     std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) {
@@ -144,10 +145,10 @@ KernelSummary SummarizeKernels(const model::Trace& trace, const OpAttribution& a
   }
   for (KernelStat& k : out.kernels) {
     k.share = ShareOf(k.total_ns, out.device_work_ns);
-    if (k.matrix) out.matrix_ns += k.total_ns;
-    if (k.fp32_matrix) out.fp32_matrix_ns += k.total_ns;
-    if (k.tensor_core) out.tensor_core_ns += k.total_ns;
-    if (k.layout_conversion) out.layout_conversion_ns += k.total_ns;
+    if (k.matrix) base::AddSaturating(out.matrix_ns, k.total_ns);
+    if (k.fp32_matrix) base::AddSaturating(out.fp32_matrix_ns, k.total_ns);
+    if (k.tensor_core) base::AddSaturating(out.tensor_core_ns, k.total_ns);
+    if (k.layout_conversion) base::AddSaturating(out.layout_conversion_ns, k.total_ns);
   }
   out.layout_conversion_share = ShareOf(out.layout_conversion_ns, out.device_work_ns);
   out.matrix_share = ShareOf(out.matrix_ns, out.device_work_ns);
@@ -169,11 +170,11 @@ KernelSummary SummarizeKernels(const model::Trace& trace, const OpAttribution& a
         int64_t total = 0;
         for (size_t m = 0; m < kSequenceLength; ++m) {
           key.push_back(s.name[run[k + m]]);
-          total += s.dur_ns[run[k + m]];
+          base::AddSaturating(total, s.dur_ns[run[k + m]]);
         }
         KernelSequence& seq = sequences[key];
         ++seq.count;
-        seq.total_ns += total;
+        base::AddSaturating(seq.total_ns, total);
       }
       run.clear();
     };

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "perfdx/analysis/step_index.h"
+#include "perfdx/base/saturating.h"
 
 namespace perfdx::analysis {
 
@@ -30,7 +31,7 @@ MemorySummary SummarizeMemory(const model::Trace& trace, const StepTimeline& tim
     }
     int64_t allocated = m.total_allocated[i];
     if (allocated < 0) {
-      st.running += m.bytes[i];
+      base::AddSaturating(st.running, m.bytes[i]);
       allocated = st.running;
       st.memory.relative = true;
     }
@@ -154,7 +155,7 @@ DriverAllocSummary SummarizeDriverAllocCalls(const model::Trace& trace, const In
     if (s.kind[i] != model::EventKind::kRuntimeCall || !window.Contains(s.ts_ns[i])) continue;
     const std::string_view name = trace.slice_name(i);
     if (!IsDriverAllocCall(name)) continue;
-    out.total_ns += s.dur_ns[i];
+    base::AddSaturating(out.total_ns, s.dur_ns[i]);
     // At most one entry per name of the table: the search stays short.
     auto it = std::find_if(out.calls.begin(), out.calls.end(),
                            [&](const DriverAllocCall& c) { return c.name == name; });
@@ -163,7 +164,7 @@ DriverAllocSummary SummarizeDriverAllocCalls(const model::Trace& trace, const In
       it = out.calls.end() - 1;
     }
     ++it->calls;
-    it->total_ns += s.dur_ns[i];
+    base::AddSaturating(it->total_ns, s.dur_ns[i]);
   }
   std::stable_sort(
       out.calls.begin(), out.calls.end(),

@@ -1,11 +1,11 @@
 #include "perfdx/analysis/op_stats.h"
 
 #include <algorithm>
-#include <limits>
 #include <tuple>
 #include <unordered_map>
 
 #include "perfdx/analysis/slice_sets.h"
+#include "perfdx/base/saturating.h"
 
 namespace perfdx::analysis {
 
@@ -25,7 +25,7 @@ OpSummary SummarizeOps(const model::Trace& trace, const OpAttribution& attributi
 
   std::vector<int64_t> child_time(s.size(), 0);
   for (SliceId i = 0; i < s.size(); ++i) {
-    if (s.parent[i] >= 0) child_time[s.parent[i]] += s.dur_ns[i];
+    if (s.parent[i] >= 0) base::AddSaturating(child_time[s.parent[i]], s.dur_ns[i]);
   }
   bool any_device = false;
   // Device time launched from inside each slice's subtree (from each slice
@@ -37,25 +37,20 @@ OpSummary SummarizeOps(const model::Trace& trace, const OpAttribution& attributi
     if (s.kind[i] == EventKind::kFrameworkOp && OnHost(trace, i) && window.Contains(s.ts_ns[i])) {
       OpStat& op = stat_of(i);
       ++op.calls;
-      op.host_total_ns += s.dur_ns[i];
-      op.host_self_ns += std::max<int64_t>(0, s.dur_ns[i] - child_time[i]);
+      base::AddSaturating(op.host_total_ns, s.dur_ns[i]);
+      base::AddSaturating(op.host_self_ns, std::max<int64_t>(0, s.dur_ns[i] - child_time[i]));
     }
     const int32_t launcher = attribution.launching_op[i];
     if (launcher < 0 || !window.Contains(s.ts_ns[launcher])) continue;
     any_device = true;
-    stat_of(static_cast<SliceId>(launcher)).device_self_ns += s.dur_ns[i];
-    launched_ns[launcher] += s.dur_ns[i];
+    base::AddSaturating(stat_of(static_cast<SliceId>(launcher)).device_self_ns, s.dur_ns[i]);
+    base::AddSaturating(launched_ns[launcher], s.dur_ns[i]);
     launches[launcher] = 1;
   }
   for (SliceId i = s.size(); i-- > 0;) {
     const int32_t parent = s.parent[i];
     if (parent < 0 || !launches[i]) continue;
-    // Saturating: the sum runs through slices that are not ops (a step, a
-    // Python frame above everything), which the per-name totals never held;
-    // durations are at most 2^60 ns, so eight of them already overflow.
-    launched_ns[parent] = launched_ns[i] > std::numeric_limits<int64_t>::max() - launched_ns[parent]
-                              ? std::numeric_limits<int64_t>::max()
-                              : launched_ns[parent] + launched_ns[i];
+    base::AddSaturating(launched_ns[parent], launched_ns[i]);
     launches[parent] = 1;
   }
   // Every enclosing op gets the device time in its total, once per name: the
@@ -77,7 +72,8 @@ OpSummary SummarizeOps(const model::Trace& trace, const OpAttribution& attributi
       if (s.kind[i] != EventKind::kFrameworkOp) continue;
       const model::StringId name = s.name[i];
       if (name >= open_of_name.size()) open_of_name.resize(name + 1, 0);
-      if (open_of_name[name]++ == 0 && launches[i]) stat_of(i).device_total_ns += launched_ns[i];
+      if (open_of_name[name]++ == 0 && launches[i])
+        base::AddSaturating(stat_of(i).device_total_ns, launched_ns[i]);
     }
     for (SliceId p : path) {
       if (s.kind[p] == EventKind::kFrameworkOp) --open_of_name[s.name[p]];
@@ -99,7 +95,7 @@ OpSummary SummarizeOps(const model::Trace& trace, const OpAttribution& attributi
 std::pair<double, double> TopOpShares(std::vector<int64_t> times) {
   std::sort(times.rbegin(), times.rend());
   int64_t total = 0;
-  for (int64_t t : times) total += t;
+  for (int64_t t : times) base::AddSaturating(total, t);
   if (total <= 0) return {0, 0};
   int64_t top3 = 0;
   for (size_t k = 0; k < times.size() && k < 3; ++k) top3 += times[k];

@@ -11,6 +11,7 @@
 #include "perfdx/analysis/activity.h"
 #include "perfdx/analysis/op_attribution.h"
 #include "perfdx/base/run_beside.h"
+#include "perfdx/base/saturating.h"
 
 namespace perfdx::analysis {
 namespace {
@@ -42,20 +43,22 @@ std::vector<std::pair<double, double>> TopOpSharesPerStep(const model::Trace& tr
   if (cpu_only) {
     child_time.assign(s.size(), 0);
     for (SliceId i = 0; i < s.size(); ++i) {
-      if (s.parent[i] >= 0) child_time[s.parent[i]] += s.dur_ns[i];
+      if (s.parent[i] >= 0) base::AddSaturating(child_time[s.parent[i]], s.dur_ns[i]);
     }
   }
   for (SliceId i = 0; i < s.size(); ++i) {
     if (cpu_only) {
       if (s.kind[i] != model::EventKind::kFrameworkOp) continue;
       const int64_t k = step_of(s.ts_ns[i]);
-      if (k >= 0) per_step[k][s.name[i]] += std::max<int64_t>(0, s.dur_ns[i] - child_time[i]);
+      if (k >= 0)
+        base::AddSaturating(per_step[k][s.name[i]],
+                            std::max<int64_t>(0, s.dur_ns[i] - child_time[i]));
       continue;
     }
     const int32_t op = attribution.launching_op[i];
     if (op < 0) continue;
     const int64_t k = step_of(s.ts_ns[op]);
-    if (k >= 0) per_step[k][s.name[op]] += s.dur_ns[i];
+    if (k >= 0) base::AddSaturating(per_step[k][s.name[op]], s.dur_ns[i]);
   }
   std::vector<std::pair<double, double>> out;
   for (const auto& by_name : per_step) {

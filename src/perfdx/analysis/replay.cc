@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "perfdx/base/saturating.h"
 #include "perfdx/base/statistics.h"
 
 namespace perfdx::analysis {
@@ -341,10 +342,12 @@ Status AddSpeedup(std::string_view spec, WhatIf* what_if) {
   const std::string number(spec.substr(eq + 1));
   char* end = nullptr;
   const double f = std::strtod(number.c_str(), &end);
-  if (number.empty() || end != number.c_str() + number.size() || !std::isfinite(f) || f <= 0 ||
-      f > kMaxSpeedup) {
-    return InvalidInput(
-        fmt::format("--speedup {}: the factor must be a number in (0, {:g}]", spec, kMaxSpeedup));
+  // A slowdown at most as large as the largest speedup: kMaxReplayedWorkNs
+  // counts on it.
+  if (number.empty() || end != number.c_str() + number.size() || !std::isfinite(f) ||
+      f < 1 / kMaxSpeedup || f > kMaxSpeedup) {
+    return InvalidInput(fmt::format("--speedup {}: the factor must be a number from {:g} to {:g}",
+                                    spec, 1 / kMaxSpeedup, kMaxSpeedup));
   }
   *factor = f;
   return Status::Ok();
@@ -361,8 +364,8 @@ ReplayRun RunOf(const std::vector<StepWindow>& steps,
     const auto it = replayed.find(w.id);
     if (it == replayed.end()) continue;
     run.steps.push_back({w.id, w.dur_ns(), it->second});
-    measured_sum += w.dur_ns();
-    replayed_sum += it->second;
+    base::AddSaturating(measured_sum, w.dur_ns());
+    base::AddSaturating(replayed_sum, it->second);
   }
   if (!run.steps.empty()) {
     const auto n = static_cast<int64_t>(run.steps.size());
@@ -372,11 +375,16 @@ ReplayRun RunOf(const std::vector<StepWindow>& steps,
   return run;
 }
 
+// A graph the sweep can lay out: built, and its work within kMaxReplayedWorkNs.
+bool Simulable(const ReplayGraph& graph) {
+  return graph.built && graph.work_ns <= kMaxReplayedWorkNs;
+}
+
 }  // namespace
 
 ReplayRun Replay(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
                  const WhatIf& what_if) {
-  if (!graph.built) return {};
+  if (!Simulable(graph)) return {};
   const Times t = Sweep(graph, what_if, {});
   return RunOf(steps, WindowLengths(graph, t.host_start, t.host_end, t.device_end));
 }
@@ -384,7 +392,7 @@ ReplayRun Replay(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
 JoinedRun ReplayJoined(const ReplayGraph& graph, const std::vector<StepWindow>& steps,
                        const WhatIf& what_if, const std::vector<CollectiveJoin>& joins) {
   JoinedRun out;
-  if (!graph.built) return out;
+  if (!Simulable(graph)) return out;
   const Times t = Sweep(graph, what_if, joins);
   out.run = RunOf(steps, WindowLengths(graph, t.host_start, t.host_end, t.device_end));
   for (const CollectiveJoin& j : joins) out.arrival_ns.push_back(t.device_start[j.op]);
@@ -412,6 +420,13 @@ ReplayCheck CheckReplay(const ReplayGraph& graph, const std::vector<StepWindow>&
   }
   if (!complete_steps) {
     check.why_not = "no complete step";
+    return check;
+  }
+  if (!Simulable(graph)) {
+    check.why_not = fmt::format(
+        "its device ops and host spans add up to {:.3g} s, more than the {:.3g} s the replay "
+        "lays out",
+        static_cast<double>(graph.work_ns) / 1e9, static_cast<double>(kMaxReplayedWorkNs) / 1e9);
     return check;
   }
   return CheckOfRun(graph, Replay(graph, steps, WhatIf{}));

@@ -8,6 +8,7 @@
 #include "perfdx/analysis/activity.h"
 #include "perfdx/analysis/copy_names.h"
 #include "perfdx/analysis/slice_sets.h"
+#include "perfdx/base/saturating.h"
 #include "perfdx/base/statistics.h"
 
 namespace perfdx::analysis {
@@ -289,6 +290,10 @@ ReplayGraph BuildReplayGraph(const model::Trace& trace, const KernelSummary& ker
   g.params.sync_samples = returns.size();
   g.params.sync_return_ns = MedianInPlace(returns);
   g.params.sync_floor_ns = MedianInPlace(floors);
+  for (const ReplayDeviceOp& op : g.device) base::AddSaturating(g.work_ns, op.dur_ns);
+  for (const ReplayHostSpan& span : g.host) {
+    base::AddSaturating(g.work_ns, span.end_ns - span.start_ns);
+  }
   return g;
 }
 

@@ -103,7 +103,17 @@ struct ReplayGraph {
   uint32_t streams = 0;
   uint64_t inferred_waits = 0;  // ops given a cross-stream dependency
   uint64_t collectives = 0;     // device ops flagged kReplayCommunication
+  // The device ops' durations and the host spans' lengths, summed
+  // (saturating): what the replay lays end to end at most.
+  int64_t work_ns = 0;
 };
+
+// The most work the replay simulates. Its times are the trace's (-2^61 to
+// 2^62 ns) plus the work laid end to end, slowed down at most 1000 times
+// (--speedup F, F from 1/1000): 1000 x 2^51 ns < 2^61, so no replayed time,
+// nor its difference from any other, passes int64. 2^51 ns is 26 days of
+// work: a window of 100 threads and streams busy for 6 hours.
+inline constexpr int64_t kMaxReplayedWorkNs = int64_t{1} << 51;
 
 ReplayGraph BuildReplayGraph(const model::Trace& trace, const KernelSummary& kernels);
 

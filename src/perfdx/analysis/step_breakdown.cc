@@ -7,6 +7,7 @@
 
 #include "perfdx/analysis/interval_set.h"
 #include "perfdx/analysis/slice_sets.h"
+#include "perfdx/base/saturating.h"
 #include "perfdx/base/statistics.h"
 #include "perfdx/base/strings.h"
 
@@ -93,7 +94,7 @@ std::vector<StepBreakdown> ComputeStepBreakdowns(const model::Trace& trace,
     int64_t categorised_ns = 0;
     for (size_t c = 0; c < kCategoryCount; ++c) {
       ns[c] = exclusive[c].LengthIn(w.start_ns, w.end_ns);
-      categorised_ns += ns[c];
+      base::AddSaturating(categorised_ns, ns[c]);
     }
     StepBreakdown b;
     b.kernel_ns = ns[kKernel];

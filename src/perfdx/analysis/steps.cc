@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "perfdx/analysis/slice_sets.h"
+#include "perfdx/base/saturating.h"
 #include "perfdx/base/sort.h"
 
 namespace perfdx::analysis {
@@ -247,7 +248,8 @@ std::optional<StepTimeline> FromRepeatingPattern(const model::Trace& trace) {
   std::vector<int64_t> idle_before(period, 0);
   int64_t busy_until = s.end_ns(ops[region_begin]);
   for (size_t k = region_begin + 1; k < region_end; ++k) {
-    idle_before[k % period] += std::max<int64_t>(0, s.ts_ns[ops[k]] - busy_until);
+    base::AddSaturating(idle_before[k % period],
+                        std::max<int64_t>(0, s.ts_ns[ops[k]] - busy_until));
     busy_until = std::max(busy_until, s.end_ns(ops[k]));
   }
   size_t first = region_begin;

@@ -11,6 +11,7 @@
 
 #include "perfdx/analysis/interval_set.h"
 #include "perfdx/analysis/slice_sets.h"
+#include "perfdx/base/saturating.h"
 #include "perfdx/base/statistics.h"
 #include "perfdx/base/strings.h"
 
@@ -197,7 +198,7 @@ TemporalBreakdown ComputeTemporalBreakdown(const model::Trace& trace, AnalysisWi
     std::vector<Interval> windows;
     for (const StepWindow& w : timeline.steps) {
       windows.push_back({w.start_ns, w.end_ns});
-      out.span_ns += std::max<int64_t>(w.dur_ns(), 0);
+      base::AddSaturating(out.span_ns, std::max<int64_t>(w.dur_ns(), 0));
     }
     const IntervalSet steps = IntervalSet::FromUnsorted(std::move(windows));
     busy = Intersect(busy, steps);

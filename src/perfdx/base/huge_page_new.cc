@@ -24,6 +24,7 @@
 #endif
 
 namespace perfdx::base {
+#if !defined(PERFDX_SANITIZER_NEW)
 namespace {
 
 // The kernel's transparent huge page size, read once with plain system calls:
@@ -62,6 +63,7 @@ void AdviseHugePages(void* block, size_t bytes) {
 }
 
 }  // namespace
+#endif
 
 size_t HugePageAdviceBytes() {
 #if defined(PERFDX_SANITIZER_NEW)

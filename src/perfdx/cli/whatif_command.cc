@@ -83,7 +83,7 @@ void RegisterWhatIfCommand(CLI::App& app, int* exit_code) {
       "for a collective)");
   command->add_option("--speedup", options->speedups,
                       "a class of device work made faster: fp32-matrix=F, matrix=F, "
-                      "communication=F (F: the factor)");
+                      "communication=F (F: the factor, 0.001 to 1000; below 1 a slowdown)");
   command->callback([options, exit_code] { *exit_code = RunWhatIf(*options); });
 }
 

@@ -6,6 +6,7 @@
 #include <set>
 #include <tuple>
 
+#include "perfdx/base/saturating.h"
 #include "perfdx/base/statistics.h"
 
 namespace perfdx::cluster {
@@ -39,9 +40,9 @@ std::vector<ClusterStep> StepsOf(const RankSummary& r, const std::vector<int64_t
     auto it = index.find(*c.step);
     if (it == index.end()) continue;
     ClusterStep& row = out[it->second];
-    row.wait_ns += wait[k];
-    row.transit_ns += transit[k];
-    if (c.type == analysis::CollectiveType::kReceive) row.bubble_ns += c.dur_ns;
+    base::AddSaturating(row.wait_ns, wait[k]);
+    base::AddSaturating(row.transit_ns, transit[k]);
+    if (c.type == analysis::CollectiveType::kReceive) base::AddSaturating(row.bubble_ns, c.dur_ns);
   }
   return out;
 }
@@ -238,8 +239,8 @@ ClusterAnalysis AnalyzeCluster(const std::vector<const RankSummary*>& ranks,
       r.wait_ns = 0;
       r.transit_ns = 0;
       for (size_t k = 0; k < wait[m].size(); ++k) {
-        r.wait_ns += wait[m][k];
-        r.transit_ns += transit[m][k];
+        base::AddSaturating(r.wait_ns, wait[m][k]);
+        base::AddSaturating(r.transit_ns, transit[m][k]);
       }
     }
     r.comm_comp_overlap = s.comm_comp_overlap;

@@ -4,11 +4,15 @@
 #include <string_view>
 #include <tuple>
 
+#include "perfdx/base/saturating.h"
+
 namespace perfdx::cluster {
 namespace {
 
-// HCCL's "no peer" rank (dst 4294967295): a copy within the rank itself.
+// HCCL's "no peer" rank (dst 4294967295): a copy within the rank itself,
+// beyond the ranks a link may name.
 constexpr int64_t kNoPeerRank = 4294967295;
+static_assert(kNoPeerRank > kMaxLinkRank);
 
 std::string GroupOf(const model::Trace& trace, const analysis::CollectiveStats& c) {
   if (auto pg = trace.ArgString(c.slice, model::ArgKey::kProcessGroupName))
@@ -39,8 +43,8 @@ std::vector<ClusterLink> LinksOf(const analysis::RankAnalysis& a) {
     if (!copy && transport != "RDMA") continue;
     const int64_t src = trace.ArgInt(t.slice, model::ArgKey::kSrcRank).value_or(-1);
     int64_t dst = trace.ArgInt(t.slice, model::ArgKey::kDstRank).value_or(-1);
-    if (src < 0) continue;
-    if (dst == kNoPeerRank || dst < 0) dst = src;
+    if (src < 0 || src > kMaxLinkRank) continue;
+    if (dst < 0 || dst > kMaxLinkRank) dst = src;  // kNoPeerRank among them
     std::string group = GroupOf(trace, cs[t.collective]);
     ClusterLink& l = links[{group, src, dst}];
     if (l.transport.empty()) {
@@ -50,8 +54,8 @@ std::vector<ClusterLink> LinksOf(const analysis::RankAnalysis& a) {
       l.transport =
           LinkTransport(transport, trace.ArgString(t.slice, model::ArgKey::kLinkType).value_or(""));
     }
-    l.bytes += bytes;
-    l.transit_ns += trace.slices.dur_ns[t.slice];
+    base::AddSaturating(l.bytes, bytes);
+    base::AddSaturating(l.transit_ns, trace.slices.dur_ns[t.slice]);
   }
   std::vector<ClusterLink> out;
   for (auto& [key, link] : links) out.push_back(std::move(link));

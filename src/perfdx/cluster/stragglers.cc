@@ -4,6 +4,7 @@
 #include <map>
 #include <string_view>
 
+#include "perfdx/base/saturating.h"
 #include "perfdx/base/statistics.h"
 
 namespace perfdx::cluster {
@@ -29,10 +30,10 @@ std::array<int64_t, 4> PhasesOf(const RankSummary& r, const std::vector<int64_t>
   std::array<int64_t, 4> sum{};
   for (size_t i = 0; i < r.steps.size(); ++i) {
     const SummaryStep& s = r.steps[i];
-    sum[0] += s.dataloader_ns;
-    sum[1] += std::max<int64_t>(0, s.free_ns - s.dataloader_ns);
-    sum[2] += s.computing_ns;
-    sum[3] += i < transit.size() ? transit[i] : 0;
+    base::AddSaturating(sum[0], s.dataloader_ns);
+    base::AddSaturating(sum[1], std::max<int64_t>(0, s.free_ns - s.dataloader_ns));
+    base::AddSaturating(sum[2], s.computing_ns);
+    base::AddSaturating(sum[3], i < transit.size() ? transit[i] : 0);
   }
   const int64_t n = std::max<int64_t>(1, static_cast<int64_t>(r.steps.size()));
   for (int64_t& v : sum) v /= n;
@@ -129,7 +130,7 @@ std::vector<RankStanding> StandingsOf(const std::vector<const RankSummary*>& ran
       ++out[m].steps;
     }
     ++out[min->first].late_steps;
-    wait_caused[min->first] += max_wait;
+    base::AddSaturating(wait_caused[min->first], max_wait);
   }
   std::array<std::vector<int64_t>, 4> phase_values;
   for (size_t m = 0; m < n; ++m) {

@@ -1,5 +1,7 @@
 #include "perfdx/cluster/summary_file.h"
 
+#include <cstdint>
+#include <limits>
 #include <vector>
 
 #include <fmt/format.h>
@@ -21,6 +23,14 @@ analysis::CollectiveType TypeNamed(std::string_view name) {
   }
   return analysis::CollectiveType::kUnknown;
 }
+
+// The bounds of what a summary perfdx wrote holds, beside the model's on
+// times and durations: a step's times are parts of a span of the trace's
+// times; totals and byte counts are sums that saturate at int64's limit
+// (base/saturating.h), so only their sign is bounded; a link's ranks are
+// at most kMaxLinkRank.
+constexpr int64_t kMaxSpanNs = model::kMaxTimestampNs - model::kMinTimestampNs;
+constexpr int64_t kMaxInt = std::numeric_limits<int64_t>::max();
 
 // Reads the members of one object, remembering the first key that was
 // missing or of the wrong type.
@@ -228,16 +238,18 @@ Result<RankSummary> ParseRankSummary(std::string_view json, const std::string& d
   }
   s.runtime.detected_from = r.String(doc, "detected_from");
   s.distributed_backend = r.String(doc, "distributed_backend");
-  s.gain_step_ns = r.Int(doc, "gain_step_ns");
+  s.gain_step_ns = r.IntIn(doc, "gain_step_ns", 0, kMaxSpanNs);
   s.complete_steps = r.Bool(doc, "complete_steps");
-  s.stalled_launch_steps = r.Int(doc, "stalled_launch_steps");
+  s.stalled_launch_steps = r.IntIn(doc, "stalled_launch_steps", 0, kMaxInt);
   s.dataloader_single_process = r.Bool(doc, "dataloader_single_process");
   s.dataloader_workers = r.Bool(doc, "dataloader_workers");
   s.comm_comp_overlap = r.OptDouble(doc, "comm_comp_overlap");
   for (element e : r.Array(doc, "steps")) {
-    s.steps.push_back({r.Int(e, "id"), r.Int(e, "step_ns"), r.Int(e, "computing_ns"),
-                       r.Int(e, "communication_ns"), r.Int(e, "communication_not_overlapped_ns"),
-                       r.Int(e, "free_ns"), r.Int(e, "preparing_ns"), r.Int(e, "dataloader_ns")});
+    // A step's times are parts of its window, a span of the trace's times.
+    auto span = [&](const char* key) { return r.IntIn(e, key, 0, kMaxSpanNs); };
+    s.steps.push_back({r.Int(e, "id"), span("step_ns"), span("computing_ns"),
+                       span("communication_ns"), span("communication_not_overlapped_ns"),
+                       span("free_ns"), span("preparing_ns"), span("dataloader_ns")});
   }
   for (element e : r.Array(doc, "collectives")) {
     SummaryCollective c;
@@ -248,27 +260,29 @@ Result<RankSummary> ParseRankSummary(std::string_view json, const std::string& d
     c.step = r.OptInt(e, "step");
     c.start_ns = r.IntIn(e, "start_ns", model::kMinTimestampNs, model::kMaxTimestampNs);
     c.dur_ns = r.IntIn(e, "dur_ns", 0, model::kMaxDurationNs);
-    c.bytes = r.Int(e, "bytes");
+    c.bytes = r.IntIn(e, "bytes", -1, kMaxInt);  // -1: no message size
     c.algbw_gbps = r.OptDouble(e, "algbw_gbps");
     c.busbw_gbps = r.OptDouble(e, "busbw_gbps");
     c.wait_ns = r.IntIn(e, "wait_ns", -1, model::kMaxDurationNs);  // -1: not known
     c.transit_ns = r.IntIn(e, "transit_ns", -1, model::kMaxDurationNs);
     for (element t : r.Array(e, "transports")) {
-      c.transports.push_back({r.String(t, "transport"), r.Int(t, "bytes"), r.Int(t, "transit_ns")});
+      c.transports.push_back({r.String(t, "transport"), r.IntIn(t, "bytes", 0, kMaxInt),
+                              r.IntIn(t, "transit_ns", 0, kMaxInt)});
     }
     s.collectives.push_back(std::move(c));
   }
   for (element e : r.Array(doc, "kernels")) {
-    s.kernels.push_back({r.String(e, "name"), r.Int(e, "count"), r.Int(e, "total_ns")});
+    s.kernels.push_back(
+        {r.String(e, "name"), r.IntIn(e, "count", 0, kMaxInt), r.IntIn(e, "total_ns", 0, kMaxInt)});
   }
   for (element e : r.Array(doc, "links")) {
     ClusterLink l;
     l.group = r.String(e, "group");
-    l.src_rank = r.Int(e, "src_rank");
-    l.dst_rank = r.Int(e, "dst_rank");
+    l.src_rank = r.IntIn(e, "src_rank", 0, kMaxLinkRank);
+    l.dst_rank = r.IntIn(e, "dst_rank", 0, kMaxLinkRank);
     l.transport = r.String(e, "transport");
-    l.bytes = r.Int(e, "bytes");
-    l.transit_ns = r.Int(e, "transit_ns");
+    l.bytes = r.IntIn(e, "bytes", 0, kMaxInt);
+    l.transit_ns = r.IntIn(e, "transit_ns", 0, kMaxInt);
     s.links.push_back(std::move(l));
   }
   if (!bad_key.empty()) {

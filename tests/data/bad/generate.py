@@ -55,6 +55,26 @@ write("huge_values.json", '{"traceEvents": [' + ", ".join([
     '{"ph": "i", "cat": "cpu_instant_event", "name": "[memory]", "pid": 1, "tid": 1, "ts": 20, "s": "t", '
     '"args": {"Bytes": 1e308, "Total Allocated": 1e308, "Total Reserved": -1e308, "Device Id": 0, "Device Type": 1}}',
 ]) + "]}")
+# Forty launches from one op, each a kernel, a copy of 2^62 bytes and an NCCL
+# kernel of just under 2^60 ns (the longest duration a trace holds): every
+# per-name and per-op sum of them passes int64 (tests/bounds/sums_bounds_test.cc
+# checks the sums; here every rule reads them, under UBSan in the asan build).
+LONGEST_US = 1152921504606846
+longest = [
+    '{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": %d}' % LONGEST_US,
+    '{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": %d, "dur": %d}' % (LONGEST_US, LONGEST_US),
+]
+for i in range(40):
+    c, stream = 1000 + i, 7 + i % 4
+    longest += [
+        '{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": %d, "dur": %d, "args": {"External id": %d}}' % (2 + i, LONGEST_US, c),
+        '{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": %d, "dur": 1, "args": {"correlation": %d, "External id": %d}}' % (2 + i, c, c),
+        '{"ph": "X", "cat": "kernel", "name": "void gemm_kernel<float>(float*)", "pid": 0, "tid": %d, "ts": %d, "dur": %d, "args": {"correlation": %d, "External id": %d, "stream": %d, "device": 0}}' % (stream, 10 + i, LONGEST_US, c, c, stream),
+        '{"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pageable -> Device)", "pid": 0, "tid": %d, "ts": %d, "dur": %d, "args": {"correlation": %d, "stream": %d, "device": 0, "bytes": %d}}' % (stream, LONGEST_US + i, LONGEST_US, c, stream, 1 << 62),
+        '{"ph": "X", "cat": "kernel", "name": "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)", "pid": 0, "tid": %d, "ts": %d, "dur": %d, "args": {"stream": %d, "device": 0}}' % (20 + i % 4, 10 + i, LONGEST_US, 20 + i % 4),
+    ]
+write("longest_durations.json", '{"traceEvents": [' + ",\n".join(longest) +
+      '], "deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-80GB"}]}')
 # One step at 2^61 ns (2043) after the only other event: found by
 # ascend_db_fuzzer (the step's completeness test overflowed).
 write("late_single_step.json", "[" + ", ".join([

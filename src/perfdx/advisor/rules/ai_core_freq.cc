@@ -27,6 +27,7 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
+#include "perfdx/base/saturating.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -75,7 +76,7 @@ class AiCoreFreqRule final : public Rule {
       PerOp& op = ops[task.name];
       ++op.tasks;
       op.drop_sum += rated - f;
-      op.ns += task.dur_ns;
+      base::AddSaturating(op.ns, task.dur_ns);
       op.saved_ns += static_cast<double>(task.dur_ns) * (1.0 - f / rated);
       op.lowest = std::min(op.lowest, f);
     }

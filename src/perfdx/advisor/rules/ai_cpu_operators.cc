@@ -15,6 +15,7 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
+#include "perfdx/base/saturating.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -40,10 +41,10 @@ class AiCpuOperatorsRule final : public Rule {
     for (const analysis::AscendComputeTask& task : c.analysis.ascend_operators.compute_tasks) {
       if (task.task_type != "AI_CPU") continue;
       const int64_t dur = task.dur_ns;
-      total_ns += dur;
+      base::AddSaturating(total_ns, dur);
       longest_ns = std::max(longest_ns, dur);
       ++tasks;
-      by_name[task.name] += dur;
+      base::AddSaturating(by_name[task.name], dur);
       if (task.input_dtypes.find("DOUBLE") != std::string::npos ||
           task.input_dtypes.find("FLOAT64") != std::string::npos)
         ++double_tasks;

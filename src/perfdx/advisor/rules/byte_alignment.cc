@@ -22,6 +22,7 @@
 
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
+#include "perfdx/base/saturating.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -52,19 +53,19 @@ class ByteAlignmentRule final : public Rule {
       if (task.transport != "SDMA" || task.link == "ON_CHIP") continue;
       const int64_t bytes = task.bytes;
       if (bytes <= base) continue;
-      considered_ns += task.dur_ns;
+      base::AddSaturating(considered_ns, task.dur_ns);
       LinkUse& use = links[task.link];
       if (bytes % base == 0) {
-        use.aligned_bytes += bytes;
-        use.aligned_ns += task.dur_ns;
+        base::AddSaturating(use.aligned_bytes, bytes);
+        base::AddSaturating(use.aligned_ns, task.dur_ns);
         continue;
       }
-      abnormal_ns += task.dur_ns;
-      use.misaligned_bytes += bytes;
-      use.misaligned_ns += task.dur_ns;
+      base::AddSaturating(abnormal_ns, task.dur_ns);
+      base::AddSaturating(use.misaligned_bytes, bytes);
+      base::AddSaturating(use.misaligned_ns, task.dur_ns);
       // The op running when the task starts.
       Contributor& x = by_op[task.op];
-      x.ns += task.dur_ns;
+      base::AddSaturating(x.ns, task.dur_ns);
     }
     if (by_op.empty()) return;
 

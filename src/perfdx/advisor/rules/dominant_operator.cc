@@ -15,6 +15,7 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
+#include "perfdx/base/saturating.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -52,7 +53,7 @@ class DominantOperatorRule final : public Rule {
         continue;
       }
       kept.push_back(&o);
-      total_ns += time_of(o);
+      base::AddSaturating(total_ns, time_of(o));
     }
     if (kept.empty() || total_ns <= 0) return;
     std::stable_sort(kept.begin(), kept.end(),
@@ -69,7 +70,8 @@ class DominantOperatorRule final : public Rule {
       // them over the rest.
       top1 = share_of(time_of(*kept[0]));
       int64_t top3_ns = 0;
-      for (size_t k = 0; k < kept.size() && k < kTop; ++k) top3_ns += time_of(*kept[k]);
+      for (size_t k = 0; k < kept.size() && k < kTop; ++k)
+        base::AddSaturating(top3_ns, time_of(*kept[k]));
       top3 = share_of(top3_ns);
     }
     const bool single =

@@ -27,6 +27,7 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
+#include "perfdx/base/saturating.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -53,7 +54,8 @@ class DynamicShapeRule final : public Rule {
     if (!dynamic && !many_compiles) return;
 
     int64_t compile_ns = 0;
-    for (const analysis::HostCall& call : compile_parts) compile_ns += call.dur_ns;
+    for (const analysis::HostCall& call : compile_parts)
+      base::AddSaturating(compile_ns, call.dur_ns);
 
     Finding f;
     f.rule = std::string(id());

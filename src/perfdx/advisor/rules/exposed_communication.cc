@@ -23,6 +23,7 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
+#include "perfdx/base/saturating.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -42,7 +43,7 @@ class ExposedCommunicationRule final : public Rule {
     const int64_t comm_per_step = PerStepNs(c, h.comm_share);
     int64_t compute_per_step = 0;
     for (const analysis::StepAnalysis& s : c.analysis.steps) {
-      compute_per_step += s.device.computing_ns;
+      base::AddSaturating(compute_per_step, s.device.computing_ns);
     }
     compute_per_step /= static_cast<int64_t>(c.step_count());
 
@@ -118,7 +119,8 @@ class ExposedCommunicationRule final : public Rule {
     std::map<std::string_view, int64_t> by_name;
     for (const analysis::CollectiveStats& col : c.analysis.collectives.collectives) {
       if (!col.in_window) continue;
-      by_name[col.name] += exposed.LengthIn(col.start_ns, col.start_ns + col.dur_ns);
+      base::AddSaturating(by_name[col.name],
+                          exposed.LengthIn(col.start_ns, col.start_ns + col.dur_ns));
     }
     std::vector<Contributor> contributors;
     const double window_ns = static_cast<double>(c.analysis.window_ns);

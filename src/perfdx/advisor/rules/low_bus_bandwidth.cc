@@ -33,6 +33,7 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
+#include "perfdx/base/saturating.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -138,7 +139,7 @@ class LowBusBandwidthRule final : public Rule {
             1.0 -
             static_cast<double>(compute.LengthIn(start, start + dur)) / static_cast<double>(dur);
         const double excess = std::max(0.0, static_cast<double>(dur) - bus_bytes / (target * peak));
-        u.saved_ns += static_cast<int64_t>(excess * exposed_share);
+        base::AddSaturating(u.saved_ns, static_cast<int64_t>(excess * exposed_share));
       }
       for (auto& [link, u] : by_link) links.push_back(u);
     }

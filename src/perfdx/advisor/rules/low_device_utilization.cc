@@ -16,6 +16,7 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
+#include "perfdx/base/saturating.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -51,13 +52,13 @@ class LowDeviceUtilizationRule final : public Rule {
           std::binary_search(reported.begin(), reported.end(),
                              GapKey{kind, g.cause.name, g.position}) ||
           IsDispatchGap(g, c.thresholds, reported) || CauseHasItsOwnRule(kind)) {
-        explained_ns += g.dur_ns;
+        base::AddSaturating(explained_ns, g.dur_ns);
       } else {
-        left_ns[g.cause.name.empty() ? kind : g.cause.name] += g.dur_ns;
+        base::AddSaturating(left_ns[g.cause.name.empty() ? kind : g.cause.name], g.dur_ns);
       }
     }
     const analysis::ShortGapTotals& short_gaps = c.analysis.gaps.short_gaps;
-    explained_ns += short_gaps.dispatch_ns + short_gaps.optimizer_ns;
+    base::AddSaturating(explained_ns, short_gaps.dispatch_ns + short_gaps.optimizer_ns);
     const int64_t idle_per_step = PerStepNs(c, c.analysis.summary.idle_share);
     const int64_t unexplained = idle_per_step - explained_ns / static_cast<int64_t>(c.step_count());
     const double share = ShareOfStep(c, unexplained);

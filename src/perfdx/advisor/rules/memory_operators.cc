@@ -18,6 +18,7 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
+#include "perfdx/base/saturating.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -39,11 +40,11 @@ class MemoryOperatorsRule final : public Rule {
       const std::string_view api = analysis::HostCallName(kind);
       const std::vector<analysis::HostCall> calls = c.analysis.host_calls.Of(kind);
       int64_t ns = 0;
-      for (const analysis::HostCall& call : calls) ns += call.dur_ns;
+      for (const analysis::HostCall& call : calls) base::AddSaturating(ns, call.dur_ns);
       const int64_t per_step = PerStep(c, ns);
       if (calls.empty() || static_cast<double>(per_step) < c.thresholds.memory_op_min_total_ns)
         continue;
-      flagged_ns += per_step;
+      base::AddSaturating(flagged_ns, per_step);
       (kind == HostCallKind::kMallocMemInner ? malloc_flagged : free_flagged) = true;
       contributors.push_back({std::string(api), ns, ShareOfStep(c, per_step)});
       details.emplace_back(std::string(api.substr(api.find('@') + 1)) + "_calls",

@@ -17,6 +17,7 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
+#include "perfdx/base/saturating.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -36,7 +37,7 @@ class PythonGcRule final : public Rule {
          c.analysis.host_calls.Of(analysis::HostCallKind::kPythonGc)) {
       if (static_cast<double>(gc.dur_ns) < c.thresholds.gc_min_event_ns) continue;
       ++events;
-      gc_ns += gc.dur_ns;
+      base::AddSaturating(gc_ns, gc.dur_ns);
       longest_ns = std::max(longest_ns, gc.dur_ns);
       long_ones.push_back(gc);
     }

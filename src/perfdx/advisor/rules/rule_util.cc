@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "perfdx/advisor/knobs.h"
+#include "perfdx/base/saturating.h"
 #include "perfdx/base/utf8.h"
 
 namespace perfdx::advisor {
@@ -34,10 +35,11 @@ bool AllReduceDominates(const analysis::CollectiveSummary& collectives) {
   int64_t all_reduce_ns = 0;
   int64_t total_ns = 0;
   for (const analysis::CollectiveStats& s : collectives.collectives) {
-    total_ns += s.dur_ns;
-    if (s.type == analysis::CollectiveType::kAllReduce) all_reduce_ns += s.dur_ns;
+    base::AddSaturating(total_ns, s.dur_ns);
+    if (s.type == analysis::CollectiveType::kAllReduce)
+      base::AddSaturating(all_reduce_ns, s.dur_ns);
   }
-  return total_ns > 0 && 2 * all_reduce_ns >= total_ns;
+  return total_ns > 0 && all_reduce_ns >= total_ns - all_reduce_ns;
 }
 
 bool CauseHasItsOwnRule(const std::string& kind) {
@@ -116,12 +118,12 @@ DispatchIdle MeasureDispatchIdle(const RuleContext& c) {
                         fmt::join(c.analysis.host_calls.optimizer_classes, ", "));
   for (const analysis::Gap& g : gaps.gaps) {
     if (!IsDispatchGap(g, c.thresholds, reported)) continue;
-    out.total_ns += g.dur_ns;
-    out.by_step[g.step] += g.dur_ns;
+    base::AddSaturating(out.total_ns, g.dur_ns);
+    base::AddSaturating(out.by_step[g.step], g.dur_ns);
     ++out.gaps;
     if (g.cause.kind == "optimizer_step") {
-      out.optimizer_ns += g.dur_ns;
-      out.by_cause[optimizer] += g.dur_ns;
+      base::AddSaturating(out.optimizer_ns, g.dur_ns);
+      base::AddSaturating(out.by_cause[optimizer], g.dur_ns);
     } else {
       out.by_cause[g.cause.name.empty() ? std::string(kLaunchCallsCause) : g.cause.name] +=
           g.dur_ns;
@@ -129,11 +131,13 @@ DispatchIdle MeasureDispatchIdle(const RuleContext& c) {
     if (out.ranges.size() < 5) out.ranges.push_back({g.start_ns, g.start_ns + g.dur_ns});
   }
   const analysis::ShortGapTotals& s = gaps.short_gaps;
-  out.total_ns += s.dispatch_ns + s.optimizer_ns;
-  out.optimizer_ns += s.optimizer_ns;
+  base::AddSaturating(out.total_ns, s.dispatch_ns + s.optimizer_ns);
+  base::AddSaturating(out.optimizer_ns, s.optimizer_ns);
   out.gaps += s.dispatch_count;
-  if (s.optimizer_ns > 0) out.by_cause[optimizer] += s.optimizer_ns;
-  for (const auto& [step, ns] : s.dispatch_and_optimizer_ns_by_step) out.by_step[step] += ns;
+  if (s.optimizer_ns > 0) base::AddSaturating(out.by_cause[optimizer], s.optimizer_ns);
+  for (const auto& [step, ns] : s.dispatch_and_optimizer_ns_by_step) {
+    base::AddSaturating(out.by_step[step], ns);
+  }
   return out;
 }
 
@@ -186,12 +190,12 @@ Severity PrioritySeverity(double gain_share) {
 
 void FlaggedTasks::Add(std::string_view op, int64_t dur_ns, double saved) {
   ++count;
-  ns += dur_ns;
+  base::AddSaturating(ns, dur_ns);
   longest_ns = std::max(longest_ns, dur_ns);
   saved_ns += saved;
   auto it = by_op.find(op);
   if (it == by_op.end()) it = by_op.emplace(std::string(op), Contributor{std::string(op)}).first;
-  it->second.ns += dur_ns;
+  base::AddSaturating(it->second.ns, dur_ns);
   it->second.share += saved;
 }
 

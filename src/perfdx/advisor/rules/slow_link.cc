@@ -11,6 +11,7 @@
 
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
+#include "perfdx/base/saturating.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -45,8 +46,8 @@ Finding SlowLinkOf(const std::vector<const cluster::RankSummary*>& ranks, const 
           Entry& e = entries[{col.step.value_or(-1), r}];
           e.rank = r;
           e.step = col.step.value_or(-1);
-          e.bytes += tr.bytes;
-          e.ns += tr.transit_ns;
+          base::AddSaturating(e.bytes, tr.bytes);
+          base::AddSaturating(e.ns, tr.transit_ns);
         }
       }
     }

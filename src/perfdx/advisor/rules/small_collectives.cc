@@ -25,6 +25,7 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
+#include "perfdx/base/saturating.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -77,7 +78,7 @@ class SmallCollectivesRule final : public Rule {
     int64_t small_bytes = 0;
     for (const Sized& s : small) {
       sizes.push_back(s.bytes);
-      small_bytes += s.bytes;
+      base::AddSaturating(small_bytes, s.bytes);
     }
     std::sort(sizes.begin(), sizes.end());
     const int64_t median = sizes[(sizes.size() - 1) / 2];
@@ -93,7 +94,7 @@ class SmallCollectivesRule final : public Rule {
     for (const Sized& s : small) {
       intervals.push_back({s.col->start_ns, s.col->start_ns + s.col->dur_ns});
       Contributor& x = by_name[s.col->name];
-      x.ns += s.col->dur_ns;
+      base::AddSaturating(x.ns, s.col->dur_ns);
       x.share += 1;  // count for now
     }
     const analysis::IntervalSet exposed =

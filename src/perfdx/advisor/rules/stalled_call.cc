@@ -25,6 +25,7 @@
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
 #include "perfdx/analysis/runtime_calls.h"
+#include "perfdx/base/saturating.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -51,14 +52,14 @@ class StalledCallRule final : public Rule {
     for (const analysis::Gap& g : c.analysis.gaps.gaps) {
       if (g.cause.kind != "stalled_call") continue;
       if (std::find(outliers.begin(), outliers.end(), g.step) != outliers.end()) continue;
-      total_ns += g.dur_ns;
+      base::AddSaturating(total_ns, g.dur_ns);
       ++count;
       steps.insert(g.step);
       if (analysis::IsKernelLaunchCall(g.stalled_call)) launch_steps.insert(g.step);
       CallStalls& call = by_call[g.stalled_call];
       call.longest_ns = std::max(call.longest_ns, g.stalled_call_ns);
       call.median_ns = g.stalled_call_median_ns;
-      call.idle_ns += g.dur_ns;
+      base::AddSaturating(call.idle_ns, g.dur_ns);
       if (f.evidence.ranges.size() < 5)
         f.evidence.ranges.push_back({g.start_ns, g.start_ns + g.dur_ns});
       without_stalls.removed_host_ns.emplace_back(g.start_ns, g.start_ns + g.dur_ns);

@@ -16,6 +16,7 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
+#include "perfdx/base/saturating.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -32,7 +33,7 @@ bool SlowStepsHaveCause(const RuleContext& c) {
   for (const analysis::StepAnalysis& step : c.analysis.steps) {
     if (std::find(s.outlier_steps.begin(), s.outlier_steps.end(), step.window.id) !=
         s.outlier_steps.end()) {
-      excess_ns += std::max<int64_t>(0, step.window.dur_ns() - s.median_ns);
+      base::AddSaturating(excess_ns, std::max<int64_t>(0, step.window.dur_ns() - s.median_ns));
     }
   }
   if (excess_ns <= 0) return false;
@@ -44,10 +45,10 @@ bool SlowStepsHaveCause(const RuleContext& c) {
                        kind == "user_annotation";
     if (named && std::find(s.outlier_steps.begin(), s.outlier_steps.end(), g.step) !=
                      s.outlier_steps.end()) {
-      caused_ns += g.dur_ns;
+      base::AddSaturating(caused_ns, g.dur_ns);
     }
   }
-  return 2 * caused_ns >= excess_ns;
+  return caused_ns >= excess_ns - caused_ns;  // half or more (2 x may pass int64)
 }
 
 // A step whose device work (computing and exposed communication) is within
@@ -106,7 +107,8 @@ std::vector<IdleCause> IdleByCause(const RuleContext& c) {
   for (const ListedCause& listed : kListed) {
     IdleCause cause{listed.what, {}};
     for (const analysis::Gap& g : c.analysis.gaps.gaps) {
-      if (g.cause.kind == listed.kind && !g.between_steps) cause.ns_by_step[g.step] += g.dur_ns;
+      if (g.cause.kind == listed.kind && !g.between_steps)
+        base::AddSaturating(cause.ns_by_step[g.step], g.dur_ns);
     }
     causes.push_back(std::move(cause));
   }
@@ -131,7 +133,7 @@ const char* CauseOfIdleSpread(const RuleContext& c, const WorkAndIdle& w) {
       best = cause.what;
     }
   }
-  return 2 * best_growth_ns >= spread_ns ? best : nullptr;
+  return best_growth_ns >= spread_ns - best_growth_ns ? best : nullptr;  // half or more
 }
 
 // The slowest steps may be warm-up: a first step's one-time costs (modules
@@ -298,8 +300,8 @@ class SawtoothUtilizationRule final : public Rule {
     for (const auto& s : steps) high = std::max(high, s.health.device_utilization);
     int64_t lost_ns = 0;
     for (const auto& s : steps)
-      lost_ns += static_cast<int64_t>((high - s.health.device_utilization) *
-                                      static_cast<double>(s.window.dur_ns()));
+      base::AddSaturating(lost_ns, static_cast<int64_t>((high - s.health.device_utilization) *
+                                                        static_cast<double>(s.window.dur_ns())));
     Finding f;
     f.rule = std::string(id());
     f.category = Category::kScheduling;

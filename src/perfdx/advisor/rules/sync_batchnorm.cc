@@ -12,6 +12,7 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
+#include "perfdx/base/saturating.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -26,7 +27,7 @@ class SyncBatchNormRule final : public Rule {
     for (const analysis::HostCall& call :
          c.analysis.host_calls.Of(analysis::HostCallKind::kSyncBatchNorm)) {
       ++calls;
-      host_ns += call.dur_ns;
+      base::AddSaturating(host_ns, call.dur_ns);
     }
     const double per_step = static_cast<double>(calls) / static_cast<double>(c.step_count());
     if (calls == 0 || per_step < c.thresholds.syncbn_min_count) return;

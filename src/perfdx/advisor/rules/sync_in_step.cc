@@ -9,6 +9,7 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
+#include "perfdx/base/saturating.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -24,9 +25,9 @@ class SyncInStepRule final : public Rule {
     Finding f;
     for (const analysis::Gap& g : c.analysis.gaps.gaps) {
       if (g.cause.kind != "synchronization") continue;
-      total_ns += g.dur_ns;
+      base::AddSaturating(total_ns, g.dur_ns);
       ++count;
-      by_call[g.cause.name.empty() ? "(sync)" : g.cause.name] += g.dur_ns;
+      base::AddSaturating(by_call[g.cause.name.empty() ? "(sync)" : g.cause.name], g.dur_ns);
       if (f.evidence.ranges.size() < 5)
         f.evidence.ranges.push_back({g.start_ns, g.start_ns + g.dur_ns});
     }

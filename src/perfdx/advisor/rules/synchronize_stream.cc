@@ -18,6 +18,7 @@
 #include "perfdx/advisor/knobs.h"
 #include "perfdx/advisor/rules/rule_util.h"
 #include "perfdx/advisor/rules/rules.h"
+#include "perfdx/base/saturating.h"
 
 namespace perfdx::advisor {
 namespace {
@@ -49,7 +50,7 @@ class SynchronizeStreamRule final : public Rule {
     for (size_t k = 1; k < calls.size(); ++k) {
       if (!is_sync(calls[k]) || is_sync(calls[k - 1])) continue;
       ++co_occurring;
-      wait_ns += calls[k].dur_ns;
+      base::AddSaturating(wait_ns, calls[k].dur_ns);
       if (ranges.size() < 5) ranges.push_back({calls[k - 1].ts_ns, calls[k].end_ns()});
     }
     const double ratio = static_cast<double>(co_occurring) / static_cast<double>(launches);

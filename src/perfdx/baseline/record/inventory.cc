@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "perfdx/analysis/slice_sets.h"
+#include "perfdx/base/saturating.h"
 
 namespace perfdx::baseline {
 using model::EventKind;
@@ -83,7 +84,7 @@ std::vector<RunItem> TakeInventory(const model::Trace& trace, const InventoryWin
     if (inserted) items.push_back(RunItem{std::string(trace.slice_name(i)), std::string(kind)});
     RunItem& item = items[it->second];
     ++item.count;
-    item.total_ns += s.dur_ns[i];
+    base::AddSaturating(item.total_ns, s.dur_ns[i]);
   }
   std::sort(items.begin(), items.end(), [](const RunItem& a, const RunItem& b) {
     return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;

@@ -1,0 +1,79 @@
+// Sums of input values stay defined (base/saturating.h). Each duration a
+// trace may hold is at most 2^60 ns (model::kMaxDurationNs), so that no end
+// or span overflows; forty kernels of that length on one op summed past
+// int64: the kernel totals and the op's device time wrapped to negative
+// numbers (device_self_ns -4.6e18 in the report; undefined behaviour,
+// which the sanitizer build stops at). They now stop at int64's limit, and
+// the replay, whose times would run past int64, declines.
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "perfdx/analysis/rank_analysis.h"
+#include "test_support.h"
+
+namespace perfdx::analysis {
+namespace {
+
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+
+// Two steps of just under 2^60 ns; forty launches from one aten::mm, each a
+// kernel, a copy of 2^62 bytes and an NCCL kernel of just under 2^60 ns.
+std::string LongestDurationsTrace() {
+  constexpr int64_t kUs = 1152921504606846;  // just under 2^60 ns, in us
+  std::string events = fmt::format(
+      R"json({{"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":{0}}},)json"
+      R"json({{"ph":"X","cat":"user_annotation","name":"ProfilerStep#2","pid":1,"tid":1,"ts":{0},"dur":{0}}})json",
+      kUs);
+  for (int i = 0; i < 40; ++i) {
+    const int c = 1000 + i;
+    const int stream = 7 + i % 4;
+    events += fmt::format(
+        R"json(,{{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":{1},"dur":{0},"args":{{"External id":{2}}}}})json"
+        R"json(,{{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":{3},"dur":1,"args":{{"correlation":{2},"External id":{2}}}}})json"
+        R"json(,{{"ph":"X","cat":"kernel","name":"void gemm_kernel<float>(float*)","pid":0,"tid":{4},"ts":{5},"dur":{0},"args":{{"correlation":{2},"External id":{2},"stream":{4},"device":0}}}})json"
+        R"json(,{{"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD (Pageable -> Device)","pid":0,"tid":{4},"ts":{6},"dur":{0},"args":{{"correlation":{2},"stream":{4},"device":0,"bytes":4611686018427387904}}}})json"
+        R"json(,{{"ph":"X","cat":"kernel","name":"ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)","pid":0,"tid":{7},"ts":{5},"dur":{0},"args":{{"stream":{7},"device":0}}}})json",
+        kUs, 2 + i, c, 2 + i, stream, 10 + i, kUs + i, 20 + i % 4);
+  }
+  return R"json({"traceEvents":[)json" + events +
+         R"json(],"deviceProperties":[{"id":0,"name":"NVIDIA A100-SXM4-80GB"}]})json";
+}
+
+TEST(SumsBounds, FortyKernelsOfTheLongestDurationSaturateTheirSums) {
+  auto trace = perfdx::testing::ImportString(LongestDurationsTrace());
+  ASSERT_TRUE(trace.ok()) << trace.status().message();
+  ASSERT_EQ(trace->load_stats.Get(model::LoadStat::kEventInvalidDur), 0u) << "every event kept";
+  const RankAnalysis a = AnalyzeRank(*trace, AnalysisOptions{});
+
+  ASSERT_FALSE(a.kernels.kernels.empty());
+  EXPECT_EQ(a.kernels.device_work_ns, kMax);
+  for (const KernelStat& k : a.kernels.kernels) {
+    EXPECT_GT(k.total_ns, 0) << k.name;
+  }
+  EXPECT_EQ(a.kernels.kernels.front().total_ns, kMax);
+  ASSERT_FALSE(a.ops.ops.empty());
+  for (const OpStat& op : a.ops.ops) {
+    EXPECT_GE(op.host_self_ns, 0) << op.name;
+    EXPECT_GE(op.device_self_ns, 0) << op.name;
+    EXPECT_GE(op.device_total_ns, op.device_self_ns) << op.name;
+  }
+  const OpStat& mm = a.ops.ops.front();
+  EXPECT_EQ(mm.name, "aten::mm");
+  EXPECT_EQ(mm.host_total_ns, kMax);
+  EXPECT_EQ(mm.device_self_ns, kMax);
+  for (const CollectiveTypeTotal& t : a.collectives.by_type) {
+    EXPECT_GE(t.total_ns, 0);
+  }
+  // The replay lays the work end to end: 160 ops of 2^60 ns are beyond what
+  // its times can hold (kMaxReplayedWorkNs), and it says so instead.
+  EXPECT_GT(a.replay_graph.work_ns, kMaxReplayedWorkNs);
+  EXPECT_FALSE(a.replay.available);
+  EXPECT_NE(a.replay.why_not.find("more than the"), std::string::npos) << a.replay.why_not;
+}
+
+}  // namespace
+}  // namespace perfdx::analysis
