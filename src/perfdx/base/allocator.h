@@ -21,7 +21,7 @@ void KeepLargeBlocksOutOfTheHeap();
 // set for itself. The model's columns are such blocks; in small pages, each
 // 4 KiB of them was a page fault and a TLB entry. On a virtual machine with
 // THP in "madvise" mode (Debian's and Ubuntu's default) `perfdx info` on the
-// 1 GB trace went 2.25 s -> 1.5 s, 117 k page faults -> 17 k
+// 1 GB trace went 2.21 s -> 1.55 s, 117 k page faults -> 23 k
 // (docs/PERFORMANCE.md, "huge pages"). Under "always" the kernel does this
 // anyway, under "never" the advice is ignored. At most one huge page of a
 // block beyond what is touched becomes resident, so a trace of 35 MB, whose

@@ -72,13 +72,13 @@ struct SummaryCollective {
   std::vector<SummaryTransport> transports;  // Ascend only
 };
 
-// The bytes a rank sent over one link of one group (Ascend: its sized
-// Memcpy / Reduce_Inline / RDMA tasks by their src and dst rank, local to
-// the group; communication_matrix.json's "-total" entry).
 // The largest rank a link may name (an int32, as HCCL's ranks are); a task
 // naming another is not a link (HCCL writes 4294967295 for "no peer").
 inline constexpr int64_t kMaxLinkRank = std::numeric_limits<int32_t>::max();
 
+// The bytes a rank sent over one link of one group (Ascend: its sized
+// Memcpy / Reduce_Inline / RDMA tasks by their src and dst rank, local to
+// the group; communication_matrix.json's "-total" entry).
 struct ClusterLink {
   std::string group;
   int64_t src_rank = -1;  // local ranks in the group

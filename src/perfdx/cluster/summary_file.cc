@@ -42,9 +42,9 @@ class Reader {
     if (e[key].get_int64().get(v) != simdjson::SUCCESS) Bad(key);
     return v;
   }
-  // An integer in [lo, hi]: the model's bounds on times and durations
-  // (model/trace_builder.h), which a summary perfdx wrote never leaves and
-  // the cluster analysis' arithmetic relies on.
+  // An integer in [lo, hi]: the bounds a summary perfdx wrote never leaves
+  // (the model's on times and durations, model/trace_builder.h, and those
+  // above), which the cluster analysis' arithmetic relies on.
   int64_t IntIn(element e, const char* key, int64_t lo, int64_t hi) {
     const int64_t v = Int(e, key);
     if (v < lo || v > hi) Bad(key);
