@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "perfdx/analysis/op_stats.h"
 #include "perfdx/analysis/rank_analysis.h"
 #include "test_support.h"
 
@@ -73,6 +74,18 @@ TEST(SumsBounds, FortyKernelsOfTheLongestDurationSaturateTheirSums) {
   EXPECT_GT(a.replay_graph.work_ns, kMaxReplayedWorkNs);
   EXPECT_FALSE(a.replay.available);
   EXPECT_NE(a.replay.why_not.find("more than the"), std::string::npos) << a.replay.why_not;
+}
+
+// The top three operators' times summed past int64 (a saturated op total and
+// a short one: 9223372036854775807 + 9800000 under UBSan, found by
+// kineto_analyze_fuzzer); the sum saturates like the total.
+TEST(SumsBounds, TheTopThreeOperatorsOfSaturatedTotalsShareAtMostTheWhole) {
+  const auto [top1, top3] = TopOpShares({kMax, 9800000, 5});
+  EXPECT_DOUBLE_EQ(top1, 1.0);
+  EXPECT_DOUBLE_EQ(top3, 1.0);
+  const auto [one, three] = TopOpShares({300, 100, 50, 50});
+  EXPECT_DOUBLE_EQ(one, 0.6);
+  EXPECT_DOUBLE_EQ(three, 0.9);
 }
 
 }  // namespace

@@ -98,7 +98,7 @@ std::pair<double, double> TopOpShares(std::vector<int64_t> times) {
   for (int64_t t : times) base::AddSaturating(total, t);
   if (total <= 0) return {0, 0};
   int64_t top3 = 0;
-  for (size_t k = 0; k < times.size() && k < 3; ++k) top3 += times[k];
+  for (size_t k = 0; k < times.size() && k < 3; ++k) base::AddSaturating(top3, times[k]);
   return {static_cast<double>(times[0]) / static_cast<double>(total),
           static_cast<double>(top3) / static_cast<double>(total)};
 }
