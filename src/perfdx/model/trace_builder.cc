@@ -124,28 +124,6 @@ bool IsIgnoredKnownPhase(char ph) {
 
 }  // namespace
 
-void RawEvent::Clear() {
-  phase = {};
-  name = {};
-  category = {};
-  pid = {};
-  tid = {};
-  ts_state = FieldState::kMissing;
-  ts_ns = 0;
-  dur_state = FieldState::kMissing;
-  dur_ns = 0;
-  id = {};
-  binding = {};
-  args.clear();
-  if (shared_args != nullptr) shared_args_begin = shared_args->size();
-  shared_args_count = 0;
-  numeric_args.clear();
-  meta_name = {};
-  meta_labels = {};
-  is_memory_event = false;
-  strings_hashed = false;
-}
-
 void RawEvent::HashStrings() {
   if (StringPool::HashAheadPays(name)) name_hash = StringPool::Hash(name);
   if (StringPool::HashAheadPays(category)) category_hash = StringPool::Hash(category);

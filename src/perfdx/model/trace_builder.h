@@ -120,6 +120,29 @@ struct RawEvent {
   }
 };
 
+// Inline: every decoded event starts with it.
+inline void RawEvent::Clear() {
+  phase = {};
+  name = {};
+  category = {};
+  pid = {};
+  tid = {};
+  ts_state = FieldState::kMissing;
+  ts_ns = 0;
+  dur_state = FieldState::kMissing;
+  dur_ns = 0;
+  id = {};
+  binding = {};
+  args.clear();
+  if (shared_args != nullptr) shared_args_begin = shared_args->size();
+  shared_args_count = 0;
+  numeric_args.clear();
+  meta_name = {};
+  meta_labels = {};
+  is_memory_event = false;
+  strings_hashed = false;
+}
+
 class Classifier {
  public:
   virtual ~Classifier() = default;

@@ -16,6 +16,7 @@
 #include "perfdx/base/utf8.h"
 #include "perfdx/formats/chrome/arg_key_memo.h"
 #include "perfdx/formats/chrome/json_scanner.h"
+#include "perfdx/formats/chrome/json_tokens.h"
 #include "perfdx/model/arg_key.h"
 
 namespace perfdx::formats {
@@ -38,21 +39,21 @@ using simdjson::SUCCESS;
 // A string field: a value of another type is ignored (SUCCESS, *out left
 // alone); a malformed string (bad escape) fails the event so that the exact
 // path can repair it.
-error_code GetString(od::value value, std::string_view* out) {
-  const error_code e = value.get_string().get(*out);
+[[gnu::always_inline]] inline error_code GetString(JsonTokens& t, uint32_t k,
+                                                   std::string_view* out) {
+  const error_code e = t.String(k, out);
   return e == simdjson::INCORRECT_TYPE ? SUCCESS : e;
 }
 
-// "ph" is one letter: taken from the token itself, without unescaping it into
-// the parser's string buffer (a call and a copy for every event); any other
-// spelling ("\u0058", a longer string, not a string) goes through GetString.
-error_code GetPhase(od::value value, std::string_view* out) {
-  const std::string_view token = value.raw_json_token();
+// "ph" is one letter: taken from the token itself; any other spelling
+// ("\u0058", a longer string, not a string) goes through GetString.
+error_code GetPhase(JsonTokens& t, uint32_t k, std::string_view* out) {
+  const std::string_view token = t.Token(k);
   if (token.size() >= 3 && token[0] == '"' && token[2] == '"' && token[1] != '\\') {
     *out = token.substr(1, 1);
     return SUCCESS;
   }
-  return GetString(value, out);
+  return GetString(t, k, out);
 }
 
 template <size_t N>
@@ -73,8 +74,8 @@ std::string_view RawKey(const char* raw) {
 // The same, found from the field's value: `"key" ws* : ws* value` puts the
 // closing quote a few bytes before the value, where a forward scan of the key
 // reads every byte of it (it was a tenth of the ingest time).
-std::string_view RawKey(const char* raw, od::value& value) {
-  const char* p = value.raw_json_token().data();
+std::string_view RawKey(const char* raw, const char* value) {
+  const char* p = value;
   while (p > raw && IsJsonSpace(p[-1])) --p;
   if (p > raw && p[-1] == ':') {
     --p;
@@ -141,7 +142,7 @@ std::optional<double> ParseDouble(std::string_view s) {
 // false if any byte is not a digit. Adjacent digits, then pairs, then quads
 // are combined in the lanes of one word: three multiplies instead of eight
 // dependent steps.
-bool EightDigitsWord(uint64_t v, int64_t* out) {
+[[gnu::always_inline]] inline bool EightDigitsWord(uint64_t v, int64_t* out) {
   constexpr uint64_t kHigh = 0xF0F0F0F0F0F0F0F0ULL;
   constexpr uint64_t kZeros = 0x3030303030303030ULL;
   // Every byte 0x30..0x39: high nibble 3, and adding 6 does not leave it.
@@ -156,7 +157,7 @@ bool EightDigitsWord(uint64_t v, int64_t* out) {
 
 // Eight ASCII digits at p (p[0] most significant; little-endian: byte k of
 // the word holds p[k]).
-bool EightDigits(const char* p, int64_t* out) {
+[[gnu::always_inline]] inline bool EightDigits(const char* p, int64_t* out) {
   uint64_t v;
   std::memcpy(&v, p, 8);
   return EightDigitsWord(v, out);
@@ -179,27 +180,44 @@ bool EightDigits(const char* p, int64_t* out) {
   return ParseInt(token, out);
 }
 
+// A token of 1 to 8 digits and nothing else (no sign, no whitespace before
+// the next token): nearly every id, count and duration of a trace.
+[[gnu::always_inline]] inline bool ShortDigits(std::string_view token, int64_t* out) {
+  const size_t n = token.size();
+  if (n - 1 >= 8) return false;
+  uint64_t v;
+  std::memcpy(&v, token.data(), 8);
+  const unsigned pad_bits = 8 * static_cast<unsigned>(8 - n);
+  v = (v << pad_bits) | (0x3030303030303030ULL & ~(~uint64_t{0} << pad_bits));
+  return EightDigitsWord(v, out);
+}
+
 // "pid", "tid", flow "id": a number, or text (digit-only text becomes a number
 // so that "25738" and 25738 name the same thread, as Kineto mixes both).
-void DecodeId(od::value value, RawIdView* out) {
-  od::json_type type;
-  if (value.type().get(type) != SUCCESS) return;
+[[gnu::noinline]] void DecodeIdSlow(JsonTokens& t, uint32_t k, RawIdView* out) {
+  const bool number = IsNumberStart(t.At(k));
   std::string_view text;
-  if (type == od::json_type::number) {
-    text = TrimRight(value.raw_json_token());
-  } else if (type == od::json_type::string) {
-    if (value.get_string().get(text) != SUCCESS) return;
-  } else {
+  if (number) {
+    text = TrimRight(t.Token(k));
+  } else if (t.String(k, &text) != SUCCESS) {
     return;
   }
   out->present = true;
-  if (type == od::json_type::number ? ParseIntToken(text, &out->number)
-                                    : ParseInt(text, &out->number)) {
+  if (number ? ParseIntToken(text, &out->number) : ParseInt(text, &out->number)) {
     out->is_text = false;
   } else {
     out->text = text;
     out->is_text = true;
   }
+}
+
+// Inlined into the field loop: a call for every id was a tenth of decoding.
+[[gnu::always_inline]] inline void DecodeId(JsonTokens& t, uint32_t k, RawIdView* out) {
+  int64_t number;
+  if (!ShortDigits(t.Token(k), &number)) return DecodeIdSlow(t, k, out);
+  out->present = true;
+  out->number = number;
+  out->is_text = false;
 }
 
 // Microseconds written as up to 16 integer digits (epoch microseconds) and at
@@ -243,15 +261,14 @@ bool FastMicrosToNanos(std::string_view s, int64_t* out) {
   return true;
 }
 
-FieldState DecodeTime(od::value value, int64_t* out) {
-  od::json_type type;
-  if (value.type().get(type) != SUCCESS) return FieldState::kInvalid;
+[[gnu::noinline]] FieldState DecodeTimeSlow(JsonTokens& t, uint32_t k, int64_t* out) {
+  const char c = t.At(k);
   std::string_view text;
-  if (type == od::json_type::number) {
-    text = value.raw_json_token();
-  } else if (type == od::json_type::string) {
-    if (value.get_string().get(text) != SUCCESS) return FieldState::kInvalid;
-  } else if (type == od::json_type::null) {
+  if (IsNumberStart(c)) {
+    text = t.Token(k);
+  } else if (c == '"') {
+    if (t.String(k, &text) != SUCCESS) return FieldState::kInvalid;
+  } else if (c == 'n') {
     return FieldState::kMissing;
   } else {
     return FieldState::kInvalid;
@@ -265,18 +282,47 @@ FieldState DecodeTime(od::value value, int64_t* out) {
   return FieldState::kOk;
 }
 
-error_code DecodeArgValue(ArgKey key, od::value value, RawEvent& event) {
-  od::json_type type;
-  if (value.type().get(type) != SUCCESS) return SUCCESS;
+// Kineto's times inlined: a duration of up to 8 digits, or 16-digit epoch
+// microseconds; the same results as FastMicrosToNanos on them.
+[[gnu::always_inline]] inline FieldState DecodeTime(JsonTokens& t, uint32_t k, int64_t* out) {
+  const std::string_view token = t.Token(k);
+  int64_t micros;
+  if (ShortDigits(token, &micros)) {
+    *out = micros * 1000;
+    return FieldState::kOk;
+  }
+  constexpr int64_t kMaxMicros = (INT64_MAX - 999) / 1000;
+  int64_t high;
+  int64_t low;
+  if (token.size() == 16 && EightDigits(token.data(), &high) &&
+      EightDigits(token.data() + 8, &low) && high * 100000000 + low <= kMaxMicros) {
+    *out = (high * 100000000 + low) * 1000;
+    return FieldState::kOk;
+  }
+  return DecodeTimeSlow(t, k, out);
+}
+
+// Sets *end past the value where it is a container.
+error_code DecodeArgValue(ArgKey key, JsonTokens& t, uint32_t k, uint32_t* end, RawEvent& event) {
   // Decoded into locals and constructed in place: a RawArg temporary was
   // zeroed and copied with `rep stos`/`rep movs`, tens of cycles per arg.
   ArgType arg_type = ArgType::kInt;
   int64_t int_value = 0;
   double double_value = 0;
   std::string_view string_value;
-  switch (type) {
-    case od::json_type::number: {
-      const std::string_view token = TrimRight(value.raw_json_token());
+  switch (t.At(k)) {
+    case '-':
+    case '0':
+    case '1':
+    case '2':
+    case '3':
+    case '4':
+    case '5':
+    case '6':
+    case '7':
+    case '8':
+    case '9': {
+      const std::string_view token = TrimRight(t.Token(k));
       // ParseInt takes digits only, so a fraction or an exponent goes on to
       // ParseDouble without a scan of its own.
       if (ParseIntToken(token, &int_value)) break;
@@ -286,22 +332,24 @@ error_code DecodeArgValue(ArgKey key, od::value value, RawEvent& event) {
       double_value = *d;
       break;
     }
-    case od::json_type::string:
+    case '"':
       arg_type = ArgType::kString;
-      if (auto e = value.get_string().get(string_value)) return e;
+      if (auto e = t.String(k, &string_value)) return e;
       break;
-    case od::json_type::array: {
-      // Shapes and dims ([[32, 3], []]) are kept as their JSON text.
-      od::array array;
-      if (value.get_array().get(array) != SUCCESS) return SUCCESS;
+    case '[': {
+      // Shapes and dims ([[32, 3], []]) are kept as their JSON text, to the
+      // next token as On-Demand's raw_json.
+      *end = t.Skip(k);
+      if (*end == JsonTokens::kBad) return simdjson::TAPE_ERROR;
       arg_type = ArgType::kString;
-      if (array.raw_json().get(string_value) != SUCCESS) return SUCCESS;
+      string_value = {t.Ptr(k), static_cast<size_t>(t.Offset(*end) - t.Offset(k))};
       break;
     }
-    case od::json_type::boolean: {
-      bool b = false;
-      if (value.get_bool().get(b) != SUCCESS) return SUCCESS;
-      int_value = b ? 1 : 0;
+    case 't':
+    case 'f': {
+      const std::string_view token = TrimRight(t.Token(k));
+      if (token != "true" && token != "false") return SUCCESS;
+      int_value = token[0] == 't' ? 1 : 0;
       break;
     }
     default:
@@ -312,116 +360,103 @@ error_code DecodeArgValue(ArgKey key, od::value value, RawEvent& event) {
   return SUCCESS;
 }
 
-error_code DecodeArgs(od::object object, RawEvent& event, ArgKeyMemo& memo) {
+// The args object whose '{' is token k: the index past it, or kBad.
+[[gnu::flatten]] uint32_t DecodeArgs(JsonTokens& t, uint32_t k, RawEvent& event, ArgKeyMemo& memo,
+                                     error_code* error) {
   // A counter's series are its numeric args; "ph" may come after "args".
   const bool want_numeric = event.phase.empty() || event.phase == "C";
   const size_t row = ArgKeyMemo::RowOf(event.phase, event.category);
   size_t position = 0;
-  for (auto field_result : object) {
-    od::field field;
-    if (auto e = std::move(field_result).get(field)) return e;
-    const char* raw = field.key().raw();
-    od::value value = field.value();
-    ArgKeyMemo::Identified id;
-    if (!memo.Match(row, position, raw, &id)) {
-      // "name" and "labels" are never remembered: Match never finds them.
-      if (KeyIs(raw, "name")) {
-        if (auto e = GetString(value, &event.meta_name)) return e;
-        ++position;
-        continue;
-      }
-      if (KeyIs(raw, "labels")) {
-        if (auto e = GetString(value, &event.meta_labels)) return e;
-        ++position;
-        continue;
-      }
-      id.spelling = RawKey(raw, value);
-      id.key = ArgKey::kCount;
-      id.known = model::LookupArgKey(id.spelling, &id.key);
-      memo.Remember(row, position, id);
-    }
-    ++position;
-    if (want_numeric) {
-      od::json_type type;
-      if (value.type().get(type) == SUCCESS && type == od::json_type::number) {
-        if (auto d = ParseDouble(TrimRight(value.raw_json_token()))) {
-          event.numeric_args.emplace_back(id.spelling, *d);
+  return t.ForEachField(
+      k,
+      [&](const char* raw, uint32_t value, uint32_t* end) -> error_code {
+        ArgKeyMemo::Identified id;
+        if (!memo.Match(row, position, raw, &id)) {
+          // "name" and "labels" are never remembered: Match never finds them.
+          if (KeyIs(raw, "name")) {
+            ++position;
+            return GetString(t, value, &event.meta_name);
+          }
+          if (KeyIs(raw, "labels")) {
+            ++position;
+            return GetString(t, value, &event.meta_labels);
+          }
+          id.spelling = RawKey(raw, t.Ptr(value));
+          id.key = ArgKey::kCount;
+          id.known = model::LookupArgKey(id.spelling, &id.key);
+          memo.Remember(row, position, id);
         }
-      }
-    }
-    if (id.known) {
-      if (auto e = DecodeArgValue(id.key, value, event)) return e;
-    }
-  }
-  return SUCCESS;
+        ++position;
+        if (want_numeric && IsNumberStart(t.At(value))) {
+          if (auto d = ParseDouble(TrimRight(t.Token(value)))) {
+            event.numeric_args.emplace_back(id.spelling, *d);
+          }
+        }
+        if (id.known) return DecodeArgValue(id.key, t, value, end, event);
+        return SUCCESS;
+      },
+      error);
 }
 
-error_code DecodeEvent(od::object object, RawEvent& event, ArgKeyMemo& memo) {
-  for (auto field_result : object) {
-    od::field field;
-    if (auto e = std::move(field_result).get(field)) return e;
-    const char* raw = field.key().raw();
-    od::value value = field.value();
-    switch (raw[0]) {
-      case 'p':
-        if (KeyIs(raw, "ph")) {
-          if (auto e = GetPhase(value, &event.phase)) return e;
-        } else if (KeyIs(raw, "pid")) {
-          DecodeId(value, &event.pid);
-        }
-        break;
-      case 'n':
-        if (KeyIs(raw, "name")) {
-          if (auto e = GetString(value, &event.name)) return e;
-        }
-        break;
-      case 'c':
-        if (KeyIs(raw, "cat")) {
-          if (auto e = GetString(value, &event.category)) return e;
-        }
-        break;
-      case 't':
-        if (KeyIs(raw, "ts")) {
-          event.ts_state = DecodeTime(value, &event.ts_ns);
-        } else if (KeyIs(raw, "tid")) {
-          DecodeId(value, &event.tid);
-        }
-        break;
-      case 'd':
-        if (KeyIs(raw, "dur")) event.dur_state = DecodeTime(value, &event.dur_ns);
-        break;
-      case 'i':
-        if (KeyIs(raw, "id")) {
-          DecodeId(value, &event.id);
-        } else if (KeyIs(raw, "id2")) {
-          od::object id2;
-          if (value.get_object().get(id2) == SUCCESS) {
-            for (auto f2 : id2) {
-              od::field inner;
-              if (auto e = std::move(f2).get(inner)) return e;
-              DecodeId(inner.value(), &event.id);
+// The event object whose '{' is token k, into `event`: the index past its
+// '}', or kBad (*error says why where a field's value did).
+[[gnu::flatten]] uint32_t DecodeEvent(JsonTokens& t, uint32_t k, RawEvent& event, ArgKeyMemo& memo,
+                                      error_code* error) {
+  return t.ForEachField(
+      k,
+      [&](const char* raw, uint32_t value, uint32_t* end) -> error_code {
+        switch (raw[0]) {
+          case 'p':
+            if (KeyIs(raw, "ph")) return GetPhase(t, value, &event.phase);
+            if (KeyIs(raw, "pid")) DecodeId(t, value, &event.pid);
+            break;
+          case 'n':
+            if (KeyIs(raw, "name")) return GetString(t, value, &event.name);
+            break;
+          case 'c':
+            if (KeyIs(raw, "cat")) return GetString(t, value, &event.category);
+            break;
+          case 't':
+            if (KeyIs(raw, "ts")) {
+              event.ts_state = DecodeTime(t, value, &event.ts_ns);
+            } else if (KeyIs(raw, "tid")) {
+              DecodeId(t, value, &event.tid);
             }
-          }
+            break;
+          case 'd':
+            if (KeyIs(raw, "dur")) event.dur_state = DecodeTime(t, value, &event.dur_ns);
+            break;
+          case 'i':
+            if (KeyIs(raw, "id")) {
+              DecodeId(t, value, &event.id);
+            } else if (KeyIs(raw, "id2") && t.At(value) == '{') {
+              error_code e = SUCCESS;
+              *end = t.ForEachField(
+                  value,
+                  [&](const char*, uint32_t inner, uint32_t*) -> error_code {
+                    DecodeId(t, inner, &event.id);
+                    return SUCCESS;
+                  },
+                  &e);
+              if (*end == JsonTokens::kBad) return e != SUCCESS ? e : simdjson::TAPE_ERROR;
+            }
+            break;
+          case 'b':
+            if (KeyIs(raw, "bp")) return GetString(t, value, &event.binding);
+            break;
+          case 'a':
+            if (KeyIs(raw, "args") && t.At(value) == '{') {
+              error_code e = SUCCESS;
+              *end = DecodeArgs(t, value, event, memo, &e);
+              if (*end == JsonTokens::kBad) return e != SUCCESS ? e : simdjson::TAPE_ERROR;
+            }
+            break;
+          default:
+            break;
         }
-        break;
-      case 'b':
-        if (KeyIs(raw, "bp")) {
-          if (auto e = GetString(value, &event.binding)) return e;
-        }
-        break;
-      case 'a':
-        if (KeyIs(raw, "args")) {
-          od::object args;
-          if (value.get_object().get(args) == SUCCESS) {
-            if (auto e = DecodeArgs(args, event, memo)) return e;
-          }
-        }
-        break;
-      default:
-        break;
-    }
-  }
-  return SUCCESS;
+        return SUCCESS;
+      },
+      error);
 }
 
 // Rewrites the two kinds of invalid JSON real Kineto traces contain:
@@ -494,10 +529,10 @@ struct RegionResult {
 // d[cut] borrowed for the array's brackets and restored; `allocated` bytes
 // are readable from d + begin - 1. Each event is decoded into slot() and,
 // when whole, passed to emit(); the string views point into `d` and into
-// `parser`, so they live until either is reused.
+// `tokens`, so they live until either is reused.
 template <typename Slot, typename Emit>
-RegionResult DecodeRegion(od::parser& parser, ArgKeyMemo& memo, char* d, size_t allocated,
-                          size_t begin, size_t cut, Slot&& slot, Emit&& emit) {
+RegionResult DecodeRegion(JsonTokens& tokens, ArgKeyMemo& memo, char* d, size_t begin, size_t cut,
+                          Slot&& slot, Emit&& emit) {
   RegionResult r;
   // (d + begin) - 1, the headroom byte when begin is 0: d[begin - 1] would add
   // the wrapped size_t(-1) to d, a pointer overflow (UBSan, Clang).
@@ -511,33 +546,40 @@ RegionResult DecodeRegion(od::parser& parser, ArgKeyMemo& memo, char* d, size_t 
     d[cut] = saved_close;
   };
   const size_t length = cut - begin + 2;
-  od::document doc;
-  od::array array;
-  if (parser.iterate(open, length, allocated).get(doc) != SUCCESS ||
-      doc.get_array().get(array) != SUCCESS) {
+  if (tokens.Index(open, length) != SUCCESS) {
     // Invalid UTF-8, a raw control character, or a cut inside a string.
     restore();
     r.unparsed = true;
     return r;
   }
   r.good_end = begin;
-  for (auto element : array) {
-    od::object object;
-    if (element.get_object().get(object) != SUCCESS) {
+  // The array's elements (token 0 is its '['), up to the first `]` after
+  // one, as On-Demand iterates an array: anything but an object, or an
+  // element not followed by `,` or `]`, fails the region there.
+  uint32_t k = 1;
+  if (tokens.count() > 1 && tokens.At(1) == ']') k = tokens.count();
+  while (k < tokens.count()) {
+    if (tokens.At(k) != '{') {
       r.failed = true;
       break;
     }
     RawEvent& event = slot();
     event.Clear();
-    if (DecodeEvent(object, event, memo) != SUCCESS) {
+    error_code error = SUCCESS;
+    const uint32_t end = DecodeEvent(tokens, k, event, memo, &error);
+    if (end == JsonTokens::kBad) {
       r.failed = true;
       break;
     }
     emit(event);
     ++r.count;
-    const char* location = nullptr;
-    r.good_end =
-        doc.current_location().get(location) == SUCCESS ? static_cast<size_t>(location - d) : cut;
+    r.good_end = end < tokens.count() ? static_cast<size_t>(open - d) + tokens.Offset(end) : cut;
+    if (end >= tokens.count() || tokens.At(end) == ']') break;
+    if (tokens.At(end) != ',') {
+      r.failed = true;
+      break;
+    }
+    k = end + 1;
   }
   // The event array may close before the cut: a key after "traceEvents"
   // ("deviceProperties" written last) holds a `}, {` of its own, and the
@@ -620,14 +662,14 @@ class Reader {
   uint64_t fallback_until_ = 0;  // absolute offset below which the fast path is off
   bool truncation_reported_ = false;
 
-  od::parser parser_;
-  ArgKeyMemo memo_;  // parser_'s
+  JsonTokens tokens_;
+  ArgKeyMemo memo_;  // tokens_'s
   RawEvent event_;
   std::string scratch_;
   JsonScanner scanner_;
 
   // The parallel fast path: a region of complete events with the buffer that
-  // holds it (the reader goes on in another), decoded by its own parser. The
+  // holds it (the reader goes on in another), decoded by its own JsonTokens. The
   // buffer is the sequential reader's at that region, as it was (`end`,
   // `eof`), so a region that does not end at its cut is decided on it.
   struct Chunk final : base::TaskPool::Task {
@@ -638,7 +680,7 @@ class Reader {
     size_t end = 0;
     bool eof = false;
     uint64_t base = 0;  // the offset of data()[0] in the stream
-    od::parser parser;
+    JsonTokens tokens;
     ArgKeyMemo memo;
     std::vector<RawEvent> events;     // result.count of them are the region's
     std::vector<model::RawArg> args;  // the args of all of them (RawEvent::shared_args)
@@ -649,7 +691,7 @@ class Reader {
       size_t used = 0;
       args.clear();
       result = DecodeRegion(
-          parser, memo, data(), storage_bytes - begin, begin, cut,
+          tokens, memo, data(), begin, cut,
           [this, &used]() -> RawEvent& {
             if (used == events.size()) events.emplace_back();
             events[used].shared_args = &args;
@@ -1149,8 +1191,8 @@ std::optional<bool> Reader::Drain() {
 
 bool Reader::ParseRegion(size_t begin, size_t cut) {
   const RegionResult r = DecodeRegion(
-      parser_, memo_, data(), storage_bytes_ - begin, begin, cut,
-      [this]() -> RawEvent& { return event_; }, [this](RawEvent& event) { sink_.OnEvent(event); });
+      tokens_, memo_, data(), begin, cut, [this]() -> RawEvent& { return event_; },
+      [this](RawEvent& event) { sink_.OnEvent(event); });
   return ApplyRegion(r, cut);
 }
 
@@ -1277,12 +1319,14 @@ Status Reader::Resync() {
 }
 
 error_code Reader::TryDecode(size_t length) {
-  od::document doc;
-  if (auto e = parser_.iterate(scratch_.data(), length, scratch_.size()).get(doc)) return e;
-  od::object object;
-  if (auto e = doc.get_object().get(object)) return e;
+  if (auto e = tokens_.Index(scratch_.data(), length)) return e;
+  if (tokens_.At(0) != '{') return simdjson::INCORRECT_TYPE;
   event_.Clear();
-  return DecodeEvent(object, event_, memo_);
+  error_code error = SUCCESS;
+  if (DecodeEvent(tokens_, 0, event_, memo_, &error) == JsonTokens::kBad) {
+    return error != SUCCESS ? error : simdjson::TAPE_ERROR;
+  }
+  return SUCCESS;
 }
 
 void Reader::DecodeOne(size_t begin, size_t length) {

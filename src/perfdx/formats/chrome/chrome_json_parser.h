@@ -2,7 +2,8 @@
 // PyTorch Kineto, torch.autograd.profiler, torch_npu and MindSpore).
 //
 // The file is read in chunks and never held whole. Within a chunk, complete
-// events are handed to simdjson On-Demand as one array (the fast path). Where
+// events are indexed by simdjson's stage 1 as one array and their tokens
+// walked (JsonTokens; the fast path). Where
 // that fails — a malformed event, invalid UTF-8, a chunk cut in the wrong
 // place — the affected events are re-read one at a time with an exact byte
 // scanner (JsonScanner) and, if needed, repaired or skipped. Both paths
