@@ -27,8 +27,8 @@
 #include "perfdx/analysis/op_stats.h"
 #include "perfdx/analysis/steps.h"
 #include "perfdx/base/decimal_time.h"
-#include "perfdx/formats/chrome/chrome_classifier.h"
 #include "perfdx/formats/chrome/chrome_json_parser.h"
+#include "perfdx/formats/trace_loader.h"
 #include "perfdx/io/byte_source.h"
 #include "perfdx/model/arg_key.h"
 #include "perfdx/model/string_pool.h"
@@ -166,18 +166,6 @@ class CountingSink final : public formats::ChromeEventSink {
   uint64_t events = 0;
 };
 
-class BuilderSink final : public formats::ChromeEventSink {
- public:
-  explicit BuilderSink(model::TraceBuilder& builder) : builder_(builder) {}
-  void OnEvent(model::RawEvent& event) override { builder_.AddEvent(event); }
-  void OnBadEvent(model::LoadStat why) override { builder_.AddBadEvent(why); }
-  void OnStat(model::LoadStat) override {}
-  void OnWarning(std::string) override {}
-
- private:
-  model::TraceBuilder& builder_;
-};
-
 // Tokenising and decoding only: the parser with a sink that keeps nothing.
 void BM_ChromeParseOnly(benchmark::State& state) {
   const std::string& json = SyntheticTrace();
@@ -201,13 +189,8 @@ void BM_ChromeImport(benchmark::State& state) {
   formats::ChromeJsonOptions options;
   for (auto _ : state) {
     auto source = io::OpenMemoryByteSource(json, "synthetic.json");
-    model::TraceBuilder builder(model::RankInfo{});
-    BuilderSink sink(builder);
-    formats::TraceEnvelope envelope;
-    if (!formats::ParseChromeJson(**source, options, sink, &envelope).ok())
-      state.SkipWithError("parse");
-    formats::ChromeClassifier classifier(envelope);
-    auto trace = std::move(builder).Finalize(classifier);
+    auto trace = formats::ImportChromeTraceFrom(**source, io::TraceInput{}, options);
+    if (!trace.ok()) state.SkipWithError("import");
     benchmark::DoNotOptimize(trace->slices.size());
   }
   state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(json.size()));
@@ -321,13 +304,8 @@ BENCHMARK(BM_BoundsFindGapsManySteps)
 // collective's step in a loop over the steps (100k: analyze 125 s).
 model::Trace TraceFromJson(const std::string& json) {
   auto source = io::OpenMemoryByteSource(json, "bounds.json");
-  model::TraceBuilder builder(model::RankInfo{});
-  BuilderSink sink(builder);
-  formats::TraceEnvelope envelope;
-  if (!formats::ParseChromeJson(**source, formats::ChromeJsonOptions{}, sink, &envelope).ok())
-    return model::Trace{};
-  formats::ChromeClassifier classifier(envelope);
-  auto trace = std::move(builder).Finalize(classifier);
+  auto trace =
+      formats::ImportChromeTraceFrom(**source, io::TraceInput{}, formats::ChromeJsonOptions{});
   return trace.ok() ? std::move(*trace) : model::Trace{};
 }
 

@@ -449,35 +449,47 @@ const char* SpecialFileKind(const std::string& path) {
   return KindOfMode(st.st_mode);
 }
 
-std::optional<uint64_t> GzipStatedBytes(const std::string& path) {
+namespace {
+// What `read(fd, file_bytes)` makes of `path` when it is a regular file that
+// opens; nullopt otherwise. O_NONBLOCK: a named pipe must not block the open.
+template <typename ReadFn>
+std::optional<uint64_t> ReadRegularFile(const std::string& path, ReadFn read) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return std::nullopt;
   struct stat st {};
-  unsigned char magic[2] = {};
-  unsigned char trailer[4] = {};
-  // A header (10 bytes) and a trailer (8) at least.
-  const bool read = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 18 &&
-                    ::pread(fd, magic, 2, 0) == 2 && ::pread(fd, trailer, 4, st.st_size - 4) == 4;
+  std::optional<uint64_t> result;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) result = read(fd, uint64_t(st.st_size));
   ::close(fd);
-  if (!read || magic[0] != 0x1f || magic[1] != 0x8b) return std::nullopt;
-  return uint64_t{trailer[0]} | uint64_t{trailer[1]} << 8 | uint64_t{trailer[2]} << 16 |
-         uint64_t{trailer[3]} << 24;
+  return result;
+}
+}  // namespace
+
+std::optional<uint64_t> GzipStatedBytes(const std::string& path) {
+  return ReadRegularFile(path, [](int fd, uint64_t file_bytes) -> std::optional<uint64_t> {
+    unsigned char magic[2] = {};
+    unsigned char trailer[4] = {};
+    // A header (10 bytes) and a trailer (8) at least.
+    if (file_bytes < 18 || ::pread(fd, magic, 2, 0) != 2 ||
+        ::pread(fd, trailer, 4, off_t(file_bytes - 4)) != 4 || magic[0] != 0x1f ||
+        magic[1] != 0x8b) {
+      return std::nullopt;
+    }
+    return uint64_t{trailer[0]} | uint64_t{trailer[1]} << 8 | uint64_t{trailer[2]} << 16 |
+           uint64_t{trailer[3]} << 24;
+  });
 }
 
 std::optional<uint64_t> ZstdStatedBytes(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return std::nullopt;
-  struct stat st {};
-  unsigned char header[ZSTD_FRAMEHEADERSIZE_MAX] = {};
-  ssize_t got = -1;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) got = ::pread(fd, header, sizeof(header), 0);
-  ::close(fd);
-  if (got <= 0) return std::nullopt;
-  // An error for what is not a frame or a header cut by the file's end; 0 for
-  // a skippable frame, as for an empty file.
-  const unsigned long long size = ZSTD_getFrameContentSize(header, static_cast<size_t>(got));
-  if (size == ZSTD_CONTENTSIZE_UNKNOWN || size == ZSTD_CONTENTSIZE_ERROR) return std::nullopt;
-  return size;
+  return ReadRegularFile(path, [](int fd, uint64_t) -> std::optional<uint64_t> {
+    unsigned char header[ZSTD_FRAMEHEADERSIZE_MAX] = {};
+    const ssize_t got = ::pread(fd, header, sizeof(header), 0);
+    if (got <= 0) return std::nullopt;
+    // An error for what is not a frame or a header cut by the file's end; 0
+    // for a skippable frame, as for an empty file.
+    const unsigned long long size = ZSTD_getFrameContentSize(header, static_cast<size_t>(got));
+    if (size == ZSTD_CONTENTSIZE_UNKNOWN || size == ZSTD_CONTENTSIZE_ERROR) return std::nullopt;
+    return size;
+  });
 }
 
 std::optional<uint64_t> StatedBytes(const std::string& path, Compression compression) {
