@@ -12,6 +12,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "perfdx/analysis/collectives.h"
+#include "perfdx/analysis/host_syncs.h"
 #include "perfdx/analysis/op_stats.h"
 #include "perfdx/analysis/rank_analysis.h"
 #include "test_support.h"
@@ -86,6 +88,72 @@ TEST(SumsBounds, TheTopThreeOperatorsOfSaturatedTotalsShareAtMostTheWhole) {
   const auto [one, three] = TopOpShares({300, 100, 50, 50});
   EXPECT_DOUBLE_EQ(one, 0.6);
   EXPECT_DOUBLE_EQ(three, 0.9);
+}
+
+// Products of input values (base::SaturatingMul, base::ScaledPart), found by
+// reading every multiplication of a time or count in the analyses, not by a
+// fuzzer: each overflowed int64 (undefined behaviour) on the old code.
+constexpr int64_t kLongestUs = 1152921504606846;  // just under 2^60 ns, in us
+constexpr int64_t kLongestNs = kLongestUs * 1000;
+constexpr int64_t kEarliestUs = -2305843009213693;  // just after -2^61 ns, in us
+
+// A collective's bytes are its elements times its dtype's size: 2^62 floats
+// are 2^64 bytes.
+TEST(SumsBounds, TheBytesOfACollectiveOfTwoToTheSixtyTwoFloatsSaturate) {
+  const std::string json =
+      R"json({"traceEvents":[)json"
+      R"json({"ph":"X","cat":"cpu_op","name":"record_param_comms","pid":1,"tid":1,"ts":0,"dur":100,)json"
+      R"json("args":{"Collective name":"allreduce","In msg nelems":4611686018427387904,)json"
+      R"json("Out msg nelems":4611686018427387904,"Group size":8,"dtype":"Float"}},)json"
+      R"json({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":10,"dur":5,"args":{"correlation":1}},)json"
+      R"json({"ph":"X","cat":"kernel","name":"ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)",)json"
+      R"json("pid":0,"tid":7,"ts":20,"dur":50,"args":{"correlation":1,"stream":7,"device":0}}]})json";
+  auto trace = perfdx::testing::ImportString(json);
+  ASSERT_TRUE(trace.ok()) << trace.status().message();
+  const CollectiveSummary c = AnalyzeCollectives(*trace, nullptr, nullptr);
+  ASSERT_EQ(c.collectives.size(), 1u);
+  EXPECT_EQ(c.collectives[0].message_bytes, kMax);
+  ASSERT_TRUE(c.collectives[0].algbw_gbps.has_value());
+  EXPECT_GT(*c.collectives[0].algbw_gbps, 0);
+}
+
+// Five aten::add of just under 2^60 ns back to back on a CPU-only trace: one
+// chain whose fusable time is span * 4 / 5, formed as span * 4 (2^62.3 * 4).
+TEST(SumsBounds, AChainOfFiveLongestElementwiseOpsFusesFourFifthsOfItsSpan) {
+  std::string events;
+  for (int k = 0; k < 5; ++k) {
+    events += fmt::format(
+        R"json({}{{"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":{},"dur":{}}})json",
+        k == 0 ? "" : ",", kEarliestUs + k * kLongestUs, kLongestUs);
+  }
+  auto trace = perfdx::testing::ImportString(R"json({"traceEvents":[)json" + events + "]}");
+  ASSERT_TRUE(trace.ok()) << trace.status().message();
+  ASSERT_EQ(trace->load_stats.Get(model::LoadStat::kEventInvalidTs), 0u) << "every event kept";
+  const RankAnalysis a = AnalyzeRank(*trace, AnalysisOptions{});
+  const ElementwiseChainSummary& e = a.elementwise_chains;
+  ASSERT_EQ(e.chains, 1u);
+  EXPECT_EQ(e.span_ns, 5 * kLongestNs);
+  EXPECT_EQ(e.fusable_ns, 4 * kLongestNs);  // 5L * 4 / 5, exactly
+}
+
+// Three aten::item of just under 2^60 ns back to back are one cluster of
+// syncs, whose span is credited to its calls in equal parts: the third
+// part's bound, span * 3 / 3, was formed as 3L * 3 (past 2^63).
+TEST(SumsBounds, AClusterOfThreeLongestSyncsCreditsEachCallAThirdOfItsSpan) {
+  std::string events;
+  for (int k = 0; k < 3; ++k) {
+    events += fmt::format(
+        R"json({}{{"ph":"X","cat":"cpu_op","name":"aten::item","pid":1,"tid":1,"ts":{},"dur":{}}})json",
+        k == 0 ? "" : ",", kEarliestUs + k * kLongestUs, kLongestUs);
+  }
+  auto trace = perfdx::testing::ImportString(R"json({"traceEvents":[)json" + events + "]}");
+  ASSERT_TRUE(trace.ok()) << trace.status().message();
+  const HostSyncSummary h = CountHostSyncs(*trace, {});
+  ASSERT_EQ(h.clusters.size(), 1u);
+  EXPECT_EQ(h.span_ns, 3 * kLongestNs);
+  ASSERT_EQ(h.ops.size(), 1u);
+  EXPECT_EQ(h.ops[0].count, 3u);
+  EXPECT_EQ(h.ops[0].total_ns, 3 * kLongestNs);  // L + L + L
 }
 
 }  // namespace

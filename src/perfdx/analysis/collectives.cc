@@ -586,12 +586,12 @@ CollectiveSummary AnalyzeCollectives(const model::Trace& trace, const StepTimeli
       const int64_t nelems = std::max(trace.ArgInt(a, ArgKey::kInMsgNelems).value_or(0),
                                       trace.ArgInt(a, ArgKey::kOutMsgNelems).value_or(0));
       const int64_t size = DtypeBytes(trace.ArgString(a, ArgKey::kDtype).value_or(""));
-      if (nelems > 0 && size > 0) c.message_bytes = nelems * size;
+      if (nelems > 0 && size > 0) c.message_bytes = base::SaturatingMul(nelems, size);
       c.group_size = trace.ArgInt(a, ArgKey::kGroupSize).value_or(-1);
     } else {
       const auto count = trace.ArgInt(i, ArgKey::kElementCount);
       const int64_t size = DtypeBytes(trace.ArgString(i, ArgKey::kDataType).value_or(""));
-      if (count && *count > 0 && size > 0) c.message_bytes = *count * size;
+      if (count && *count > 0 && size > 0) c.message_bytes = base::SaturatingMul(*count, size);
     }
     if (c.message_bytes > 0 && c.dur_ns > 0) {
       c.algbw_gbps = static_cast<double>(c.message_bytes) / static_cast<double>(c.dur_ns);

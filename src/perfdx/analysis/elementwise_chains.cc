@@ -158,7 +158,7 @@ ElementwiseChainSummary FindElementwiseChains(const model::Trace& trace,
       ++out.chains;
       out.ops += chain.size();
       base::AddSaturating(out.span_ns, span);
-      const int64_t fusable = span * (k - 1) / k;
+      const int64_t fusable = base::ScaledPart(span, k - 1, k);
       base::AddSaturating(out.fusable_ns, fusable);
       out.fusable_intervals.emplace_back(end - fusable, end);
       out.longest = std::max(out.longest, chain.size());

@@ -106,8 +106,8 @@ HostSyncSummary CountHostSyncs(const model::Trace& trace, const std::vector<Step
     const auto n = static_cast<int64_t>(calls.size());
     for (size_t k = 0; k < calls.size(); ++k) {
       // Equal parts that add up to the span exactly.
-      const int64_t part =
-          span * static_cast<int64_t>(k + 1) / n - span * static_cast<int64_t>(k) / n;
+      const int64_t part = base::ScaledPart(span, static_cast<int64_t>(k + 1), n) -
+                           base::ScaledPart(span, static_cast<int64_t>(k), n);
       base::AddSaturating(by_name[trace.slice_name(calls[k].slice)].total_ns, part);
       base::AddSaturating(by_phase[calls[k].phase].total_ns, part);
     }

@@ -22,4 +22,21 @@ constexpr void AddSaturating(int64_t& total, int64_t v) {
   total = SaturatingAdd(total, v);
 }
 
+// a * b, saturating: a count times a size (a collective's elements times its
+// dtype's bytes), a per-step time times the steps.
+constexpr int64_t SaturatingMul(int64_t a, int64_t b) {
+  int64_t product = 0;
+  if (!__builtin_mul_overflow(a, b, &product)) return product;
+  return (a < 0) == (b < 0) ? std::numeric_limits<int64_t>::max()
+                            : std::numeric_limits<int64_t>::min();
+}
+
+// floor(total * num / den) for 0 <= total, 0 <= num <= den and den > 0,
+// exactly: total * num passes int64 for a span of 2^61 ns split into a few
+// parts, so it is formed in 128 bits. The result is at most total.
+constexpr int64_t ScaledPart(int64_t total, int64_t num, int64_t den) {
+  __extension__ using Int128 = __int128;
+  return static_cast<int64_t>(static_cast<Int128>(total) * num / den);
+}
+
 }  // namespace perfdx::base
