@@ -176,6 +176,65 @@ TEST(WrapTest, CodeIsCutAtASpaceAndIndented) {
   EXPECT_EQ(WrapCode("x = 1", 60, 7), std::vector<std::string>{"       x = 1"});
 }
 
+// A snippet is ready to paste however narrow the terminal: each cut leaves
+// the same Python or shell. The expected lines were checked with Python's
+// ast.parse and bash -n beside the unwrapped line (2026-12-08); before,
+// a cut inside a comment left its rest as code ("1.8)" on a line of its own,
+// in the profile_past_warmup fix at COLUMNS=100).
+TEST(WrapTest, ACutInsideACommentStartsTheRestAsAComment) {
+  EXPECT_EQ(WrapCode("with torch.profiler.profile(  # wait=10: the first steps unrecorded "
+                     "(skip_first came after 1.8)",
+                     100, 7),
+            (std::vector<std::string>{"       with torch.profiler.profile(  # wait=10: the first "
+                                      "steps unrecorded (skip_first came after",
+                                      "           # 1.8)"}));
+  EXPECT_EQ(WrapCode("perfdx bind --print --nproc-per-node 8 --policy split   # last line: "
+                     "export CPU_AFFINITY_CONF=2,npu0:...",
+                     80, 7),
+            (std::vector<std::string>{
+                "       perfdx bind --print --nproc-per-node 8 --policy split   # last line:",
+                "           # export CPU_AFFINITY_CONF=2,npu0:..."}));
+}
+
+TEST(WrapTest, ACutOutsideBracketsEndsTheLineWithABackslash) {
+  // The first space that leaves room for " \\" is after export.
+  EXPECT_EQ(WrapCode("export PYTORCH_NPU_ALLOC_CONF=expandable_segments:True "
+                     "ASCEND_LAUNCH_BLOCKING=0 HCCL_BUFFSIZE=200",
+                     60, 7),
+            (std::vector<std::string>{
+                "       export \\", "           PYTORCH_NPU_ALLOC_CONF=expandable_segments:True \\",
+                "           ASCEND_LAUNCH_BLOCKING=0 HCCL_BUFFSIZE=200"}));
+}
+
+TEST(WrapTest, NoCutInsideAString) {
+  // The last space that fits is inside "b c": the cut goes back to the one
+  // after the comma, inside the call's parentheses.
+  EXPECT_EQ(WrapCode(R"(f(aaaaaaaaaa, "b c", d))", 25, 7),
+            (std::vector<std::string>{"       f(aaaaaaaaaa,", R"(           "b c", d))"}));
+  // A '#' inside a string starts no comment, and a closing quote escaped
+  // inside it closes nothing.
+  EXPECT_EQ(WrapCode(R"(f(aaaaaaaaaa, "#\" x", d))", 27, 7),
+            (std::vector<std::string>{"       f(aaaaaaaaaa,", R"(           "#\" x", d))"}));
+}
+
+TEST(WrapTest, ANameInsideBracketsOpenedOnAnEarlierLineIsCutBetweenItsTokens) {
+  // The argument's line has no space to cut at, and its call opened on the
+  // line before: Python joins the lines inside the brackets, so the cut
+  // falls after a dot.
+  EXPECT_EQ(WrapCodeBlock("f(\n    a=torch_npu.profiler.ProfilerActivity.CPU)", 40, 7),
+            (std::vector<std::string>{"       f(", "           a=torch_npu.profiler.",
+                                      "           ProfilerActivity.CPU)"}));
+  // Not after the dot of a number, which would split it.
+  EXPECT_EQ(WrapCode("f(aaaaaaaa,x=1.5)", 15, 0, 0),
+            (std::vector<std::string>{"f(aaaaaaaa,", "    x=1.5)"}));
+}
+
+TEST(WrapTest, ACommentWiderThanTheLineIsCutWhereTheLineIsFull) {
+  EXPECT_EQ(WrapCode("# see https://example.com/a/very/long/path", 27, 7),
+            (std::vector<std::string>{"       # see", "           # https://exampl",
+                                      "           # e.com/a/very/l", "           # ong/path"}));
+}
+
 TEST(TextTableTest, ShortensTheNameThenDropsColumnsInOrder) {
   TextTable table({{.header = "kernel", .shrink = true},
                    {.header = "share", .right = true},

@@ -7,11 +7,18 @@ room (some line is wider than 100). Display columns: one per code point, two
 for East Asian wide characters, none for escape sequences (the report is run
 with --color=never, so there are none) and combining marks.
 
+Each fix's code, as the report at 60 and 100 columns shows it wrapped, is
+the code of the JSON report once pasted: the same Python syntax tree
+(ast.parse) or, for the shell, the same words (shlex, after bash's
+backslash-newline), whatever the cuts.
+
 Usage: text_width_test.py PATH_TO_PERFDX   (from the repository root)
 """
+import ast
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import unicodedata
@@ -46,6 +53,61 @@ def run(perfdx, path, columns, color):
     return proc
 
 
+def recommendations(perfdx, path):
+    proc = subprocess.run([perfdx, "analyze", "--json", path], capture_output=True, text=True,
+                          encoding="utf-8")
+    report = json.loads(proc.stdout)
+    return [r for f in report.get("findings", []) for r in f.get("recommendations", [])]
+
+
+def squeeze(text):
+    return "".join(text.split())
+
+
+def same_code(shown, snippet):
+    """Whether the wrapped lines `shown` paste as `snippet`; a reason if not."""
+    try:
+        expected = ast.dump(ast.parse(snippet))
+    except SyntaxError:
+        expected = None
+    if expected is not None:
+        try:
+            got = ast.dump(ast.parse(shown))
+        except SyntaxError as e:
+            return f"the wrapped Python does not parse: {e}"
+        return None if got == expected else "the wrapped Python parses to other code"
+    words = lambda src: shlex.split(src.replace("\\\n", " "), comments=True)
+    return None if words(shown) == words(snippet) else "the wrapped shell has other words"
+
+
+def check_pasted_code(path, columns, lines, recs):
+    """The snippets shown under each "fix for" line, against the JSON's."""
+    failures = []
+    starts = [n for n, line in enumerate(lines) if line.startswith("     fix for ")]
+    if len(starts) > len(recs):
+        return [f"{path} COLUMNS={columns}: {len(starts)} fixes shown, {len(recs)} in the JSON"]
+    for n, rec in zip(starts, recs):
+        # The fix's sentence, wrapped at 7 columns, then its code, then "see".
+        want = squeeze(f"fix for {rec['framework']}: {rec['text']}")
+        got, k = "", n
+        while k < len(lines) and len(got) < len(want):
+            got += squeeze(lines[k])
+            k += 1
+        if not rec.get("snippet"):
+            continue
+        code = []
+        # "see" and its address, alone on the line when the address is long.
+        while (k < len(lines) and lines[k].startswith("       ") and
+               lines[k][7:] != "see" and not lines[k][7:].startswith("see ")):
+            code.append(lines[k][7:])
+            k += 1
+        why = same_code("\n".join(code), rec["snippet"])
+        if why:
+            failures.append(f"{path} COLUMNS={columns}: fix {rec['fix_id']}: {why}:\n" +
+                            "\n".join(code))
+    return failures
+
+
 def main():
     perfdx = sys.argv[1]
     if not os.path.isdir("../shared/traces"):
@@ -62,6 +124,8 @@ def main():
     jobs = [(p, c, "never") for p in paths for c in (100, 60, 200)] + [(p, 100, "always") for p in paths]
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = list(pool.map(lambda job: (job, run(perfdx, *job)), jobs))
+        recs = dict(zip(paths, pool.map(lambda p: recommendations(perfdx, p), paths)))
+    pasted = 0
     for (path, columns, color), proc in results:
         if proc.returncode not in (0, 1):
             failures.append(f"{path} COLUMNS={columns}: exit {proc.returncode}: {proc.stderr[:300]}")
@@ -72,6 +136,9 @@ def main():
         for n, line in enumerate(lines, 1):
             if width(line) > columns:
                 failures.append(f"{path} COLUMNS={columns}: line {n} is {width(line)} columns: {line}")
+        if color == "never" and columns in (60, 100):
+            failures += check_pasted_code(path, columns, lines, recs[path])
+            pasted += sum(1 for r in recs[path] if r.get("snippet"))
         if color == "always" and "\x1b[" not in proc.stdout:
             failures.append(f"{path} --color=always: no colour")
         if columns == 200 and any(width(line) > 100 for line in lines):
@@ -80,6 +147,8 @@ def main():
     # they use the room instead of keeping the 100-column layout.
     if wide_at_200 < len(paths) // 2:
         failures.append(f"COLUMNS=200: only {wide_at_200} of {len(paths)} reports use more than 100 columns")
+    if pasted == 0:
+        failures.append("no fix with code was shown: the paste check checked nothing")
     for f in failures[:50]:
         print("FAIL:", f)
     print(f"{len(paths)} inputs x 4 layouts: {len(failures)} failures")

@@ -1,6 +1,7 @@
 #include "perfdx/report/text_layout.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <set>
 
@@ -311,25 +312,131 @@ std::vector<std::string> Wrap(std::string_view text, size_t width, std::string_v
   return lines;
 }
 
-std::vector<std::string> WrapCode(std::string_view line, size_t width, size_t indent) {
+namespace {
+
+// What a line of code still has open where it is cut: the cut must leave
+// both halves the same code once pasted, in Python and in the shell alike.
+enum class OpenAtCut {
+  kNothing,  // a backslash continues the line
+  kBracket,  // Python continues a line inside ( [ {; $( ) in the shell
+  kComment,  // the rest must start a comment again
+  kString,   // no cut: the next line's indent would join the string
+};
+
+struct CodeScan {
+  OpenAtCut open = OpenAtCut::kNothing;
+  int brackets = 0;  // open after `head`, a comment's left out
+};
+
+// `head` read from a line's start, `brackets` open before it (by the
+// snippet's earlier lines).
+CodeScan ScanOpen(std::string_view head, int brackets) {
+  char quote = 0;
+  for (size_t i = 0; i < head.size(); ++i) {
+    const char c = head[i];
+    if (quote != 0) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == quote) {
+        quote = 0;
+      }
+    } else if (c == '#') {
+      return {OpenAtCut::kComment, brackets};
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++brackets;
+    } else if ((c == ')' || c == ']' || c == '}') && brackets > 0) {
+      --brackets;
+    }
+  }
+  if (quote != 0) return {OpenAtCut::kString, brackets};
+  return {brackets > 0 ? OpenAtCut::kBracket : OpenAtCut::kNothing, brackets};
+}
+
+}  // namespace
+
+std::vector<std::string> WrapCode(std::string_view line, size_t width, size_t indent,
+                                  int open_brackets) {
+  constexpr std::string_view kBackslash = " \\";
+  constexpr std::string_view kComment = "# ";
   std::vector<std::string> lines;
   std::string pad(indent, ' ');
-  while (indent + DisplayWidth(line) > width && width > indent + 1) {
-    std::string_view fits = TakeColumns(line, width - indent);
-    const size_t space = fits.find_last_of(' ');
-    // A cut at a space leaves the space at the end of the line, out of sight.
-    if (space != std::string_view::npos && space > 0 && fits.find_first_not_of(' ') < space) {
-      fits = fits.substr(0, space);
+  const std::string_view whole = line;
+  std::string carried;  // "# " when the rest continues a comment
+  while (indent + DisplayWidth(carried) + DisplayWidth(line) > width &&
+         width > indent + DisplayWidth(carried) + 1 + kBackslash.size()) {
+    const size_t room = width - indent - DisplayWidth(carried);
+    const std::string_view fits = TakeColumns(line, room);
+    const size_t consumed = whole.size() - line.size();
+    // The last space that fits where the cut keeps the code what it was; a
+    // cut with nothing open needs room for the backslash.
+    size_t cut = std::string_view::npos;
+    OpenAtCut open = OpenAtCut::kNothing;
+    for (size_t at = fits.find_last_of(' '); at != std::string_view::npos && at > 0;
+         at = fits.find_last_of(' ', at - 1)) {
+      if (fits.find_first_not_of(' ') >= at) break;
+      open = ScanOpen(whole.substr(0, consumed + at), open_brackets).open;
+      if (open == OpenAtCut::kString) continue;
+      if (open == OpenAtCut::kNothing &&
+          DisplayWidth(fits.substr(0, at)) + kBackslash.size() > room) {
+        continue;
+      }
+      cut = at;
+      break;
     }
-    lines.push_back(pad + std::string(fits));
-    line.remove_prefix(fits.size());
+    // Without one, a name longer than the line (torch_npu.profiler.
+    // ProfilerActivity.CPU at 60 columns) is cut between two of its tokens
+    // where brackets are open: after a dot, a comma or an opening bracket.
+    if (cut == std::string_view::npos) {
+      for (size_t at = fits.size(); at > 1; --at) {
+        const char before = line[at - 1];
+        const bool dot = before == '.' && line[at] != '.' && line[at - 2] != '.' &&
+                         !std::isdigit(static_cast<unsigned char>(line[at - 2]));
+        if (!dot && before != ',' && before != '(' && before != '[' && before != '{') continue;
+        if (ScanOpen(whole.substr(0, consumed + at), open_brackets).open != OpenAtCut::kBracket) {
+          continue;
+        }
+        cut = at;
+        open = OpenAtCut::kBracket;
+        break;
+      }
+    }
+    std::string head = carried;
+    if (cut == std::string_view::npos) {
+      // No such space (a URL longer than the line): cut where it fills the
+      // line; only a comment's or a string's text is that long.
+      cut = fits.size();
+      open = ScanOpen(whole.substr(0, consumed + cut), open_brackets).open;
+      head += std::string(fits);
+    } else {
+      head += std::string(fits.substr(0, cut));
+      if (open == OpenAtCut::kNothing) head += kBackslash;
+    }
+    lines.push_back(pad + head);
+    line.remove_prefix(cut);
     while (!line.empty() && line.front() == ' ') line.remove_prefix(1);
+    carried = open == OpenAtCut::kComment ? std::string(kComment) : std::string();
     if (lines.size() == 1) {
       indent += 4;
       pad = std::string(indent, ' ');
     }
   }
-  lines.push_back(pad + std::string(line));
+  lines.push_back(pad + carried + std::string(line));
+  return lines;
+}
+
+std::vector<std::string> WrapCodeBlock(std::string_view code, size_t width, size_t indent) {
+  std::vector<std::string> lines;
+  int brackets = 0;
+  while (!code.empty()) {
+    const size_t eol = code.find('\n');
+    const std::string_view line = code.substr(0, eol);
+    for (std::string& l : WrapCode(line, width, indent, brackets)) lines.push_back(std::move(l));
+    brackets = ScanOpen(line, brackets).brackets;
+    if (eol == std::string_view::npos) break;
+    code.remove_prefix(eol + 1);
+  }
   return lines;
 }
 

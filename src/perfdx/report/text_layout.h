@@ -48,9 +48,20 @@ std::vector<std::string> ShortenDistinct(const std::vector<std::string>& names, 
 std::vector<std::string> Wrap(std::string_view text, size_t width, std::string_view first_prefix,
                               size_t indent);
 
-// A line of code: kept whole if it fits, else cut at the last space that
-// fits (or anywhere, without one), the rest indented four more columns.
-std::vector<std::string> WrapCode(std::string_view line, size_t width, size_t indent);
+// A line of code (Python or shell): kept whole if it fits, else cut at the
+// last space that fits where the pasted lines are still the same code, the
+// rest indented four more columns: inside brackets as it is, inside a
+// comment with the rest starting "# " again, elsewhere after a " \"; never
+// inside a string. Without such a space, a name inside brackets is cut
+// between its tokens (after a dot, a comma or a bracket); else (a URL longer
+// than the line) it is cut where the line is full.
+// `open_brackets`: those the snippet's earlier lines left open.
+std::vector<std::string> WrapCode(std::string_view line, size_t width, size_t indent,
+                                  int open_brackets = 0);
+
+// Each line of a snippet by WrapCode, with the brackets its earlier lines
+// leave open (a call's arguments on lines of their own).
+std::vector<std::string> WrapCodeBlock(std::string_view code, size_t width, size_t indent);
 
 // Appends `lines`, each with a newline, to `out`.
 void AppendLines(std::string& out, const std::vector<std::string>& lines);

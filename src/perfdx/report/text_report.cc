@@ -106,15 +106,7 @@ void RenderFindings(std::string& out, const Layout& l,
       AppendLines(out,
                   Wrap(fmt::format("fix for {}: {}", advisor::FixTargetName(r.framework), r.text),
                        l.width, "     ", 7));
-      if (!r.snippet.empty()) {
-        std::string_view snippet = r.snippet;
-        while (!snippet.empty()) {
-          const size_t eol = snippet.find('\n');
-          AppendLines(out, WrapCode(snippet.substr(0, eol), l.width, 7));
-          if (eol == std::string_view::npos) break;
-          snippet.remove_prefix(eol + 1);
-        }
-      }
+      if (!r.snippet.empty()) AppendLines(out, WrapCodeBlock(r.snippet, l.width, 7));
       if (!r.doc_url.empty()) AppendLines(out, Wrap("see " + r.doc_url, l.width, "       ", 7));
     }
   }
