@@ -81,6 +81,8 @@ TEST_F(MarkdownReportTest, TitleHealthTableAndCollapsibleFindings) {
   EXPECT_NE(md.find("<details><summary>:red_circle: <b>critical</b> · Data loading stalls"),
             std::string::npos);
   EXPECT_NE(md.find("**Fix for pytorch**"), std::string::npos);
+  // Evidence details in their units, never a raw number of nanoseconds.
+  EXPECT_EQ(md.find("e+0"), std::string::npos) << md;
   // Code fences open and close.
   size_t fences = 0;
   for (const std::string& l : Lines(md)) fences += l.rfind("```", 0) == 0;

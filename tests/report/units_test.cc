@@ -17,6 +17,24 @@ analysis::Prediction Made(int64_t gain_ns, double share) {
   return p;
 }
 
+// Evidence reads in its units in every renderer (Markdown printed its
+// details as raw numbers: cluster_span_ns_per_step 1.65267e+07).
+TEST(EvidenceFormatTest, ValuesInTheirUnitDetailsByTheUnitTheirKeyNames) {
+  EXPECT_EQ(FormatEvidenceValue(0.091, "share"), "9.1%");
+  EXPECT_EQ(FormatEvidenceValue(16'526'700, "ns"), "16.5 ms");
+  EXPECT_EQ(FormatEvidenceValue(1536, "bytes"), "1.5 KiB");
+  EXPECT_EQ(FormatEvidenceValue(41.7, "count"), "42");
+  EXPECT_EQ(FormatEvidenceValue(1.25, "ratio"), "1.25");
+  EXPECT_EQ(FormatEvidenceValue(850, "MHz"), "850 MHz");
+  EXPECT_EQ(FormatEvidenceDetail("cluster_span_ns_per_step", 16'526'700), "16.5 ms");
+  EXPECT_EQ(FormatEvidenceDetail("mean_gap_ns", 13'216), "13.2 µs");
+  EXPECT_EQ(FormatEvidenceDetail("optimizer_share", 0.000665874), "0.1%");
+  EXPECT_EQ(FormatEvidenceDetail("comm_comp_overlap", 0.5), "50.0%");
+  EXPECT_EQ(FormatEvidenceDetail("peak_bytes", 3 * 1024.0 * 1024), "3.0 MiB");
+  EXPECT_EQ(FormatEvidenceDetail("link_bandwidth_gbps", 12.345), "12.35 GB/s");
+  EXPECT_EQ(FormatEvidenceDetail("short_gaps_per_step", 786.333), "786.3");
+}
+
 TEST(PredictionSentenceTest, NamesTheFixAndTheGain) {
   EXPECT_EQ(PredictionSentence(Made(59'200'000, 0.333)),
             "replayed with the fix (remove data-loading): saves 59.2 ms per step (33.3%), replay "

@@ -81,10 +81,6 @@ std::string CssWord(std::string_view s) {
 bool StartsWith(std::string_view s, std::string_view p) {
   return s.substr(0, p.size()) == p;
 }
-bool EndsWith(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
-}
-
 std::string RankLabel(const AnalyzeRank& r, size_t index) {
   const model::RankInfo& info = r.analysis.info();
   return info.rank ? fmt::format("rank {}", *info.rank) : fmt::format("trace {}", index + 1);
@@ -146,25 +142,6 @@ std::string Head(std::initializer_list<std::string_view> columns) {
 }
 
 // An evidence number in its unit.
-std::string FormatValue(double v, std::string_view unit) {
-  if (unit == "share") return Share(v);
-  if (unit == "ns") return Dur(std::llround(v));
-  if (unit == "bytes") return FormatBytes(v);
-  if (unit == "count") return fmt::format("{:.0f}", v);
-  if (unit.empty() || unit == "ratio") return fmt::format("{:.4g}", v);
-  return fmt::format("{:.4g} {}", v, unit);
-}
-// A detail number by its key's unit suffix (docs: names carry units).
-std::string FormatDetail(std::string_view key, double v) {
-  if (EndsWith(key, "_ns") || key.find("_ns_") != std::string_view::npos) {
-    return Dur(std::llround(v));
-  }
-  if (EndsWith(key, "_bytes")) return FormatBytes(v);
-  if (EndsWith(key, "share") || EndsWith(key, "_overlap")) return Share(v);
-  if (EndsWith(key, "_gbps")) return fmt::format("{:.4g} GB/s", v);
-  return fmt::format("{:.4g}", v);
-}
-
 // Times on the page are shown from the rank's first analysed step (or the
 // earliest time the report holds), not as epoch nanoseconds.
 int64_t Origin(const RankAnalysis& a) {
@@ -341,11 +318,11 @@ std::string FindingCard(const advisor::Finding& f, size_t number, int64_t origin
   out += "<details><summary>Evidence</summary><dl class=\"meta\">";
   out +=
       fmt::format("<dt>metric</dt><dd><code>{}</code> = <b title=\"{}\">{}</b> (threshold {})</dd>",
-                  H(e.metric), H(Num(e.value)), H(FormatValue(e.value, e.unit)),
-                  H(FormatValue(e.threshold, e.unit)));
+                  H(e.metric), H(Num(e.value)), H(FormatEvidenceValue(e.value, e.unit)),
+                  H(FormatEvidenceValue(e.threshold, e.unit)));
   for (const auto& [key, value] : e.details) {
     out += fmt::format("<dt>{}</dt><dd title=\"{}\">{}</dd>", H(key), H(Num(value)),
-                       H(FormatDetail(key, value)));
+                       H(FormatEvidenceDetail(key, value)));
   }
   if (!f.evidence_tags.empty()) {
     out += "<dt>evidence tags</dt><dd>";

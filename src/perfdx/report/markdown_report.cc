@@ -39,14 +39,6 @@ std::string SeverityIcon(advisor::Severity s) {
   return "";
 }
 
-// An evidence number in its unit.
-std::string EvidenceValue(const advisor::Evidence& e, double v) {
-  if (e.unit == "share") return FormatShare(v);
-  if (e.unit == "ns") return FormatDuration(static_cast<int64_t>(v));
-  if (e.unit == "count") return fmt::format("{:.0f}", v);
-  return fmt::format("{:.4g}{}{}", v, e.unit.empty() ? "" : " ", e.unit);
-}
-
 // A fence longer than any run of backticks in `code`.
 std::string Fence(std::string_view code) {
   size_t run = 0;
@@ -83,8 +75,9 @@ void RenderFinding(std::string& out, const advisor::Finding& f, bool fixes) {
   }
   for (const advisor::FindingOverlap& o : f.overlaps) out += "- " + OverlapSentence(o) + "\n";
   const advisor::Evidence& e = f.evidence;
-  out += fmt::format("- evidence: {} = {} (threshold {})\n", MdCode(e.metric),
-                     EvidenceValue(e, e.value), EvidenceValue(e, e.threshold));
+  out +=
+      fmt::format("- evidence: {} = {} (threshold {})\n", MdCode(e.metric),
+                  FormatEvidenceValue(e.value, e.unit), FormatEvidenceValue(e.threshold, e.unit));
   if (!f.steps.empty()) {
     std::string steps;
     for (size_t i = 0; i < f.steps.size() && i < kListedSteps; ++i) {
@@ -95,7 +88,7 @@ void RenderFinding(std::string& out, const advisor::Finding& f, bool fixes) {
     out += fmt::format("- steps: {}\n", steps);
   }
   for (const auto& [key, value] : e.details) {
-    out += fmt::format("- {}: {:.6g}\n", MdCode(key), value);
+    out += fmt::format("- {}: {}\n", MdCode(key), FormatEvidenceDetail(key, value));
   }
   if (!e.contributors.empty()) {
     out += "- top contributors:\n";

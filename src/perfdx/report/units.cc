@@ -34,6 +34,25 @@ std::string FormatShare(double share) {
   return fmt::format("{:.1f}%", share * 100);
 }
 
+std::string FormatEvidenceValue(double v, std::string_view unit) {
+  if (unit == "share") return FormatShare(v);
+  if (unit == "ns") return FormatDuration(std::llround(v));
+  if (unit == "bytes") return FormatBytes(v);
+  if (unit == "count") return fmt::format("{:.0f}", v);
+  if (unit.empty() || unit == "ratio") return fmt::format("{:.4g}", v);
+  return fmt::format("{:.4g} {}", v, unit);
+}
+
+std::string FormatEvidenceDetail(std::string_view key, double v) {
+  if (key.ends_with("_ns") || key.find("_ns_") != std::string_view::npos) {
+    return FormatDuration(std::llround(v));
+  }
+  if (key.ends_with("_bytes")) return FormatBytes(v);
+  if (key.ends_with("share") || key.ends_with("_overlap")) return FormatShare(v);
+  if (key.ends_with("_gbps")) return fmt::format("{:.4g} GB/s", v);
+  return fmt::format("{:.4g}", v);
+}
+
 namespace {
 // Why a replayed gain can exceed the finding's own time.
 constexpr std::string_view kBeyondBoundWhy =

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "perfdx/advisor/finding.h"
 #include "perfdx/analysis/replay.h"
@@ -15,6 +16,13 @@ std::string FormatDuration(int64_t ns);
 std::string FormatBytes(double bytes);
 // 0.1234 -> "12.3%".
 std::string FormatShare(double share);
+// A finding's evidence metric or threshold in its unit (Evidence::unit:
+// "share", "ns", "bytes", "count", "ratio" or another shown after it).
+std::string FormatEvidenceValue(double v, std::string_view unit);
+// An evidence detail by the unit its key names (docs/metrics.md: names carry
+// units): *_ns and *_ns_* a duration, *_bytes bytes, *share and *_overlap a
+// share, *_gbps GB/s; else the number.
+std::string FormatEvidenceDetail(std::string_view key, double v);
 
 // "replayed with the fix (remove data-loading): saves 59.2 ms per step (33.3%), replay error
 // 0.1%" (or that the step does not shorten, or that the gain is within the
