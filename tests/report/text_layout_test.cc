@@ -1,5 +1,6 @@
 #include "perfdx/report/text_layout.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -129,12 +130,29 @@ TEST(WrapTest, FitsTheWidthAndKeepsEveryWord) {
       "Data loading stalls the device for 33.4% of the step (59.3 ms per step) — saves up to "
       "59.3 ms per step; see https://pytorch.org/docs/stable/generated/"
       "torch.nn.parallel.DistributedDataParallel.html";
+  const std::string url =
+      "https://pytorch.org/docs/stable/generated/torch.nn.parallel.DistributedDataParallel.html";
   for (size_t width : {40u, 60u, 100u}) {
     const std::vector<std::string> lines = Wrap(text, width, "  1. ", 5);
     std::string words;
+    size_t whole_links = 0;
     for (const std::string& l : lines) {
+      // The link (88 columns) is never cut: wider than the line, it stands
+      // alone on one, the only line past the width.
+      if (l.find("https://") != std::string::npos) {
+        EXPECT_NE(l.find(url), std::string::npos) << Join(lines);
+        ++whole_links;
+      }
+      if (l == "     " + url) {
+        words += url;
+        continue;
+      }
       EXPECT_LE(DisplayWidth(l), width) << Join(lines);
       words += l;
+    }
+    EXPECT_EQ(whole_links, 1u) << Join(lines);
+    if (width < 100) {
+      EXPECT_NE(std::find(lines.begin(), lines.end(), "     " + url), lines.end());
     }
     EXPECT_EQ(lines.front().rfind("  1. Data", 0), 0u);
     for (size_t i = 1; i < lines.size(); ++i) EXPECT_EQ(lines[i].rfind("     ", 0), 0u);

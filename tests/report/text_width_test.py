@@ -2,7 +2,8 @@
 """The text report fits the terminal (issue #14, item 4): `perfdx analyze` on
 every trace of tests/accuracy/expected_findings.json (the shared traces and
 examples/) and on each multi-rank job folder, run with COLUMNS=100, 60 and 200 (and 100 in colour):
-no line is wider than COLUMNS display columns, and at 200 the report uses the
+no line is wider than COLUMNS display columns but a link alone on its line
+(never cut, so that it can be clicked and copied), and at 200 the report uses the
 room (some line is wider than 100). Display columns: one per code point, two
 for East Asian wide characters, none for escape sequences (the report is run
 with --color=never, so there are none) and combining marks.
@@ -10,7 +11,7 @@ with --color=never, so there are none) and combining marks.
 Each fix's code, as the report at 60 and 100 columns shows it wrapped, is
 the code of the JSON report once pasted: the same Python syntax tree
 (ast.parse) or, for the shell, the same words (shlex, after bash's
-backslash-newline), whatever the cuts.
+backslash-newline), whatever the cuts; its link is on one line, whole.
 
 Usage: text_width_test.py PATH_TO_PERFDX   (from the repository root)
 """
@@ -25,6 +26,7 @@ import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[@-~]")
+LINK = re.compile(r"https?://\S+")
 
 
 def width(line):
@@ -93,14 +95,17 @@ def check_pasted_code(path, columns, lines, recs):
         while k < len(lines) and len(got) < len(want):
             got += squeeze(lines[k])
             k += 1
-        if not rec.get("snippet"):
-            continue
         code = []
         # "see" and its address, alone on the line when the address is long.
         while (k < len(lines) and lines[k].startswith("       ") and
                lines[k][7:] != "see" and not lines[k][7:].startswith("see ")):
             code.append(lines[k][7:])
             k += 1
+        url = rec.get("doc_url", "")
+        if url.startswith("http") and not any(url in line for line in lines[k:k + 2]):
+            failures.append(f"{path} COLUMNS={columns}: fix {rec['fix_id']}: {url} is cut")
+        if not rec.get("snippet"):
+            continue
         why = same_code("\n".join(code), rec["snippet"])
         if why:
             failures.append(f"{path} COLUMNS={columns}: fix {rec['fix_id']}: {why}:\n" +
@@ -134,7 +139,8 @@ def main():
         if not lines:
             failures.append(f"{path} COLUMNS={columns}: no report")
         for n, line in enumerate(lines, 1):
-            if width(line) > columns:
+            # A link is never cut: wider than the line, it stands alone on one.
+            if width(line) > columns and not LINK.fullmatch(line.strip()):
                 failures.append(f"{path} COLUMNS={columns}: line {n} is {width(line)} columns: {line}")
         if color == "never" and columns in (60, 100):
             failures += check_pasted_code(path, columns, lines, recs[path])

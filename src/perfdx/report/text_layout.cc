@@ -288,6 +288,14 @@ std::vector<std::string> Wrap(std::string_view text, size_t width, std::string_v
       continue;
     }
     if (line_has_word) new_line();
+    // A link wider than the line stays whole on a line of its own, beyond
+    // the width: cut, it could be neither clicked nor copied.
+    if (word.starts_with("https://") || word.starts_with("http://")) {
+      line += word;
+      line_width += word_width;
+      line_has_word = true;
+      continue;
+    }
     // A word wider than a whole line is cut across lines; a path after one
     // of its slashes when that keeps most of the line ("…/ASCEND_PROFILER_OUTPUT/"
     // then "trace_view.json", not "…/trace" then "_view.json").
