@@ -58,6 +58,38 @@ TEST(ReportDoctor, TextLinesByHand) {
   EXPECT_EQ(RenderDoctorText(TwoChecks()), expected);
 }
 
+// At 60 columns (21 for the value): the value under its column, a detail
+// under its text, the fix cut where it still pastes (a backslash outside
+// brackets), the link whole after its label, past the width.
+TEST(ReportDoctor, TextWrapsToTheWidth) {
+  DoctorReport r;
+  r.root = "/tmp/box";
+  Check limit;
+  limit.id = "ulimit.memlock";
+  limit.level = Level::kInfo;
+  limit.value = "8 MiB (hard 8 MiB) for this shell and what it starts";
+  limit.why = "RDMA and pinned host memory lock pages: a small limit makes registration fail";
+  limit.fix = "echo '* - memlock unlimited' | sudo tee -a /etc/security/limits.conf  # then log in";
+  limit.source = "https://man7.org/linux/man-pages/man2/getrlimit.2.html";
+  r.checks = {limit};
+  const std::string expected =
+      "perfdx doctor: /tmp/box\n"
+      "\n"
+      "info      ulimit.memlock               8 MiB (hard 8 MiB)\n"
+      "                                       for this shell and\n"
+      "                                       what it starts\n"
+      "          why: RDMA and pinned host memory lock pages: a\n"
+      "               small limit makes registration fail\n"
+      "          fix: echo '* - memlock unlimited' | sudo tee -a \\\n"
+      "                   /etc/security/limits.conf  # then log in\n"
+      "          source: https://man7.org/linux/man-pages/man2/getrlimit.2.html\n"
+      "\n"
+      "summary: 1 checks: 0 ok, 1 info, 0 warning, 0 critical (0 unknown)\n";
+  EXPECT_EQ(RenderDoctorText(r, 60), expected);
+  // No width under 40.
+  EXPECT_EQ(RenderDoctorText(r, 10), RenderDoctorText(r, 40));
+}
+
 TEST(ReportDoctor, TextNamesThisMachine) {
   DoctorReport r;
   r.root = "/";

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "perfdx/cli/common.h"
+#include "perfdx/cli/terminal.h"
 #include "perfdx/host/doctor.h"
 #include "perfdx/io/output_file.h"
 #include "perfdx/report/doctor_report.h"
@@ -31,7 +32,10 @@ int RunDoctor(const DoctorOptions& options) {
   const host::DoctorReport checks =
       host::RunDoctor(host::MakeDoctorInput(root, host::ProcessEnvironment()));
   const std::string text =
-      options.json ? report::RenderDoctorJson(checks) : report::RenderDoctorText(checks);
+      options.json
+          ? report::RenderDoctorJson(checks)
+          : report::RenderDoctorText(
+                checks, TextWidth(ReadTerminal(), options.output.empty() || options.output == "-"));
   if (Status s = io::WriteOutputFile(options.output, text); !s.ok()) return ReportError(s);
   if (auto level = host::ParseLevel(options.fail_on); level && checks.Worst() >= *level) {
     return kExitFinding;

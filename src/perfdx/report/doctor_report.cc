@@ -1,10 +1,14 @@
 #include "perfdx/report/doctor_report.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "perfdx/base/json_writer.h"
+#include "perfdx/report/text_layout.h"
 #include "perfdx/version.h"
 
 namespace perfdx::report {
@@ -13,16 +17,30 @@ using host::Check;
 using host::Level;
 using host::LevelName;
 
-std::string RenderDoctorText(const host::DoctorReport& report) {
+std::string RenderDoctorText(const host::DoctorReport& report, int width) {
+  const auto columns = static_cast<size_t>(std::max(width, 40));
   std::string out = fmt::format("perfdx doctor: {}{}\n\n", report.root,
                                 report.root == "/" ? " (this machine)" : "");
+  // A detail's text continues under its first word ("why: clock ramps ...").
+  auto detail = [&](std::string_view label, const std::string& text) {
+    if (text.empty()) return;
+    const std::string prefix = fmt::format("{:<9} {}: ", "", label);
+    AppendLines(out, Wrap(text, columns, prefix, prefix.size()));
+  };
   for (const auto& c : report.checks) {
-    out += fmt::format("{:<9} {:<28} {}\n", LevelName(c.level), c.id, c.value);
+    const std::string head = fmt::format("{:<9} {:<28} ", LevelName(c.level), c.id);
+    AppendLines(out, Wrap(c.value, columns, head, DisplayWidth(head)));
     if (c.level == Level::kOk) continue;
-    if (!c.recommended.empty()) out += fmt::format("{:<9} recommended: {}\n", "", c.recommended);
-    if (!c.why.empty()) out += fmt::format("{:<9} why: {}\n", "", c.why);
-    if (!c.fix.empty()) out += fmt::format("{:<9} fix: {}\n", "", c.fix);
-    if (!c.source.empty()) out += fmt::format("{:<9} source: {}\n", "", c.source);
+    detail("recommended", c.recommended);
+    detail("why", c.why);
+    if (!c.fix.empty()) {
+      // The command as code, its first line after the label.
+      const std::string label = fmt::format("{:<9} fix: ", "");
+      std::vector<std::string> lines = WrapCode(c.fix, columns, label.size());
+      lines.front().replace(0, label.size(), label);
+      AppendLines(out, lines);
+    }
+    detail("source", c.source);
   }
   out += fmt::format("\nsummary: {}\n", host::DoctorSummary(report));
   return out;

@@ -15,7 +15,10 @@ namespace perfdx::report {
 // Raised when a key is removed, renamed or changes meaning.
 inline constexpr int kDoctorSchemaVersion = 1;
 
-std::string RenderDoctorText(const host::DoctorReport& report);
+// Wrapped to `width` columns (40 at the least) as the analyze report is: a
+// check's value under its value column, its details under their text, its
+// fix as code that still pastes (WrapCode), its source link never cut.
+std::string RenderDoctorText(const host::DoctorReport& report, int width = 100);
 std::string RenderDoctorJson(const host::DoctorReport& report);
 
 }  // namespace perfdx::report

@@ -45,8 +45,9 @@ std::vector<std::string> ShortenDistinct(const std::vector<std::string>& names, 
 // `text` wrapped at spaces to lines of at most `width` columns: the first
 // line starts with `first_prefix`, the others with `indent` spaces. A word
 // wider than a line (a path) is cut across lines; nothing is dropped. A link
-// (http:// or https://) is never cut: wider than the line, it stands whole
-// on a line of its own, the one line that may pass the width.
+// (http:// or https://) is never cut: one that does not fit goes whole to a
+// line of its own (or stays after the first line's prefix when no word is
+// there yet), the one line that may pass the width.
 std::vector<std::string> Wrap(std::string_view text, size_t width, std::string_view first_prefix,
                               size_t indent);
 
