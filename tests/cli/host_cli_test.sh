@@ -104,7 +104,7 @@ PY
 expect_exit 0 "bind --print text, split, membind" env -i ASCEND_RT_VISIBLE_DEVICES=6,7 "$perfdx" bind --print --sysroot "$fixtures/kunpeng920_8npu" --nproc-per-node 2 --policy split --membind
 grep -qF "rank 1: numactl --physcpubind=112-127 --membind=3 CMD" "$tmp/out" || fail "split text: $(cat "$tmp/out")"
 grep -qF "export CPU_AFFINITY_CONF=2,npu0:96-111,npu1:112-127" "$tmp/out" || fail "split CPU_AFFINITY_CONF: $(cat "$tmp/out")"
-grep -qF "(main 96, workers 97-111)" "$tmp/out" || fail "split main/workers: $(cat "$tmp/out")"
+grep -qE "^ +0 .* 96-111 +96 +97-111$" "$tmp/out" || fail "split main/workers: $(cat "$tmp/out")"
 # Defaults from the launcher's environment (torchrun, Slurm).
 expect_exit 0 "bind nproc from LOCAL_WORLD_SIZE" env -i LOCAL_WORLD_SIZE=4 "$perfdx" bind --print --sysroot "$fixtures/x86_8gpu_mlx" --json
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d['ranks']) == 4 and d['ranks'][3]['cpus'] == '24-31,88-95', d['ranks']" "$tmp/out" || fail "LOCAL_WORLD_SIZE=4 on the x86 fixture (GPUs 0-3, all on node 0: 8 cores each)"

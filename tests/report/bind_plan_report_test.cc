@@ -3,9 +3,13 @@
 // node, so split gives rank 7 the CPUs 112-127 with 112 for its main thread.
 #include "perfdx/report/bind_plan_report.h"
 
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "host/host_fixtures.h"
+#include "perfdx/report/text_layout.h"
 #include "perfdx/version.h"
 
 namespace perfdx::report {
@@ -32,6 +36,43 @@ TEST(ReportBindPlan, JsonHoldsEveryRank) {
   EXPECT_NE(json.find("\"cpus\": \"112-127\""), std::string::npos) << json;
   EXPECT_NE(json.find("\"main_cpus\": \"112\""), std::string::npos);
   EXPECT_NE(json.find("\"mem_policy\": \"preferred\""), std::string::npos);
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  for (size_t end = text.find('\n'); end != std::string::npos; end = text.find('\n', start)) {
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
+}
+
+// The text fits the width as the analyze report does: at 100 columns every
+// rank's CPUs, main and workers; at 60 the workers column is left out, and
+// said so; the commands whole.
+TEST(ReportBindPlan, TextFitsTheWidth) {
+  const std::string wide = RenderBindPlanText(KunpengSplit(), 100);
+  EXPECT_NE(wide.find("112-127  112   113-127"), std::string::npos) << wide;
+  EXPECT_NE(wide.find("rank 7: taskset -c 112-127 CMD\n"), std::string::npos) << wide;
+  const std::string narrow = RenderBindPlanText(KunpengSplit(), 60);
+  // The one word no cut keeps a shell word, CPU_AFFINITY_CONF's value, is
+  // whole on its line after the export.
+  for (const std::string& l : Lines(narrow)) {
+    if (l.find("CPU_AFFINITY_CONF=") != std::string::npos) {
+      EXPECT_NE(l.find("npu0:0-15,npu1:16-31,"), std::string::npos) << l;
+      EXPECT_NE(l.find(",npu7:112-127"), std::string::npos) << l;
+      continue;
+    }
+    EXPECT_LE(DisplayWidth(l), 60u) << l;
+  }
+  EXPECT_NE(narrow.find("torch_npu (all ranks):\n  export \\\n"), std::string::npos) << narrow;
+  EXPECT_EQ(narrow.find("113-127"), std::string::npos) << narrow;
+  EXPECT_NE(narrow.find("(workers left out to fit 60 columns; --json has them)"), std::string::npos)
+      << narrow;
+  EXPECT_NE(narrow.find("rank 7: numactl --physcpubind=112-127 --preferred=3 CMD\n"),
+            std::string::npos)
+      << narrow;
 }
 
 // The JSON names itself first (schema_version, report, perfdx_version), as

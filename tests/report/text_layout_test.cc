@@ -242,9 +242,13 @@ TEST(WrapTest, ANameInsideBracketsOpenedOnAnEarlierLineIsCutBetweenItsTokens) {
   EXPECT_EQ(WrapCodeBlock("f(\n    a=torch_npu.profiler.ProfilerActivity.CPU)", 40, 7),
             (std::vector<std::string>{"       f(", "           a=torch_npu.profiler.",
                                       "           ProfilerActivity.CPU)"}));
-  // Not after the dot of a number, which would split it.
+  // Not after the dot of a number, which would split it: after the
+  // keyword's '=' before it.
   EXPECT_EQ(WrapCode("f(aaaaaaaa,x=1.5)", 15, 0, 0),
-            (std::vector<std::string>{"f(aaaaaaaa,", "    x=1.5)"}));
+            (std::vector<std::string>{"f(aaaaaaaa,x=", "    1.5)"}));
+  // Nor inside ==.
+  EXPECT_EQ(WrapCode("f(aaaaaaaa,x==1)", 14, 0, 0),
+            (std::vector<std::string>{"f(aaaaaaaa,", "    x==1)"}));
 }
 
 TEST(WrapTest, ACommentWiderThanTheLineIsCutWhereTheLineIsFull) {

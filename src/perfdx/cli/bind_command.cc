@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "perfdx/cli/common.h"
+#include "perfdx/cli/terminal.h"
 #include "perfdx/host/bind_apply.h"
 #include "perfdx/host/bind_plan.h"
 #include "perfdx/host/cpu_list.h"
@@ -136,8 +137,11 @@ int RunBind(BindOptions options) {
   if (!topology_note.empty()) plan->notes.push_back(topology_note);
 
   if (options.print) {
-    const std::string text =
-        options.json ? report::RenderBindPlanJson(*plan) : report::RenderBindPlanText(*plan);
+    const std::string text = options.json
+                                 ? report::RenderBindPlanJson(*plan)
+                                 : report::RenderBindPlanText(
+                                       *plan, TextWidth(ReadTerminal(), options.output.empty() ||
+                                                                            options.output == "-"));
     if (Status s = io::WriteOutputFile(options.output, text); !s.ok()) return ReportError(s);
     return kExitOk;
   }

@@ -1,9 +1,15 @@
 #include "perfdx/report/bind_plan_report.h"
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "perfdx/base/json_writer.h"
 #include "perfdx/host/cpu_list.h"
+#include "perfdx/report/text_layout.h"
+#include "perfdx/report/text_table.h"
 #include "perfdx/version.h"
 
 namespace perfdx::report {
@@ -29,32 +35,57 @@ std::string MemPolicyName(const BindPlan& plan, const RankBinding& r) {
 
 }  // namespace
 
-std::string RenderBindPlanText(const BindPlan& plan) {
-  std::string out = fmt::format("perfdx bind: policy {}, {} local ranks, memory policy {}{}\n",
-                                host::BindPolicyName(plan.policy), plan.ranks.size(),
-                                plan.membind ? "bind (MPOL_BIND)" : "preferred (MPOL_PREFERRED)",
-                                plan.fallback ? ", no accelerator (fallback)" : "");
-  out += fmt::format("{:<5} {:<48} {:<14} {}\n", "rank", "device", "memory", "cpus");
+std::string RenderBindPlanText(const BindPlan& plan, int width) {
+  const auto columns = static_cast<size_t>(std::max(width, 40));
+  std::string out;
+  AppendLines(out,
+              Wrap(fmt::format("perfdx bind: policy {}, {} local ranks, memory policy {}{}",
+                               host::BindPolicyName(plan.policy), plan.ranks.size(),
+                               plan.membind ? "bind (MPOL_BIND)" : "preferred (MPOL_PREFERRED)",
+                               plan.fallback ? ", no accelerator (fallback)" : ""),
+                   columns, "", 4));
+  TextTable table({{.header = "rank", .right = true},
+                   {.header = "device", .shrink = true},
+                   {.header = "memory"},
+                   {.header = "cpus"},
+                   {.header = "main", .drop = 2},
+                   {.header = "workers", .drop = 1}});
   for (const auto& r : plan.ranks) {
-    out += fmt::format("{:<5} {:<48} {:<14} {}", r.local_rank, DeviceLabel(r),
-                       MemPolicyName(plan, r), FormatCpuList(r.cpus));
-    if (plan.policy == BindPolicy::kSplit) {
-      out += fmt::format("  (main {}, workers {})", FormatCpuList(r.main_cpus),
-                         FormatCpuList(r.worker_cpus));
-    }
-    out += '\n';
+    const bool split = plan.policy == BindPolicy::kSplit;
+    table.AddRow({fmt::format("{}", r.local_rank), DeviceLabel(r), MemPolicyName(plan, r),
+                  FormatCpuList(r.cpus), split ? FormatCpuList(r.main_cpus) : "",
+                  split ? FormatCpuList(r.worker_cpus) : ""});
+  }
+  AppendLines(out, table.Render(columns, 0));
+  if (!table.dropped().empty()) {
+    std::string names;
+    for (const std::string& d : table.dropped()) names += (names.empty() ? "" : ", ") + d;
+    AppendLines(
+        out, Wrap(fmt::format("({} left out to fit {} columns; --json has them)", names, columns),
+                  columns, "", 1));
   }
   out += "\nequivalent command lines:\n";
+  // A command after its label; one too long for the label's line goes on
+  // the lines after it, cut only where it still pastes as the same command.
+  auto command = [&](const std::string& label, const std::string& line) {
+    if (DisplayWidth(label) + DisplayWidth(line) <= columns) {
+      out += label + line + "\n";
+      return;
+    }
+    out += label.substr(0, label.find_last_not_of(' ') + 1) + "\n";
+    AppendLines(out, WrapCode(line, columns, 2));
+  };
   for (const auto& r : plan.ranks) {
-    out += fmt::format("rank {}: {}\n", r.local_rank, host::TasksetLine(r));
-    out += fmt::format("rank {}: {}\n", r.local_rank, host::NumactlLine(r, plan.membind));
+    const std::string label = fmt::format("rank {}: ", r.local_rank);
+    command(label, host::TasksetLine(r));
+    command(label, host::NumactlLine(r, plan.membind));
   }
   if (const std::string conf = host::CpuAffinityConf(plan); !conf.empty()) {
-    out += fmt::format("torch_npu (all ranks): export {}\n", conf);
+    command("torch_npu (all ranks): ", "export " + conf);
   }
   if (!plan.notes.empty()) {
     out += "\nnotes:\n";
-    for (const auto& note : plan.notes) out += "- " + note + "\n";
+    for (const auto& note : plan.notes) AppendLines(out, Wrap(note, columns, "- ", 2));
   }
   return out;
 }

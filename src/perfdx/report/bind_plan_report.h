@@ -17,7 +17,11 @@ namespace perfdx::report {
 // Raised when a key is removed, renamed or changes meaning.
 inline constexpr int kBindPlanSchemaVersion = 1;
 
-std::string RenderBindPlanText(const host::BindPlan& plan);
+// Wrapped to `width` columns (40 at the least) as the analyze report is:
+// the ranks as a table (the device shortened, then the split's main and
+// worker CPUs left out, when it is too wide), each command cut only where it
+// still pastes (WrapCode).
+std::string RenderBindPlanText(const host::BindPlan& plan, int width = 100);
 std::string RenderBindPlanJson(const host::BindPlan& plan);
 
 }  // namespace perfdx::report

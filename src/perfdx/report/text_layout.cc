@@ -370,6 +370,13 @@ std::vector<std::string> WrapCode(std::string_view line, size_t width, size_t in
   constexpr std::string_view kComment = "# ";
   std::vector<std::string> lines;
   std::string pad(indent, ' ');
+  // Inside brackets a line's own indentation means nothing (an argument
+  // aligned under its call's parenthesis): four spaces do when it is too
+  // wide.
+  if (open_brackets > 0 && indent + DisplayWidth(line) > width) {
+    const size_t spaces = std::min(line.find_first_not_of(' '), line.size());
+    if (spaces > 4) line.remove_prefix(spaces - 4);
+  }
   const std::string_view whole = line;
   std::string carried;  // "# " when the rest continues a comment
   while (indent + DisplayWidth(carried) + DisplayWidth(line) > width &&
@@ -395,13 +402,20 @@ std::vector<std::string> WrapCode(std::string_view line, size_t width, size_t in
     }
     // Without one, a name longer than the line (torch_npu.profiler.
     // ProfilerActivity.CPU at 60 columns) is cut between two of its tokens
-    // where brackets are open: after a dot, a comma or an opening bracket.
+    // where brackets are open: after a dot, a comma, an opening bracket or
+    // a keyword argument's '='.
     if (cut == std::string_view::npos) {
       for (size_t at = fits.size(); at > 1; --at) {
         const char before = line[at - 1];
         const bool dot = before == '.' && line[at] != '.' && line[at - 2] != '.' &&
                          !std::isdigit(static_cast<unsigned char>(line[at - 2]));
-        if (!dot && before != ',' && before != '(' && before != '[' && before != '{') continue;
+        // After a keyword argument's '=' (not one of == != <= >= += and the like).
+        const bool assign =
+            before == '=' && line[at] != '=' &&
+            std::string_view("=!<>+-*/%&|^:@").find(line[at - 2]) == std::string_view::npos;
+        if (!dot && !assign && before != ',' && before != '(' && before != '[' && before != '{') {
+          continue;
+        }
         if (ScanOpen(whole.substr(0, consumed + at), open_brackets).open != OpenAtCut::kBracket) {
           continue;
         }
@@ -412,10 +426,12 @@ std::vector<std::string> WrapCode(std::string_view line, size_t width, size_t in
     }
     std::string head = carried;
     if (cut == std::string_view::npos) {
-      // No such space (a URL longer than the line): cut where it fills the
-      // line; only a comment's or a string's text is that long.
+      // No such place: a comment is cut where the line is full (its rest a
+      // comment again); code is left whole past the width, as a cut word
+      // (a shell variable's long value) would no longer be the same code.
       cut = fits.size();
       open = ScanOpen(whole.substr(0, consumed + cut), open_brackets).open;
+      if (open != OpenAtCut::kComment) break;
       head += std::string(fits);
     } else {
       head += std::string(fits.substr(0, cut));
