@@ -301,7 +301,7 @@ d = json.load(open(sys.argv[1]))
 assert [r["rank"] for r in d["ranks"]] == [0], [r["rank"] for r in d["ranks"]]
 assert sys.argv[2] + " (the other 1 input was loaded)" in d["warnings"], d["warnings"]
 PY
-expect_exit 0 "info with one unreadable rank" "$perfdx" info "$tmp/run"
+COLUMNS=10000 expect_exit 0 "info with one unreadable rank" "$perfdx" info "$tmp/run"
 grep -qF "$skipped" "$tmp/out" || fail "info names the unreadable rank"
 expect_exit 2 "analyze with no readable rank" "$perfdx" analyze "$tmp/allbad"
 [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "no readable rank: one line on stderr: $(cat "$tmp/err")"

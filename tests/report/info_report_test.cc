@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include "perfdx/report/text_layout.h"
 #include "test_support.h"
 
 namespace perfdx::report {
@@ -49,6 +50,18 @@ TEST(InfoReportTest, JsonCarriesTheContractKeys) {
   EXPECT_NE(text.find("rank 3  inline.json"), std::string::npos) << text;
   EXPECT_NE(text.find("steps    7"), std::string::npos) << text;
   EXPECT_NE(text.find("event_negative_dur"), std::string::npos) << text;
+
+  // At 40 columns every line fits, and the steps and the load statistic are
+  // still named.
+  const std::string narrow = RenderInfoText(report, 40);
+  size_t start = 0;
+  for (size_t end = narrow.find('\n'); end != std::string::npos; end = narrow.find('\n', start)) {
+    EXPECT_LE(DisplayWidth(narrow.substr(start, end - start)), 40u)
+        << narrow.substr(start, end - start);
+    start = end + 1;
+  }
+  EXPECT_NE(narrow.find("steps    7"), std::string::npos) << narrow;
+  EXPECT_NE(narrow.find("event_negative_dur"), std::string::npos) << narrow;
 }
 
 }  // namespace

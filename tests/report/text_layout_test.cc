@@ -112,6 +112,21 @@ TEST(ShortenDistinctTest, NamesAlikeAtBothEndsAreNumbered) {
   for (const std::string& s : out) EXPECT_LE(DisplayWidth(s), 30u) << s;
 }
 
+// Shortened forms that stay distinct are not numbered, however alike: a
+// lone " #1" after each of "Ascend Hardw…Stream 0" and "…Stream 2" (perfdx
+// info at 60 columns) told nothing more.
+TEST(ShortenDistinctTest, FormsThatStayDistinctAreNotNumbered) {
+  const std::vector<std::string> out =
+      ShortenDistinct({"Ascend Hardware / Stream 0", "Ascend Hardware / Stream 2"}, 22);
+  EXPECT_NE(out[0], out[1]);
+  for (const std::string& s : out) {
+    EXPECT_EQ(s.find('#'), std::string::npos) << s;
+    EXPECT_LE(DisplayWidth(s), 22u) << s;
+  }
+  EXPECT_TRUE(out[0].ends_with("Stream 0")) << out[0];
+  EXPECT_TRUE(out[1].ends_with("Stream 2")) << out[1];
+}
+
 TEST(ShortenDistinctTest, TheSameNameTwiceStaysTheSame) {
   const std::string n(100, 'a');
   const std::vector<std::string> out = ShortenDistinct({n, n}, 20);

@@ -4,6 +4,7 @@
 
 #include "perfdx/cli/common.h"
 #include "perfdx/cli/progress_bar.h"
+#include "perfdx/cli/terminal.h"
 #include "perfdx/io/output_file.h"
 #include "perfdx/report/info_report.h"
 
@@ -23,7 +24,10 @@ int RunInfo(const InfoOptions& options) {
   if (!loaded.ok()) return ReportError(loaded.status());
   const report::InfoReport report = report::BuildInfoReport(loaded->traces, loaded->warnings);
   const std::string text =
-      options.json ? report::RenderInfoJson(report) : report::RenderInfoText(report);
+      options.json
+          ? report::RenderInfoJson(report)
+          : report::RenderInfoText(
+                report, TextWidth(ReadTerminal(), options.output.empty() || options.output == "-"));
   if (Status s = io::WriteOutputFile(options.output, text); !s.ok()) return ReportError(s);
   return kExitOk;
 }

@@ -1,8 +1,14 @@
 #include "perfdx/report/info_report.h"
 
+#include <algorithm>
+#include <string>
+#include <string_view>
+
 #include <fmt/format.h>
 
 #include "perfdx/base/json_writer.h"
+#include "perfdx/report/text_layout.h"
+#include "perfdx/report/text_table.h"
 #include "perfdx/report/units.h"
 #include "perfdx/version.h"
 
@@ -106,33 +112,41 @@ std::string RenderInfoJson(const InfoReport& report) {
   return w.TakeDocument();
 }
 
-std::string RenderInfoText(const InfoReport& report) {
+std::string RenderInfoText(const InfoReport& report, int width) {
+  const auto columns = static_cast<size_t>(std::max(width, 40));
   std::string out;
+  // "  label    text", the text wrapped under itself.
+  auto field = [&](std::string_view label, const std::string& text) {
+    const std::string prefix = fmt::format("  {:<8} ", label);
+    AppendLines(out, Wrap(text, columns, prefix, prefix.size()));
+  };
   for (const InfoRank& rank : report.ranks) {
     const model::RankInfo& info = *rank.info;
     const analysis::TraceSummary& s = rank.summary;
-    out += fmt::format("rank {}  {}\n",
-                       info.rank ? fmt::format("{}", *info.rank) : std::string("?"), info.path);
-    out += fmt::format("  source   {}  ({} on {})\n", model::SourceFormatName(info.source),
-                       model::DeviceTypeName(info.device_type), info.device_name);
+    AppendLines(out, Wrap(info.path, columns,
+                          fmt::format("rank {}  ",
+                                      info.rank ? fmt::format("{}", *info.rank) : std::string("?")),
+                          4));
+    field("source", fmt::format("{}  ({} on {})", model::SourceFormatName(info.source),
+                                model::DeviceTypeName(info.device_type), info.device_name));
     if (info.world_size) {
-      out += fmt::format(
-          "  world    {} ranks, {}\n", *info.world_size,
-          info.distributed_backend.empty() ? "backend unknown" : info.distributed_backend);
+      field("world", fmt::format("{} ranks, {}", *info.world_size,
+                                 info.distributed_backend.empty() ? "backend unknown"
+                                                                  : info.distributed_backend));
     }
-    out += fmt::format("  span     {}\n", FormatDuration(s.span_ns));
+    field("span", FormatDuration(s.span_ns));
     std::string phases;
     for (const auto& [phase, count] : s.events_by_phase)
       phases += fmt::format(" {}:{}", phase, count);
-    out += fmt::format("  events   {}  (by phase:{})\n", s.events, phases);
-    std::string kinds;
+    field("events", fmt::format("{}  (by phase:{})", s.events, phases));
+    out += "  by kind\n";
+    TextTable kinds({{.header = "kind"}, {.header = "events", .right = true}}, false);
     for (int k = 0; k < model::kEventKindCount; ++k) {
       if (s.events_by_kind[k] == 0) continue;
-      kinds +=
-          fmt::format("\n    {:<18} {:>10}", model::EventKindName(static_cast<model::EventKind>(k)),
-                      s.events_by_kind[k]);
+      kinds.AddRow({std::string(model::EventKindName(static_cast<model::EventKind>(k))),
+                    fmt::format("{}", s.events_by_kind[k])});
     }
-    out += fmt::format("  by kind{}\n", kinds);
+    AppendLines(out, kinds.Render(columns, 4));
     std::string steps;
     if (s.step_ids.empty()) {
       steps = "none (no ProfilerStep#N markers)";
@@ -142,39 +156,52 @@ std::string RenderInfoText(const InfoReport& report) {
       steps =
           fmt::format("{} steps, {}..{}", s.step_ids.size(), s.step_ids.front(), s.step_ids.back());
     }
-    out += fmt::format("  steps    {}\n", steps);
+    field("steps", steps);
     std::string tracks;
     for (int k = 0; k < model::kTrackKindCount; ++k) {
       if (s.tracks_by_kind[k] == 0) continue;
-      tracks += fmt::format(" {} {}", s.tracks_by_kind[k],
+      tracks += fmt::format("{} {} ", s.tracks_by_kind[k],
                             model::TrackKindName(static_cast<model::TrackKind>(k)));
     }
-    out += fmt::format("  tracks  {}\n", tracks);
+    field("tracks", tracks);
+    TextTable track_table({{.header = "kind"},
+                           {.header = "process / thread", .shrink = true},
+                           {.header = "slices", .right = true}},
+                          false);
     for (const analysis::TrackSummary& t : s.tracks) {
       if (t.kind == model::TrackKind::kCounter) continue;
       std::string label = t.process_name.empty() ? t.pid : t.process_name;
       label += " / " + (t.thread_name.empty() ? t.tid : t.thread_name);
-      out += fmt::format("    {:<17} {:<48} {:>9} slices\n", model::TrackKindName(t.kind), label,
-                         t.slices);
+      track_table.AddRow(
+          {std::string(model::TrackKindName(t.kind)), label, fmt::format("{} slices", t.slices)});
     }
+    AppendLines(out, track_table.Render(columns, 4));
     std::string flows;
     for (int k = 0; k < model::kFlowKindCount; ++k) {
       if (s.flows_by_kind[k] == 0) continue;
-      flows += fmt::format(" {} {}", s.flows_by_kind[k],
+      flows += fmt::format("{} {} ", s.flows_by_kind[k],
                            model::FlowKindName(static_cast<model::FlowKind>(k)));
     }
-    if (!flows.empty()) out += fmt::format("  flows   {}\n", flows);
+    if (!flows.empty()) field("flows", flows);
     if (!s.load_stats.empty()) {
       out += "  load stats\n";
       for (const analysis::LoadStatEntry& e : s.load_stats) {
-        out += fmt::format("    {:<30} {:>8}  {}\n", e.name, e.count, e.description);
+        // The description under itself; on lines of its own when the name
+        // and count leave it less than 20 columns.
+        const std::string head = fmt::format("    {:<30} {:>8}  ", e.name, e.count);
+        if (DisplayWidth(head) + 20 > columns) {
+          AppendLines(out, Wrap(fmt::format("{} {}", e.name, e.count), columns, "    ", 6));
+          AppendLines(out, Wrap(e.description, columns, "      ", 6));
+        } else {
+          AppendLines(out, Wrap(e.description, columns, head, DisplayWidth(head)));
+        }
       }
     }
     out += '\n';
   }
   if (!report.warnings.empty()) {
     out += "warnings\n";
-    for (const std::string& w : report.warnings) out += fmt::format("  {}\n", w);
+    for (const std::string& w : report.warnings) AppendLines(out, Wrap(w, columns, "  ", 4));
   }
   return out;
 }

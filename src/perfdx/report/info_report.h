@@ -34,6 +34,8 @@ InfoReport BuildInfoReport(const std::vector<model::Trace>& traces,
 // The JSON contract as calls on `out` (RenderInfoJson: as text).
 void WriteInfoReport(const InfoReport& report, ValueSink& out);
 std::string RenderInfoJson(const InfoReport& report);
-std::string RenderInfoText(const InfoReport& report);
+// Wrapped to `width` columns (40 at the least) as the analyze report is; the
+// tracks as a table whose process / thread names shorten in the middle.
+std::string RenderInfoText(const InfoReport& report, int width = 100);
 
 }  // namespace perfdx::report

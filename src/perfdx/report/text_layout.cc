@@ -228,7 +228,9 @@ std::vector<std::string> ShortenDistinct(const std::vector<std::string>& names, 
     if (still.size() < hit.size()) hit = std::move(still);
   }
   for (size_t i : hit) out[i] = ShortenMiddle(names[i], width);
-  // Numbered in order of appearance within each colliding form.
+  // Numbered in order of appearance within each form two names share; a
+  // form of one name stays as it is ("Stream 0 #1" beside "Stream 2 #1"
+  // told nothing more).
   std::set<std::string> forms;
   for (size_t i : hit) forms.insert(out[i]);
   for (const std::string& form : forms) {
@@ -236,6 +238,7 @@ std::vector<std::string> ShortenDistinct(const std::vector<std::string>& names, 
     std::vector<size_t> members;
     for (size_t i : hit)
       if (out[i] == form) members.push_back(i);
+    if (members.size() < 2) continue;
     for (size_t i : members) {
       const std::string suffix = fmt::format(" #{}", ++n);
       const size_t room = width > DisplayWidth(suffix) ? width - DisplayWidth(suffix) : 0;
