@@ -117,16 +117,22 @@ TEST(SumsBounds, TheBytesOfACollectiveOfTwoToTheSixtyTwoFloatsSaturate) {
   EXPECT_GT(*c.collectives[0].algbw_gbps, 0);
 }
 
+// `n` cpu_op `name`s of just under 2^60 ns back to back from just after
+// -2^61 ns, on one CPU thread.
+Result<model::Trace> LongestOpsBackToBack(const std::string& name, int n) {
+  std::string events;
+  for (int k = 0; k < n; ++k) {
+    events += fmt::format(
+        R"json({}{{"ph":"X","cat":"cpu_op","name":"{}","pid":1,"tid":1,"ts":{},"dur":{}}})json",
+        k == 0 ? "" : ",", name, kEarliestUs + k * kLongestUs, kLongestUs);
+  }
+  return perfdx::testing::ImportString(R"json({"traceEvents":[)json" + events + "]}");
+}
+
 // Five aten::add of just under 2^60 ns back to back on a CPU-only trace: one
 // chain whose fusable time is span * 4 / 5, formed as span * 4 (2^62.3 * 4).
 TEST(SumsBounds, AChainOfFiveLongestElementwiseOpsFusesFourFifthsOfItsSpan) {
-  std::string events;
-  for (int k = 0; k < 5; ++k) {
-    events += fmt::format(
-        R"json({}{{"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":{},"dur":{}}})json",
-        k == 0 ? "" : ",", kEarliestUs + k * kLongestUs, kLongestUs);
-  }
-  auto trace = perfdx::testing::ImportString(R"json({"traceEvents":[)json" + events + "]}");
+  auto trace = LongestOpsBackToBack("aten::add", 5);
   ASSERT_TRUE(trace.ok()) << trace.status().message();
   ASSERT_EQ(trace->load_stats.Get(model::LoadStat::kEventInvalidTs), 0u) << "every event kept";
   const RankAnalysis a = AnalyzeRank(*trace, AnalysisOptions{});
@@ -140,13 +146,7 @@ TEST(SumsBounds, AChainOfFiveLongestElementwiseOpsFusesFourFifthsOfItsSpan) {
 // syncs, whose span is credited to its calls in equal parts: the third
 // part's bound, span * 3 / 3, was formed as 3L * 3 (past 2^63).
 TEST(SumsBounds, AClusterOfThreeLongestSyncsCreditsEachCallAThirdOfItsSpan) {
-  std::string events;
-  for (int k = 0; k < 3; ++k) {
-    events += fmt::format(
-        R"json({}{{"ph":"X","cat":"cpu_op","name":"aten::item","pid":1,"tid":1,"ts":{},"dur":{}}})json",
-        k == 0 ? "" : ",", kEarliestUs + k * kLongestUs, kLongestUs);
-  }
-  auto trace = perfdx::testing::ImportString(R"json({"traceEvents":[)json" + events + "]}");
+  auto trace = LongestOpsBackToBack("aten::item", 3);
   ASSERT_TRUE(trace.ok()) << trace.status().message();
   const HostSyncSummary h = CountHostSyncs(*trace, {});
   ASSERT_EQ(h.clusters.size(), 1u);
