@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "perfdx/pipeline/analyze.h"
+#include "perfdx/report/text_layout.h"
 #include "perfdx/report/whatif_report.h"
 #include "test_support.h"
 
@@ -165,6 +166,15 @@ TEST_F(JointReplayByHand, TheLateRankFixedBuysUpToTheNextLast) {
       << text;
   EXPECT_NE(text.find("rank 0 — "), std::string::npos);
   EXPECT_NE(text.find("not fixed (--fix-rank names other ranks)"), std::string::npos) << text;
+  // At 40 columns every sentence wraps to fit (they ran past it).
+  const std::string narrow = report::RenderWhatIfText(run.report, 40);
+  size_t start = 0;
+  for (size_t end = narrow.find('\n'); end != std::string::npos; end = narrow.find('\n', start)) {
+    EXPECT_LE(report::DisplayWidth(narrow.substr(start, end - start)), 40u)
+        << narrow.substr(start, end - start);
+    start = end + 1;
+  }
+  EXPECT_NE(narrow.find("replayed jointly"), std::string::npos) << narrow;
   const std::string json = report::RenderWhatIfJson(run.report);
   EXPECT_NE(json.find(R"("joined_collectives": 3)"), std::string::npos) << json;
 }

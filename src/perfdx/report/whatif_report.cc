@@ -1,5 +1,6 @@
 #include "perfdx/report/whatif_report.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -8,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "perfdx/base/json_writer.h"
+#include "perfdx/report/text_layout.h"
 #include "perfdx/report/text_table.h"
 #include "perfdx/report/units.h"
 #include "perfdx/version.h"
@@ -67,25 +69,36 @@ void WriteJointReplay(ValueSink& w, const cluster::JointReplay& j) {
 std::string JointReplayText(const AnalyzeReport& report, const AnalyzeJob& job, size_t width) {
   std::vector<std::string> ids;
   for (size_t m : job.members) ids.push_back(RankLabel(report.ranks[m].analysis.info().rank));
-  std::string out = fmt::format("\njob of {} ranks ({})", job.members.size(), fmt::join(ids, ", "));
+  std::string out = "\n";
+  std::string head = fmt::format("job of {} ranks ({})", job.members.size(), fmt::join(ids, ", "));
   const cluster::JointReplay& j = *job.joint_replay;
-  if (!j.available) return out + fmt::format(": not replayed jointly: {}\n", j.why_not);
-  out += fmt::format(", replayed jointly: {} collective{} end when their last rank arrives",
-                     j.joined_collectives, j.joined_collectives == 1 ? "" : "s");
+  if (!j.available) {
+    AppendLines(out,
+                Wrap(head + fmt::format(": not replayed jointly: {}", j.why_not), width, "", 4));
+    return out;
+  }
+  head += fmt::format(", replayed jointly: {} collective{} end when their last rank arrives",
+                      j.joined_collectives, j.joined_collectives == 1 ? "" : "s");
   if (j.unjoined_collectives > 0) {
-    out +=
+    head +=
         fmt::format(" ({} not on every rank keep their measured length)", j.unjoined_collectives);
   }
-  out += fmt::format("; settled in {} round{}\n", j.rounds, j.rounds == 1 ? "" : "s");
+  head += fmt::format("; settled in {} round{}", j.rounds, j.rounds == 1 ? "" : "s");
+  AppendLines(out, Wrap(head, width, "", 4));
   size_t steps = 0;
   for (const cluster::JointRank& r : j.ranks) steps += r.check.run.steps.size();
-  out += fmt::format(
-      "  replay: the joint model reproduces the {} rank-steps within {} (median; max {})\n", steps,
-      FormatShare(j.median_abs_error), FormatShare(j.max_abs_error));
-  out += fmt::format("  predicted job step (its slowest rank): {} -> {} (saves {} per step){}\n",
-                     FormatDuration(j.measured_step_ns), FormatDuration(j.predicted_step_ns),
-                     FormatDuration(j.gain_ns_per_step()),
-                     j.within_model_error() ? ": within model error" : "");
+  AppendLines(
+      out, Wrap(fmt::format("replay: the joint model reproduces the {} rank-steps within "
+                            "{} (median; max {})",
+                            steps, FormatShare(j.median_abs_error), FormatShare(j.max_abs_error)),
+                width, "  ", 4));
+  AppendLines(
+      out, Wrap(fmt::format("predicted job step (its slowest rank): {} -> {} (saves {} per "
+                            "step){}",
+                            FormatDuration(j.measured_step_ns), FormatDuration(j.predicted_step_ns),
+                            FormatDuration(j.gain_ns_per_step()),
+                            j.within_model_error() ? ": within model error" : ""),
+                width, "  ", 4));
   TextTable table({{.header = "rank", .right = true},
                    {.header = "fixed"},
                    {.header = "measured", .right = true},
@@ -161,28 +174,34 @@ std::string RenderWhatIfJson(const AnalyzeReport& report) {
 }
 
 std::string RenderWhatIfText(const AnalyzeReport& report, size_t width) {
-  std::string out = fmt::format("what-if: {}\n", WhatIfOf(report));
+  width = std::max<size_t>(width, 40);
+  std::string out;
+  AppendLines(out, Wrap(fmt::format("what-if: {}", WhatIfOf(report)), width, "", 4));
+  // A sentence of the rank's, wrapped under itself.
+  auto say = [&](const std::string& text) { AppendLines(out, Wrap(text, width, "  ", 4)); };
   for (const AnalyzeRank& r : report.ranks) {
     const model::RankInfo& info = r.analysis.info();
     const analysis::ReplayCheck& check = r.analysis.replay;
-    out +=
-        fmt::format("\nrank {} — {}\n", info.rank ? fmt::format("{}", *info.rank) : "?", info.path);
+    out += '\n';
+    AppendLines(
+        out, Wrap(info.path, width,
+                  fmt::format("rank {} — ", info.rank ? fmt::format("{}", *info.rank) : "?"), 4));
     if (!check.available) {
-      out += fmt::format("  no prediction: {}\n", check.why_not);
+      say(fmt::format("no prediction: {}", check.why_not));
       continue;
     }
-    out += "  " + ReplaySentence(check) + "\n";
+    say(ReplaySentence(check));
     const analysis::Prediction& p = r.what_if;
     if (!Applied(p)) {
-      out += "  not fixed (--fix-rank names other ranks)\n";
+      say("not fixed (--fix-rank names other ranks)");
       continue;
     }
     if (p.available) {
-      out += fmt::format("  predicted mean step: {} -> {} (saves {} per step, {}){}\n",
-                         FormatDuration(check.run.measured_mean_ns),
-                         FormatDuration(p.predicted_step_ns), FormatDuration(p.gain_ns_per_step),
-                         FormatShare(p.gain_share),
-                         p.within_model_error ? ": within model error" : "");
+      say(fmt::format("predicted mean step: {} -> {} (saves {} per step, {}){}",
+                      FormatDuration(check.run.measured_mean_ns),
+                      FormatDuration(p.predicted_step_ns), FormatDuration(p.gain_ns_per_step),
+                      FormatShare(p.gain_share),
+                      p.within_model_error ? ": within model error" : ""));
     }
     TextTable table({{.header = "step", .right = true},
                      {.header = "measured", .right = true},
@@ -199,7 +218,7 @@ std::string RenderWhatIfText(const AnalyzeReport& report, size_t width) {
   for (const AnalyzeJob& job : report.jobs) {
     if (job.joint_replay) out += JointReplayText(report, job, width);
   }
-  for (const std::string& w : report.warnings) out += "warning: " + w + "\n";
+  for (const std::string& w : report.warnings) AppendLines(out, Wrap(w, width, "warning: ", 4));
   return out;
 }
 
