@@ -6,6 +6,7 @@
 #include "perfdx/baseline/compare/diff.h"
 #include "perfdx/cli/baseline_command.h"
 #include "perfdx/cli/common.h"
+#include "perfdx/cli/terminal.h"
 #include "perfdx/io/output_file.h"
 #include "perfdx/pipeline/runs.h"
 #include "perfdx/report/diff_report.h"
@@ -24,8 +25,12 @@ struct DiffOptions {
 int RunDiff(const RunInputFlags& flags, const DiffOptions& options) {
   auto diff = pipeline::DiffRunRefs(options.base, options.current, flags.db, flags.ToOptions());
   if (!diff.ok()) return ReportError(diff.status());
-  const std::string text = options.format == "json" ? report::RenderDiffJson(*diff)
-                                                    : report::RenderDiffText(*diff, options.top);
+  const std::string text =
+      options.format == "json"
+          ? report::RenderDiffJson(*diff)
+          : report::RenderDiffText(
+                *diff, options.top,
+                TextWidth(ReadTerminal(), options.output.empty() || options.output == "-"));
   if (Status s = io::WriteOutputFile(options.output, text); !s.ok()) return ReportError(s);
   return kExitOk;
 }

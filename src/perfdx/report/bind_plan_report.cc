@@ -57,12 +57,8 @@ std::string RenderBindPlanText(const BindPlan& plan, int width) {
                   split ? FormatCpuList(r.worker_cpus) : ""});
   }
   AppendLines(out, table.Render(columns, 0));
-  if (!table.dropped().empty()) {
-    std::string names;
-    for (const std::string& d : table.dropped()) names += (names.empty() ? "" : ", ") + d;
-    AppendLines(
-        out, Wrap(fmt::format("({} left out to fit {} columns; --json has them)", names, columns),
-                  columns, "", 1));
+  if (const std::string note = DroppedColumnsNote(table, columns, "--json"); !note.empty()) {
+    AppendLines(out, Wrap(note, columns, "", 1));
   }
   out += "\nequivalent command lines:\n";
   // A command after its label; one too long for the label's line goes on

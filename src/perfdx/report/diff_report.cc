@@ -1,10 +1,15 @@
 #include "perfdx/report/diff_report.h"
 
+#include <algorithm>
 #include <cmath>
+#include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "perfdx/base/json_writer.h"
+#include "perfdx/report/text_layout.h"
+#include "perfdx/report/text_table.h"
 #include "perfdx/report/units.h"
 
 namespace perfdx::report {
@@ -28,11 +33,6 @@ void WriteItem(JsonWriter& w, const ItemDelta& d) {
   w.Key("new_count").Uint(d.new_count);
   w.Key("delta_ns_per_step").Double(d.delta_ns_per_step());
   w.EndObject();
-}
-
-std::string Truncate(std::string_view s, size_t n) {
-  if (s.size() <= n) return std::string(s);
-  return std::string(s.substr(0, n - 3)) + "...";
 }
 
 std::string SignedDuration(double ns) {
@@ -67,19 +67,30 @@ std::string FormatChange(const ValueDelta& d) {
              : fmt::format("{:+.4g}", *delta);
 }
 
-void ItemRows(std::string& out, const std::vector<ItemDelta>& items, size_t top, bool show_both) {
+void ItemRows(std::string& out, const std::vector<ItemDelta>& items, size_t top, bool show_both,
+              size_t width) {
+  TextTable table({{.header = "name", .shrink = true},
+                   {.header = "kind"},
+                   {.header = "per step", .right = true},
+                   {.header = "calls", .drop = 1}},
+                  false);
   for (size_t i = 0; i < items.size() && i < top; ++i) {
     const ItemDelta& d = items[i];
     if (show_both) {
-      out += fmt::format("    {:<60} {:<10} {:>10}/step  x{} -> x{}\n", Truncate(d.name, 60),
-                         d.kind, SignedDuration(d.delta_ns_per_step()), d.base_count, d.new_count);
+      table.AddRow({d.name, d.kind, SignedDuration(d.delta_ns_per_step()) + "/step",
+                    fmt::format("x{} -> x{}", d.base_count, d.new_count)});
     } else {
       const bool added = d.base_count == 0;
-      out += fmt::format("    {:<60} {:<10} {:>10}/step  x{}\n", Truncate(d.name, 60), d.kind,
-                         FormatDuration(static_cast<int64_t>(
-                             std::llround(added ? d.new_ns_per_step : d.base_ns_per_step))),
-                         added ? d.new_count : d.base_count);
+      table.AddRow({d.name, d.kind,
+                    FormatDuration(static_cast<int64_t>(
+                        std::llround(added ? d.new_ns_per_step : d.base_ns_per_step))) +
+                        "/step",
+                    fmt::format("x{}", added ? d.new_count : d.base_count)});
     }
+  }
+  AppendLines(out, table.Render(width, 4));
+  if (const std::string note = DroppedColumnsNote(table, width, "--format json"); !note.empty()) {
+    AppendLines(out, Wrap(note, width, "    ", 5));
   }
   if (items.size() > top)
     out += fmt::format("    ... {} more (--top, or --format json)\n", items.size() - top);
@@ -152,34 +163,46 @@ std::string RenderDiffJson(const DiffResult& d) {
   return w.TakeDocument();
 }
 
-std::string RenderDiffText(const DiffResult& d, size_t top) {
+std::string RenderDiffText(const DiffResult& d, size_t top, int width) {
+  const auto columns = static_cast<size_t>(std::max(width, 40));
   std::string out;
-  out += fmt::format("diff  base {} ({} steps)\n      new  {} ({} steps)\n", d.base_label,
-                     d.base_steps, d.new_label, d.new_steps);
+  AppendLines(out, Wrap(fmt::format("{} ({} steps)", d.base_label, d.base_steps), columns,
+                        "diff  base ", 11));
+  AppendLines(out, Wrap(fmt::format("{} ({} steps)", d.new_label, d.new_steps), columns,
+                        "      new  ", 11));
+  // Each value's base, new and change, right-aligned under each other.
+  auto values = [&](const std::vector<ValueDelta>& rows, std::string_view key_suffix) {
+    TextTable table({{.header = "name", .shrink = true},
+                     {.header = "base", .right = true},
+                     {.header = "new", .right = true},
+                     {.header = "change"}},
+                    false);
+    for (const ValueDelta& v : rows) {
+      const std::string key = v.name + std::string(key_suffix);
+      table.AddRow({v.name, FormatValue(key, v.base), FormatValue(key, v.current),
+                    FormatChange(ValueDelta{key, v.base, v.current})});
+    }
+    AppendLines(out, table.Render(columns, 2));
+  };
   out += "\nMETRICS\n";
-  for (const ValueDelta& m : d.metrics) {
-    out += fmt::format("  {:<28} {:>12} {:>12}   {}\n", m.name, FormatValue(m.name, m.base),
-                       FormatValue(m.name, m.current), FormatChange(m));
-  }
+  values(d.metrics, "");
   if (!d.phases.empty()) {
     out += "\nSTEP PHASES (mean per step)\n";
-    for (const ValueDelta& p : d.phases) {
-      const std::string key = p.name + "_ns";
-      out += fmt::format("  {:<28} {:>12} {:>12}   {}\n", p.name, FormatValue(key, p.base),
-                         FormatValue(key, p.current),
-                         FormatChange(ValueDelta{key, p.base, p.current}));
-    }
+    values(d.phases, "_ns");
   }
   if (d.items_complete) {
     out += fmt::format("\nADDED ({}) — only in the new run\n", d.added.size());
-    ItemRows(out, d.added, top, false);
+    ItemRows(out, d.added, top, false, columns);
     out += fmt::format("\nREMOVED ({}) — only in the base run\n", d.removed.size());
-    ItemRows(out, d.removed, top, false);
+    ItemRows(out, d.removed, top, false, columns);
   }
   out += fmt::format("\nCHANGED ({}; {} unchanged) — by time per step\n", d.changed.size(),
                      d.unchanged);
-  ItemRows(out, d.changed, top, true);
-  for (const std::string& n : d.notes) out += fmt::format("\nnote: {}\n", n);
+  ItemRows(out, d.changed, top, true, columns);
+  for (const std::string& n : d.notes) {
+    out += '\n';
+    AppendLines(out, Wrap(n, columns, "note: ", 4));
+  }
   return out;
 }
 

@@ -22,7 +22,8 @@
 namespace perfdx::report {
 
 std::string RenderDiffJson(const baseline::DiffResult& diff);
-// `top`: rows per list (added, removed, changed).
-std::string RenderDiffText(const baseline::DiffResult& diff, size_t top = 15);
+// `top`: rows per list (added, removed, changed). Laid out to `width`
+// columns (40 at the least) as the analyze report is.
+std::string RenderDiffText(const baseline::DiffResult& diff, size_t top = 15, int width = 100);
 
 }  // namespace perfdx::report

@@ -54,12 +54,8 @@ void Heading(std::string& out, const Layout& l, std::string_view text) {
 
 // "(memset, other left out to fit 60 columns; --format json has them)".
 void SayDropped(std::string& out, const Layout& l, const TextTable& table, size_t indent) {
-  if (table.dropped().empty()) return;
-  std::string names;
-  for (const std::string& d : table.dropped()) names += (names.empty() ? "" : ", ") + d;
-  Say(out, l,
-      fmt::format("({} left out to fit {} columns; the JSON report has them)", names, l.width),
-      indent);
+  const std::string note = DroppedColumnsNote(table, l.width, "the JSON report");
+  if (!note.empty()) Say(out, l, note, indent);
 }
 
 std::string SeverityTag(const Layout& l, advisor::Severity s) {

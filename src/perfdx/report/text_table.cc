@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "perfdx/report/text_layout.h"
 
 namespace perfdx::report {
@@ -113,6 +115,13 @@ std::vector<std::string> TextTable::Render(size_t width, size_t indent) const {
     }));
   }
   return lines;
+}
+
+std::string DroppedColumnsNote(const TextTable& table, size_t width, std::string_view where) {
+  if (table.dropped().empty()) return "";
+  std::string names;
+  for (const std::string& d : table.dropped()) names += (names.empty() ? "" : ", ") + d;
+  return fmt::format("({} left out to fit {} columns; {} has them)", names, width, where);
 }
 
 }  // namespace perfdx::report

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace perfdx::report {
@@ -46,5 +47,9 @@ class TextTable {
   std::vector<std::vector<std::string>> rows_;
   mutable std::vector<std::string> dropped_;
 };
+
+// "(memset, other left out to fit 60 columns; `where` has them)" for the
+// columns the table's last Render dropped; "" when it dropped none.
+std::string DroppedColumnsNote(const TextTable& table, size_t width, std::string_view where);
 
 }  // namespace perfdx::report
