@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -50,6 +51,10 @@ inline const auto kEveryParserPath =
     ::testing::Values(ParserPath::kFast, ParserPath::kExact, ParserPath::kParallel);
 
 std::string ReadFileOrDie(const std::string& path);
+
+// The lines of a rendered text, each without its '\n' (a last line without
+// one included).
+std::vector<std::string> SplitLines(const std::string& text);
 
 std::string GzipCompress(const std::string& data);
 std::string ZstdCompress(const std::string& data);

@@ -168,11 +168,8 @@ TEST_F(JointReplayByHand, TheLateRankFixedBuysUpToTheNextLast) {
   EXPECT_NE(text.find("not fixed (--fix-rank names other ranks)"), std::string::npos) << text;
   // At 40 columns every sentence wraps to fit (they ran past it).
   const std::string narrow = report::RenderWhatIfText(run.report, 40);
-  size_t start = 0;
-  for (size_t end = narrow.find('\n'); end != std::string::npos; end = narrow.find('\n', start)) {
-    EXPECT_LE(report::DisplayWidth(narrow.substr(start, end - start)), 40u)
-        << narrow.substr(start, end - start);
-    start = end + 1;
+  for (const std::string& l : perfdx::testing::SplitLines(narrow)) {
+    EXPECT_LE(report::DisplayWidth(l), 40u) << l;
   }
   EXPECT_NE(narrow.find("replayed jointly"), std::string::npos) << narrow;
   const std::string json = report::RenderWhatIfJson(run.report);

@@ -11,6 +11,7 @@
 #include "host/host_fixtures.h"
 #include "perfdx/report/text_layout.h"
 #include "perfdx/version.h"
+#include "test_support.h"
 
 namespace perfdx::report {
 namespace {
@@ -38,16 +39,6 @@ TEST(ReportBindPlan, JsonHoldsEveryRank) {
   EXPECT_NE(json.find("\"mem_policy\": \"preferred\""), std::string::npos);
 }
 
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  size_t start = 0;
-  for (size_t end = text.find('\n'); end != std::string::npos; end = text.find('\n', start)) {
-    lines.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return lines;
-}
-
 // The text fits the width as the analyze report does: at 100 columns every
 // rank's CPUs, main and workers; at 60 the workers column is left out, and
 // said so; the commands whole.
@@ -58,7 +49,7 @@ TEST(ReportBindPlan, TextFitsTheWidth) {
   const std::string narrow = RenderBindPlanText(KunpengSplit(), 60);
   // The one word no cut keeps a shell word, CPU_AFFINITY_CONF's value, is
   // whole on its line after the export.
-  for (const std::string& l : Lines(narrow)) {
+  for (const std::string& l : perfdx::testing::SplitLines(narrow)) {
     if (l.find("CPU_AFFINITY_CONF=") != std::string::npos) {
       EXPECT_NE(l.find("npu0:0-15,npu1:16-31,"), std::string::npos) << l;
       EXPECT_NE(l.find(",npu7:112-127"), std::string::npos) << l;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "perfdx/report/text_layout.h"
+#include "test_support.h"
 
 namespace perfdx::report {
 namespace {
@@ -39,16 +40,6 @@ baseline::DiffResult TwoRuns() {
   return d;
 }
 
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  size_t start = 0;
-  for (size_t end = text.find('\n'); end != std::string::npos; end = text.find('\n', start)) {
-    lines.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return lines;
-}
-
 // Wide: every column, the kernel's whole name. At 60 columns (its lines
 // were 83 columns and more): every line fits, the name shortened in the
 // middle, its start and end kept.
@@ -58,7 +49,8 @@ TEST(DiffReportTest, FitsTheWidth) {
   EXPECT_NE(wide.find("x228 -> x4812"), std::string::npos) << wide;
   EXPECT_NE(wide.find("+48.7 ms/step"), std::string::npos) << wide;
   const std::string narrow = RenderDiffText(TwoRuns(), 15, 60);
-  for (const std::string& l : Lines(narrow)) EXPECT_LE(DisplayWidth(l), 60u) << l;
+  for (const std::string& l : perfdx::testing::SplitLines(narrow))
+    EXPECT_LE(DisplayWidth(l), 60u) << l;
   EXPECT_NE(narrow.find("ADDED (1) — only in the new run"), std::string::npos) << narrow;
   EXPECT_NE(narrow.find("void split_embeddin…"), std::string::npos) << narrow;
   EXPECT_NE(narrow.find("long)  kernel"), std::string::npos) << narrow;

@@ -54,11 +54,8 @@ TEST(InfoReportTest, JsonCarriesTheContractKeys) {
   // At 40 columns every line fits, and the steps and the load statistic are
   // still named.
   const std::string narrow = RenderInfoText(report, 40);
-  size_t start = 0;
-  for (size_t end = narrow.find('\n'); end != std::string::npos; end = narrow.find('\n', start)) {
-    EXPECT_LE(DisplayWidth(narrow.substr(start, end - start)), 40u)
-        << narrow.substr(start, end - start);
-    start = end + 1;
+  for (const std::string& l : perfdx::testing::SplitLines(narrow)) {
+    EXPECT_LE(DisplayWidth(l), 40u) << l;
   }
   EXPECT_NE(narrow.find("steps    7"), std::string::npos) << narrow;
   EXPECT_NE(narrow.find("event_negative_dur"), std::string::npos) << narrow;
