@@ -141,7 +141,6 @@ std::string Head(std::initializer_list<std::string_view> columns) {
   return out + "</tr></thead>";
 }
 
-// An evidence number in its unit.
 // Times on the page are shown from the rank's first analysed step (or the
 // earliest time the report holds), not as epoch nanoseconds.
 int64_t Origin(const RankAnalysis& a) {

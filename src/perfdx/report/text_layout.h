@@ -57,11 +57,10 @@ std::vector<std::string> Wrap(std::string_view text, size_t width, std::string_v
 // comment with the rest starting "# " again, elsewhere after a " \"; never
 // inside a string. Without such a space, a name inside brackets is cut
 // between its tokens (after a dot, a comma, a bracket or a keyword's '=');
-// else a comment is
-// cut where the line is full, and code is left whole past the width (a cut
-// word would no longer be the same code).
-// `open_brackets`: those the snippet's earlier lines left open (inside
-// them a line too wide keeps four spaces of its own indentation).
+// else a comment is cut where the line is full, and code is left whole past
+// the width (a cut word would no longer be the same code).
+// `open_brackets`: those the snippet's earlier lines left open (inside them
+// a line too wide keeps four spaces of its own indentation).
 std::vector<std::string> WrapCode(std::string_view line, size_t width, size_t indent,
                                   int open_brackets = 0);
 
